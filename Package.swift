@@ -1,0 +1,121 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Dependencies point inward: Models ← Core ← adapters ← Server ← spotter (see ../shared/DESIGN.md).
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Spotter",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "spotter", targets: ["spotter"]),
+        .library(name: "SpotterModels", targets: ["SpotterModels"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "SpotterModels",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SpotterCore",
+            dependencies: [
+                "SpotterModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SpotterSQLite",
+            dependencies: [
+                "SpotterCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SpotterPostgres",
+            dependencies: [
+                "SpotterCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SpotterServer",
+            dependencies: [
+                "SpotterCore",
+                "SpotterSQLite",
+                "SpotterPostgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources/openapi.yaml")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "spotter",
+            dependencies: [
+                "SpotterServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SpotterModelsTests",
+            dependencies: ["SpotterModels"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SpotterCoreTests",
+            dependencies: ["SpotterCore", "SpotterTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SpotterTestSupport",
+            dependencies: ["SpotterCore", "SpotterSQLite", "SpotterPostgres"],
+            path: "Tests/SpotterTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SpotterServerTests",
+            dependencies: [
+                "SpotterServer",
+                "SpotterTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,54 @@
+import Foundation
+import SpotterModels
+
+/// What makes an email, username or password acceptable. Pure functions: each returns the problems it finds,
+/// so a signup with three bad fields hears about all three at once.
+public enum AccountRules {
+    public static let usernameLength = 3...30
+    public static let passwordLength = 8...72  // bcrypt reads 72 bytes; longer would be silently cut
+    public static let emailMaxLength = 254
+
+    public static func problems(in request: SignupRequest) -> [FieldError] {
+        [
+            emailProblem(request.email).map { FieldError(field: "email", detail: $0) },
+            usernameProblem(request.username).map { FieldError(field: "username", detail: $0) },
+            passwordProblem(request.password).map { FieldError(field: "password", detail: $0) },
+        ].compactMap { $0 }
+    }
+
+    /// A deliberately plain check: one `@`, a dotted domain, no spaces or control characters. Whether the
+    /// mailbox exists is for a confirmation email to find out, not for a pattern.
+    public static func emailProblem(_ email: String) -> String? {
+        if email.isEmpty { return "is required" }
+        if email.utf8.count > emailMaxLength { return "must be at most \(emailMaxLength) characters" }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+            email.unicodeScalars.allSatisfy({ !CharacterSet.whitespacesAndNewlines.contains($0) && $0.value >= 0x20 })
+        else { return "is not an email address" }
+        return nil
+    }
+
+    /// Letters, digits and underscores, 3 to 30 of them; compared without regard to case.
+    public static func usernameProblem(_ username: String) -> String? {
+        guard usernameLength.contains(username.count) else {
+            return "must be \(usernameLength.lowerBound) to \(usernameLength.upperBound) characters"
+        }
+        guard username.unicodeScalars.allSatisfy(isUsernameCharacter) else {
+            return "may contain only letters, digits and underscores"
+        }
+        return nil
+    }
+
+    /// ASCII letters, digits and the underscore: what a username and a mention (`@name`) are made of.
+    public static func isUsernameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_"
+    }
+
+    public static func passwordProblem(_ password: String) -> String? {
+        let bytes = password.utf8.count
+        if bytes < passwordLength.lowerBound { return "must be at least \(passwordLength.lowerBound) characters" }
+        if bytes > passwordLength.upperBound { return "must be at most \(passwordLength.upperBound) bytes" }
+        return nil
+    }
+}

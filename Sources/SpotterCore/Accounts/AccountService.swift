@@ -1,0 +1,206 @@
+import Foundation
+import SpotterModels
+
+/// Signs people up and in, and issues, rotates and revokes their tokens.
+///
+/// Token rules (Nova seed): access tokens live 15 minutes, refresh tokens 30 days. A refresh rotates the
+/// pair. A refresh token presented a second time means two parties hold it, so the whole login (its token
+/// family) is revoked: a stolen token cannot outlive its owner's next refresh.
+public struct AccountService: Sendable {
+    public struct Lifetimes: Sendable {
+        public var accessToken: TimeInterval
+        public var refreshToken: TimeInterval
+
+        public init(accessToken: TimeInterval = 15 * 60, refreshToken: TimeInterval = 30 * 24 * 3600) {
+            self.accessToken = accessToken
+            self.refreshToken = refreshToken
+        }
+    }
+
+    let storage: any SpotterStorage
+    let hasher: any PasswordHasher
+    let clock: any WallClock
+    let throttle: SigninThrottle
+    let apple: (any AppleIdentityVerifier)?
+    let lifetimes: Lifetimes
+
+    public init(
+        storage: any SpotterStorage, hasher: any PasswordHasher, clock: any WallClock, throttle: SigninThrottle,
+        apple: (any AppleIdentityVerifier)?, lifetimes: Lifetimes = Lifetimes()
+    ) {
+        self.storage = storage
+        self.hasher = hasher
+        self.clock = clock
+        self.throttle = throttle
+        self.apple = apple
+        self.lifetimes = lifetimes
+    }
+
+    // MARK: Email and password
+
+    public func signup(_ request: SignupRequest) async throws -> TokenResponse {
+        let problems = AccountRules.problems(in: request)
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        let now = clock.now
+        let account = AccountRecord(
+            id: .generate(at: now), username: request.username, email: request.email,
+            passwordHash: try await hasher.hash(request.password), displayName: request.username,
+            appleSubject: nil, createdAt: now)
+        do {
+            try await storage.accounts.create(account)
+        } catch StorageError.duplicate(let field) {
+            throw SpotterError.conflict(field: field, detail: "This \(field) is already taken.")
+        }
+        return try await startLogin(for: account)
+    }
+
+    public func signin(_ request: SigninRequest, clientAddress: String?) async throws -> TokenResponse {
+        let login = request.login.trimmingCharacters(in: .whitespaces)
+        try await throttle.check(login: login, address: clientAddress)
+        let account = try await storage.accounts.find(login: login)
+        guard let account, let passwordHash = account.passwordHash else {
+            // Spend a bcrypt's worth of time anyway, so a missing account can't be told from a wrong password.
+            await hasher.verifyUnknownAccount(request.password)
+            await throttle.recordFailure(login: login, address: clientAddress)
+            throw SpotterError.unauthorized("Wrong login or password.")
+        }
+        guard try await hasher.verify(request.password, hash: passwordHash) else {
+            await throttle.recordFailure(login: login, address: clientAddress)
+            throw SpotterError.unauthorized("Wrong login or password.")
+        }
+        await throttle.recordSuccess(login: login)
+        return try await startLogin(for: account)
+    }
+
+    // MARK: Tokens
+
+    /// Resolves a bearer access token to its account. Throws `unauthorized` for unknown, expired or revoked
+    /// tokens, and for refresh tokens presented as access tokens.
+    public func authenticate(accessToken: String) async throws -> AuthenticatedSession {
+        let now = clock.now
+        guard let token = try await storage.tokens.find(hash: OpaqueToken.hash(accessToken)), token.kind == .access,
+            token.revokedAt == nil
+        else { throw SpotterError.unauthorized("The access token is not valid.") }
+        guard token.expiresAt > now else { throw SpotterError.unauthorized("The access token has expired.") }
+        guard let account = try await storage.accounts.find(id: token.userID) else {
+            throw SpotterError.unauthorized("The access token is not valid.")
+        }
+        return AuthenticatedSession(account: account, token: token)
+    }
+
+    /// Rotates a refresh token into a new pair of the same login.
+    public func refresh(refreshToken: String) async throws -> TokenResponse {
+        let now = clock.now
+        guard let token = try await storage.tokens.find(hash: OpaqueToken.hash(refreshToken)), token.kind == .refresh,
+            token.revokedAt == nil
+        else { throw SpotterError.unauthorized("The refresh token is not valid.") }
+        guard token.usedAt == nil, try await storage.tokens.markUsed(hash: token.hash, at: now) else {
+            try await storage.tokens.revokeFamily(token.family, at: now)
+            throw SpotterError.unauthorized("The refresh token was already used; this login has been signed out.")
+        }
+        guard token.expiresAt > now else { throw SpotterError.unauthorized("The refresh token has expired.") }
+        guard let account = try await storage.accounts.find(id: token.userID) else {
+            throw SpotterError.unauthorized("The refresh token is not valid.")
+        }
+        return try await issuePair(for: account, family: token.family)
+    }
+
+    /// Ends the login the session's token belongs to; other logins of the same account stay.
+    public func signout(_ session: AuthenticatedSession) async throws {
+        try await storage.tokens.revokeFamily(session.token.family, at: clock.now)
+    }
+
+    // MARK: Sign in with Apple
+
+    /// Signs in with an Apple identity token: to the account already linked to this Apple ID, else to the
+    /// account with Apple's verified email (linking it), else to a new account.
+    public func signInWithApple(_ request: AppleSigninRequest) async throws -> TokenResponse {
+        guard let apple else { throw SpotterError.notFound("Sign in with Apple is not enabled on this server.") }
+        if let username = request.username, let problem = AccountRules.usernameProblem(username) {
+            throw SpotterError.invalid("username", problem)
+        }
+        let identity = try await apple.verify(identityToken: request.identityToken, rawNonce: request.nonce)
+        if let linked = try await storage.accounts.find(appleSubject: identity.subject) {
+            return try await startLogin(for: linked)
+        }
+        if let email = identity.email, identity.emailVerified,
+            let existing = try await storage.accounts.find(login: email), existing.email?.lowercased() == email.lowercased()
+        {
+            try await storage.accounts.setAppleSubject(identity.subject, for: existing.id)
+            return try await startLogin(for: existing)
+        }
+        return try await startLogin(for: try await createAppleAccount(identity, username: request.username))
+    }
+
+    private func createAppleAccount(_ identity: AppleIdentity, username requested: String?) async throws
+        -> AccountRecord
+    {
+        var email = identity.email
+        var username = requested ?? Self.username(suggestedBy: identity.email)
+        for attempt in 0..<6 {
+            let now = clock.now
+            let account = AccountRecord(
+                id: .generate(at: now), username: username, email: email, passwordHash: nil, displayName: username,
+                appleSubject: identity.subject, createdAt: now)
+            do {
+                try await storage.accounts.create(account)
+                return account
+            } catch StorageError.duplicate(let field) {
+                switch field {
+                case "username" where requested != nil:
+                    throw SpotterError.conflict(field: "username", detail: "This username is already taken.")
+                case "username":
+                    let base = Self.username(suggestedBy: identity.email).prefix(24)
+                    username = "\(base)\(Int.random(in: 10...99_999))"
+                case "email":
+                    email = nil  // an unverified address someone else owns: keep the account, drop the email
+                default:
+                    if attempt > 0 { throw StorageError.duplicate(field: field) }
+                    // The Apple ID was linked concurrently: sign in to that account instead.
+                    if let linked = try await storage.accounts.find(appleSubject: identity.subject) { return linked }
+                }
+            }
+        }
+        throw SpotterError.conflict(field: "username", detail: "Could not find a free username; choose one.")
+    }
+
+    /// A username from the email's local part, letters, digits and underscores only.
+    static func username(suggestedBy email: String?) -> String {
+        let local = email?.split(separator: "@").first.map(String.init) ?? ""
+        let cleaned = String(String.UnicodeScalarView(local.unicodeScalars.filter(AccountRules.isUsernameCharacter)))
+        return cleaned.count >= AccountRules.usernameLength.lowerBound ? String(cleaned.prefix(24)) : "athlete"
+    }
+
+    // MARK: Issuing
+
+    private func startLogin(for account: AccountRecord) async throws -> TokenResponse {
+        try await issuePair(for: account, family: UUIDv7.make(at: clock.now))
+    }
+
+    private func issuePair(for account: AccountRecord, family: UUID) async throws -> TokenResponse {
+        let now = clock.now
+        let access = OpaqueToken.generate(.access)
+        let refresh = OpaqueToken.generate(.refresh)
+        for (text, kind, lifetime) in [
+            (access, TokenKind.access, lifetimes.accessToken), (refresh, .refresh, lifetimes.refreshToken),
+        ] {
+            try await storage.tokens.insert(
+                TokenRecord(
+                    hash: OpaqueToken.hash(text), userID: account.id, family: family, kind: kind, createdAt: now,
+                    expiresAt: now + lifetime))
+        }
+        return TokenResponse(
+            accessToken: access, refreshToken: refresh, expiresIn: Int(lifetimes.accessToken), user: account.account)
+    }
+}
+
+/// Who is calling, as proved by their access token.
+public struct AuthenticatedSession: Sendable {
+    public var account: AccountRecord
+    public var token: TokenRecord
+
+    public init(account: AccountRecord, token: TokenRecord) {
+        self.account = account
+        self.token = token
+    }
+}

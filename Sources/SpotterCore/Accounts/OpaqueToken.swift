@@ -1,0 +1,24 @@
+import Crypto
+import Foundation
+
+/// Bearer tokens are random strings that mean nothing by themselves; the database holds only their SHA-256.
+///
+/// A leaked database therefore leaks no usable token. The prefix (`spa_` access, `spr_` refresh) lets secret
+/// scanners and people tell them apart.
+public enum OpaqueToken {
+    /// 32 random bytes from the system's CSPRNG, base64url without padding.
+    public static func generate(_ kind: TokenKind) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let text = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return (kind == .access ? "spa_" : "spr_") + text
+    }
+
+    /// The hex SHA-256 under which a token is stored and looked up.
+    public static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import SpotterModels
+
+/// The storage port: everything SpotterCore needs from a database.
+///
+/// One adapter per database implements it (`SpotterSQLite`, `SpotterPostgres`); both pass the same contract
+/// suite, so a service never knows which one it runs on. Every method is safe to call concurrently from many
+/// requests, and on PostgreSQL from many nodes at once.
+public protocol SpotterStorage: Sendable {
+    var accounts: any AccountStore { get }
+    var tokens: any TokenStore { get }
+    var idempotency: any IdempotencyStore { get }
+
+    /// Brings the schema up to date. Safe to run on every start and from several nodes at once.
+    func migrate() async throws
+    /// Answers when the database takes queries; `/readyz` calls it.
+    func ping() async throws
+}
+
+/// Accounts and their credentials.
+public protocol AccountStore: Sendable {
+    /// Inserts a new account. Throws `StorageError.duplicate(field:)` when the username, email or Apple
+    /// subject is taken, comparing username and email without regard to case.
+    func create(_ account: AccountRecord) async throws
+    func find(id: UserID) async throws -> AccountRecord?
+    /// Finds the account whose username or email equals `login`, ignoring case.
+    func find(login: String) async throws -> AccountRecord?
+    func find(appleSubject: String) async throws -> AccountRecord?
+    /// Links an Apple ID to an existing account.
+    func setAppleSubject(_ subject: String, for id: UserID) async throws
+}
+
+/// Access and refresh tokens, by the SHA-256 of their text: the store never sees a token itself.
+public protocol TokenStore: Sendable {
+    func insert(_ token: TokenRecord) async throws
+    func find(hash: String) async throws -> TokenRecord?
+    /// Marks an unused refresh token used, atomically: of two concurrent calls for one token exactly one
+    /// returns `true`. Returns `false` when the token was already used or revoked.
+    func markUsed(hash: String, at date: Date) async throws -> Bool
+    /// Revokes every token of a login (token family).
+    func revokeFamily(_ family: UUID, at date: Date) async throws
+    /// Deletes tokens that expired before `date`; returns how many.
+    @discardableResult
+    func deleteExpired(before date: Date) async throws -> Int
+}
+
+/// A stored account.
+public struct AccountRecord: Sendable, Equatable {
+    public var id: UserID
+    public var username: String
+    public var email: String?
+    /// bcrypt hash; `nil` for accounts that only sign in with Apple.
+    public var passwordHash: String?
+    public var displayName: String
+    public var appleSubject: String?
+    public var createdAt: Date
+
+    public init(
+        id: UserID, username: String, email: String?, passwordHash: String?, displayName: String,
+        appleSubject: String?, createdAt: Date
+    ) {
+        self.id = id
+        self.username = username
+        self.email = email
+        self.passwordHash = passwordHash
+        self.displayName = displayName
+        self.appleSubject = appleSubject
+        self.createdAt = createdAt
+    }
+
+    /// The wire form the owner sees.
+    public var account: Account {
+        Account(id: id, username: username, email: email, displayName: displayName, createdAt: createdAt)
+    }
+}
+
+/// Which kind of bearer a token is.
+public enum TokenKind: String, Sendable {
+    case access
+    case refresh
+}
+
+/// A stored token. `family` is one login: every pair a refresh rotates into shares it, so one reused refresh
+/// token can revoke them all.
+public struct TokenRecord: Sendable, Equatable {
+    public var hash: String
+    public var userID: UserID
+    public var family: UUID
+    public var kind: TokenKind
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var usedAt: Date?
+    public var revokedAt: Date?
+
+    public init(
+        hash: String, userID: UserID, family: UUID, kind: TokenKind, createdAt: Date, expiresAt: Date,
+        usedAt: Date? = nil, revokedAt: Date? = nil
+    ) {
+        self.hash = hash
+        self.userID = userID
+        self.family = family
+        self.kind = kind
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.usedAt = usedAt
+        self.revokedAt = revokedAt
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// `POST /api/v1/auth/signup`.
+public struct SignupRequest: Codable, Sendable, Equatable {
+    public var email: String
+    public var username: String
+    public var password: String
+
+    public init(email: String, username: String, password: String) {
+        self.email = email
+        self.username = username
+        self.password = password
+    }
+}
+
+/// `POST /api/v1/auth/signin`: `login` is the account's email or username, either case.
+public struct SigninRequest: Codable, Sendable, Equatable {
+    public var login: String
+    public var password: String
+
+    public init(login: String, password: String) {
+        self.login = login
+        self.password = password
+    }
+}
+
+/// `POST /api/v1/auth/refresh`.
+public struct RefreshRequest: Codable, Sendable, Equatable {
+    public var refreshToken: String
+
+    public init(refreshToken: String) { self.refreshToken = refreshToken }
+
+    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+
+/// `POST /api/v1/auth/apple`: the identity token from `ASAuthorizationAppleIDCredential`, and the raw nonce
+/// whose SHA-256 (hex) the app put in the authorization request. `username` is used only when the sign-in
+/// creates a new account.
+public struct AppleSigninRequest: Codable, Sendable, Equatable {
+    public var identityToken: String
+    public var nonce: String
+    public var username: String?
+
+    public init(identityToken: String, nonce: String, username: String? = nil) {
+        self.identityToken = identityToken
+        self.nonce = nonce
+        self.username = username
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case identityToken = "identity_token"
+        case nonce, username
+    }
+}
+
+/// What signup, signin, refresh and Apple sign-in return: a fresh token pair and the account.
+public struct TokenResponse: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var tokenType: String
+    /// Seconds until the access token expires.
+    public var expiresIn: Int
+    public var user: Account
+
+    public init(accessToken: String, refreshToken: String, expiresIn: Int, user: Account) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.tokenType = "Bearer"
+        self.expiresIn = expiresIn
+        self.user = user
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case user
+    }
+}
+
+/// The signed-in user's own account, as `GET /api/v1/me` returns it. Unlike a public profile it carries the
+/// email address.
+public struct Account: Codable, Sendable, Equatable {
+    public var id: UserID
+    public var username: String
+    public var email: String?
+    public var displayName: String
+    public var createdAt: Date
+
+    public init(id: UserID, username: String, email: String?, displayName: String, createdAt: Date) {
+        self.id = id
+        self.username = username
+        self.email = email
+        self.displayName = displayName
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, username, email
+        case displayName = "display_name"
+        case createdAt = "created_at"
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A time-ordered UUID (RFC 9562 version 7): 48 bits of Unix milliseconds, then random bits.
+///
+/// Every Spotter ID is one, so IDs sort by creation time and index well in both databases.
+public enum UUIDv7 {
+    /// Makes a new version 7 UUID for the given instant.
+    public static func make(at date: Date = Date()) -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        return make(at: date, using: &generator)
+    }
+
+    /// Makes a version 7 UUID with the given source of randomness (tests pass a seeded one).
+    public static func make(at date: Date, using generator: inout some RandomNumberGenerator) -> UUID {
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<6 {
+            bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
+        }
+        for index in 6..<16 {
+            bytes[index] = UInt8.random(in: .min ... .max, using: &generator)
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x70  // version 7
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
+    }
+}
+
+/// A typed identifier: a UUIDv7 that knows what it identifies, so a `UserID` can never be passed where a
+/// post's ID is expected. On the wire it is the lowercase UUID string.
+public protocol TypedID: Hashable, Sendable, Codable, CustomStringConvertible, LosslessStringConvertible {
+    var rawValue: UUID { get }
+    init(rawValue: UUID)
+}
+
+extension TypedID {
+    /// A new, time-ordered identifier.
+    public static func generate(at date: Date = Date()) -> Self { Self(rawValue: UUIDv7.make(at: date)) }
+
+    public init?(_ description: String) {
+        guard let uuid = UUID(uuidString: description) else { return nil }
+        self.init(rawValue: uuid)
+    }
+
+    public var description: String { rawValue.uuidString.lowercased() }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let string = try container.decode(String.self)
+        guard let id = Self(string) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a UUID: \(string)")
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// Identifies an account.
+public struct UserID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import SpotterCore
+
+/// The storage adapter for communities that outgrow one machine: several `spotter serve` nodes share one
+/// PostgreSQL through a connection pool (PostgresNIO's `PostgresClient`).
+///
+/// The client is a `Service`: it must run (in the app's service group, or `withRunning` in tools and tests)
+/// for queries to proceed.
+public final class PostgresStorage: SpotterStorage, Service {
+    public let client: PostgresClient
+    let logger: Logger
+
+    public let accounts: any AccountStore
+    public let tokens: any TokenStore
+    public let idempotency: any IdempotencyStore
+
+    public init(configuration: PostgresClient.Configuration, logger: Logger) {
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+        accounts = PostgresAccountStore(client: client, logger: logger)
+        tokens = PostgresTokenStore(client: client, logger: logger)
+        idempotency = PostgresIdempotencyStore(client: client, logger: logger)
+    }
+
+    /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
+    public convenience init(url: String, logger: Logger, configure: (inout PostgresClient.Configuration) -> Void = { _ in })
+        throws
+    {
+        var configuration = try PostgresURL.configuration(from: url)
+        configure(&configuration)
+        self.init(configuration: configuration, logger: logger)
+    }
+
+    public func run() async throws {
+        await client.run()
+    }
+
+    /// Runs `body` while the connection pool runs, for commands and tests outside a service group.
+    public func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.client.run() }
+            defer { group.cancelAll() }
+            return try await body()
+        }
+    }
+
+    public func migrate() async throws {
+        try await PostgresMigrations.run(on: client, logger: logger)
+    }
+
+    public func ping() async throws {
+        try await client.query("SELECT 1", logger: logger)
+    }
+}
+
+/// Turns PostgreSQL's unique violations (SQLSTATE 23505) into `StorageError.duplicate`, naming the wire field.
+func mappingConstraintErrors<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+        let constraint = error.serverInfo?[.constraintName] ?? ""
+        for (column, field) in [("username_key", "username"), ("email_key", "email"), ("apple_subject", "apple_subject")]
+        where constraint.contains(column) {
+            throw StorageError.duplicate(field: field)
+        }
+        throw StorageError.duplicate(field: "id")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SpotterCore
+import SpotterModels
+
+struct PostgresTokenStore: TokenStore {
+    let client: PostgresClient
+    let logger: Logger
+
+    func insert(_ token: TokenRecord) async throws {
+        try await mappingConstraintErrors {
+            try await client.query(
+                """
+                INSERT INTO tokens (hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at)
+                VALUES (\(token.hash), \(token.userID.rawValue), \(token.family), \(token.kind.rawValue),
+                        \(token.createdAt), \(token.expiresAt), \(token.usedAt), \(token.revokedAt))
+                """, logger: logger)
+        }
+    }
+
+    func find(hash: String) async throws -> TokenRecord? {
+        let rows = try await client.query(
+            """
+            SELECT hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at
+            FROM tokens WHERE hash = \(hash)
+            """, logger: logger)
+        for try await (hash, userID, family, kind, createdAt, expiresAt, usedAt, revokedAt) in rows.decode(
+            (String, UUID, UUID, String, Date, Date, Date?, Date?).self)
+        {
+            guard let kind = TokenKind(rawValue: kind) else { return nil }
+            return TokenRecord(
+                hash: hash, userID: UserID(rawValue: userID), family: family, kind: kind, createdAt: createdAt,
+                expiresAt: expiresAt, usedAt: usedAt, revokedAt: revokedAt)
+        }
+        return nil
+    }
+
+    func markUsed(hash: String, at date: Date) async throws -> Bool {
+        // The conditional UPDATE is atomic: of two concurrent refreshes exactly one gets the row back.
+        let rows = try await client.query(
+            """
+            UPDATE tokens SET used_at = \(date)
+            WHERE hash = \(hash) AND used_at IS NULL AND revoked_at IS NULL
+            RETURNING hash
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    func revokeFamily(_ family: UUID, at date: Date) async throws {
+        try await client.query(
+            "UPDATE tokens SET revoked_at = \(date) WHERE family = \(family) AND revoked_at IS NULL", logger: logger)
+    }
+
+    func deleteExpired(before date: Date) async throws -> Int {
+        let rows = try await client.query(
+            "DELETE FROM tokens WHERE expires_at < \(date) RETURNING hash", logger: logger)
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+import SpotterCore
+
+struct SQLiteIdempotencyStore: IdempotencyStore {
+    let pool: DatabasePool
+
+    func begin(scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval) async throws
+        -> IdempotencyClaim
+    {
+        // One write transaction: SQLite's single writer makes the look-then-insert atomic.
+        try await pool.write { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT fingerprint, created_at, status, content_type, body
+                    FROM idempotency_keys WHERE scope = ? AND key = ?
+                    """,
+                arguments: [scope, key])
+            if let row {
+                let state = IdempotencyRow(
+                    fingerprint: row["fingerprint"], createdAt: Date(sqliteValue: row["created_at"]),
+                    status: row["status"], contentType: row["content_type"], body: row["body"])
+                switch state.claim(fingerprint: fingerprint, now: now, retention: retention) {
+                case .some(let claim):
+                    return claim
+                case .none:
+                    try db.execute(
+                        sql: "DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", arguments: [scope, key])
+                }
+            }
+            try db.execute(
+                sql: "INSERT INTO idempotency_keys (scope, key, fingerprint, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [scope, key, fingerprint, now.sqliteValue])
+            return .claimed
+        }
+    }
+
+    func complete(scope: String, key: String, response: StoredResponse) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE scope = ? AND key = ?",
+                arguments: [response.status, response.contentType, response.body, scope, key])
+        }
+    }
+
+    func release(scope: String, key: String) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND status IS NULL",
+                arguments: [scope, key])
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import SpotterCore
+
+/// The default storage adapter: one SQLite file in WAL mode through GRDB, so `spotter serve` needs nothing
+/// installed. Readers never block the single writer; writes are serialized by GRDB's writer queue, which is
+/// also what makes the read-then-write steps below atomic.
+public final class SQLiteStorage: SpotterStorage {
+    let pool: DatabasePool
+
+    public let accounts: any AccountStore
+    public let tokens: any TokenStore
+    public let idempotency: any IdempotencyStore
+
+    /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        // Concurrent writers wait for each other instead of failing with SQLITE_BUSY.
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // WAL with NORMAL sync is durable across process crashes and only risks the last
+            // transactions on power loss, the usual trade for a server database.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        accounts = SQLiteAccountStore(pool: pool)
+        tokens = SQLiteTokenStore(pool: pool)
+        idempotency = SQLiteIdempotencyStore(pool: pool)
+    }
+
+    public func migrate() async throws {
+        // Runs once at start-up, before the server takes requests, so blocking here is fine.
+        try SQLiteMigrations.migrator.migrate(pool)
+    }
+
+    public func ping() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+}
+
+/// Turns SQLite's unique-constraint failures into `StorageError.duplicate`, naming the wire field.
+func mappingConstraintErrors<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+        || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+    {
+        let message = error.message ?? ""
+        for (column, field) in [("username_key", "username"), ("email_key", "email"), ("apple_subject", "apple_subject")]
+        where message.contains(column) {
+            throw StorageError.duplicate(field: field)
+        }
+        throw StorageError.duplicate(field: "id")
+    }
+}
+
+extension Date {
+    /// SQLite columns hold times as Unix seconds (REAL): exact round trips and plain comparisons in SQL.
+    var sqliteValue: Double { timeIntervalSince1970 }
+    init(sqliteValue: Double) { self.init(timeIntervalSince1970: sqliteValue) }
+}

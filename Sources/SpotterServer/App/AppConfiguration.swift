@@ -1,0 +1,32 @@
+import Foundation
+import Logging
+import SpotterCore
+
+/// Everything `spotter serve` can be told, by flag or by environment variable (see the README's table).
+public struct AppConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Where the SQLite database lives when no PostgreSQL URL is given.
+    public var dataDirectory = "./spotter-data"
+    /// `postgres://…`: use PostgreSQL instead of SQLite.
+    public var databaseURL: String?
+    public var logLevel: Logger.Level = .info
+    /// bcrypt cost; 12 takes about a quarter of a second per hash on this class of machine.
+    public var bcryptCost: UInt8 = 12
+    /// Sign in with Apple is enabled when a client id (the app's bundle id or Services ID) is set.
+    public var appleClientID: String?
+    public var appleJWKSURL = "https://appleid.apple.com/auth/keys"
+    /// Read the client address from `X-Forwarded-For`; only behind a proxy that sets it.
+    public var trustForwardedFor = false
+    public var throttle = SigninThrottle.Limits()
+    public var tokenLifetimes = AccountService.Lifetimes()
+    /// How long a response is kept for replay under its `Idempotency-Key`.
+    public var idempotencyRetention: TimeInterval = 24 * 3600
+    /// Largest request body accepted, in bytes.
+    public var maxBodySize = 1 << 20
+
+    public init() {}
+
+    /// The SQLite file inside the data directory.
+    public var sqlitePath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("spotter.sqlite").path }
+}

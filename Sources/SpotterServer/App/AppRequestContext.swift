@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import NIOCore
+import SpotterCore
+
+/// What travels with each request through middleware to the handler.
+public struct AppRequestContext: AuthRequestContext, RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The caller, once `BearerAuthenticator` has checked their access token.
+    public var identity: AuthenticatedSession?
+    /// The `X-Request-Id` this request answers with and logs under.
+    public var requestID = ""
+    /// The peer's IP address (`nil` in router tests, which have no socket).
+    public let peerAddress: String?
+    /// Set by the app from its configuration.
+    public var maxBodySize = 1 << 20
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress
+    }
+
+    public var maxUploadSize: Int { maxBodySize }
+
+    public var requestDecoder: JSONDecoder { JSONCoding.decoder }
+    public var responseEncoder: JSONEncoder { JSONCoding.encoder }
+}
+
+/// One JSON setup for the whole API: RFC 3339 UTC times, keys as the wire types spell them.
+enum JSONCoding {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import Logging
+import ServiceLifecycle
+import SpotterCore
+import SpotterPostgres
+import SpotterSQLite
+
+/// Builds the whole server: storage, services, middleware and routes, in one place.
+///
+/// The storage and clock are parameters so tests can run the real app against a temporary SQLite file or a
+/// throwaway PostgreSQL schema, with a clock they move by hand.
+public func buildApplication(
+    configuration: AppConfiguration,
+    storage: any SpotterStorage,
+    clock: any WallClock = SystemClock(),
+    logger: Logger
+) async throws -> some ApplicationProtocol {
+    let apple: (any AppleIdentityVerifier)? = configuration.appleClientID.map {
+        AppleJWKSVerifier(clientID: $0, jwksURL: configuration.appleJWKSURL)
+    }
+    let accounts = AccountService(
+        storage: storage,
+        hasher: BcryptPasswordHasher(cost: configuration.bcryptCost),
+        clock: clock,
+        throttle: SigninThrottle(limits: configuration.throttle, clock: clock),
+        apple: apple,
+        lifetimes: configuration.tokenLifetimes)
+    let router = buildRouter(configuration: configuration, storage: storage, accounts: accounts, clock: clock)
+
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Spotter"),
+        onServerRunning: { channel in
+            logger.info("Spotter is listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
+        },
+        logger: logger)
+    if let service = storage as? any Service { app.addServices(service) }
+    app.beforeServerStarts {
+        try await storage.migrate()
+        logger.info("database ready", metadata: ["storage": "\(type(of: storage))"])
+    }
+    return app
+}
+
+/// The routes and the middleware around them. Order matters: metrics see every final status; the request id
+/// is set before anything logs; problems are rendered inside the access log so it records their status.
+func buildRouter(
+    configuration: AppConfiguration, storage: any SpotterStorage, accounts: AccountService, clock: any WallClock
+) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    let maxBodySize = configuration.maxBodySize
+    router.addMiddleware {
+        MetricsMiddleware()
+        RequestIDMiddleware()
+        AccessLogMiddleware()
+        ProblemMiddleware()
+        BodyLimitMiddleware(maxBodySize: maxBodySize)
+    }
+    router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
+
+    let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)
+    let api = router.group("api/v1")
+    api.addRoutes(auth.publicEndpoints, atPath: "auth")
+    let signedIn = api.group()
+        .add(middleware: BearerAuthenticator(accounts: accounts))
+        .add(middleware: RequireSignedIn())
+        .add(
+            middleware: IdempotencyMiddleware(
+                store: storage.idempotency, clock: clock, retention: configuration.idempotencyRetention))
+    signedIn.addRoutes(auth.signedInEndpoints, atPath: "auth")
+    signedIn.addRoutes(MeController().endpoints, atPath: "me")
+    return router
+}
+
+/// Sets the request body limit from configuration on each request's context.
+struct BodyLimitMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let maxBodySize: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var context = context
+        context.maxBodySize = maxBodySize
+        return try await next(request, context)
+    }
+}

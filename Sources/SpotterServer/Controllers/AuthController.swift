@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import SpotterCore
+import SpotterModels
+
+/// `/api/v1/auth/*`: sign up, sign in (password or Apple), refresh, sign out.
+struct AuthController {
+    let accounts: AccountService
+    let trustForwardedFor: Bool
+
+    /// Routes that mint tokens: open to anyone.
+    var publicEndpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.post("signup") { request, context in
+            let body = try await request.decodeJSON(SignupRequest.self, context: context)
+            return EditedResponse(status: .created, response: try await accounts.signup(body))
+        }
+        routes.post("signin") { request, context in
+            let body = try await request.decodeJSON(SigninRequest.self, context: context)
+            let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
+            return try await accounts.signin(body, clientAddress: address)
+        }
+        routes.post("refresh") { request, context in
+            let body = try await request.decodeJSON(RefreshRequest.self, context: context)
+            return try await accounts.refresh(refreshToken: body.refreshToken)
+        }
+        routes.post("apple") { request, context in
+            let body = try await request.decodeJSON(AppleSigninRequest.self, context: context)
+            return try await accounts.signInWithApple(body)
+        }
+        return routes
+    }
+
+    /// Routes for a signed-in caller.
+    var signedInEndpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.post("signout") { _, context in
+            try await accounts.signout(try context.requireIdentity())
+            return Response(status: .noContent)
+        }
+        return routes
+    }
+}
+
+/// `/api/v1/me`: the caller's own account.
+struct MeController {
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get { _, context in try context.requireIdentity().account.account }
+        return routes
+    }
+}
+
+extension TokenResponse: ResponseEncodable {}
+extension Account: ResponseEncodable {}

@@ -1,0 +1,116 @@
+import HTTPTypes
+import NIOCore
+import Crypto
+import Foundation
+import Hummingbird
+import SpotterCore
+import SpotterModels
+
+/// Makes every mutating request safe to retry: with an `Idempotency-Key` header the first response is stored,
+/// a repeat gets that response back (with `Idempotent-Replayed: true`) and changes nothing, and the same key
+/// with a different request gets 422. Keys are scoped per user.
+///
+/// It runs behind authentication. The sign-up, sign-in and refresh routes are outside it on purpose: their
+/// responses hold bearer tokens, and storing them for replay would keep live credentials in the clear.
+struct IdempotencyMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    static let header = HTTPField.Name("Idempotency-Key")!
+    static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
+
+    let store: any IdempotencyStore
+    let clock: any WallClock
+    let retention: TimeInterval
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard [.post, .put, .patch, .delete].contains(request.method),
+            let key = request.headers[Self.header], let session = context.identity
+        else { return try await next(request, context) }
+        guard (1...255).contains(key.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw SpotterError.malformed(
+                detail: "Idempotency-Key must be 1 to 255 visible ASCII characters.", field: "Idempotency-Key")
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let scope = session.account.id.description
+        let fingerprint = Self.fingerprint(request: request, body: body)
+
+        switch try await store.begin(
+            scope: scope, key: key, fingerprint: fingerprint, now: clock.now, retention: retention)
+        {
+        case .replay(let stored):
+            var headers: HTTPFields = [Self.replayedHeader: "true"]
+            if let contentType = stored.contentType { headers[.contentType] = contentType }
+            return Response(
+                status: .init(code: stored.status), headers: headers, body: .init(byteBuffer: ByteBuffer(data: stored.body)))
+        case .inProgress:
+            throw SpotterError.conflict(
+                field: "Idempotency-Key", detail: "A request with this Idempotency-Key is still being processed.")
+        case .mismatch:
+            throw SpotterError.invalid("Idempotency-Key", "This key was already used for a different request.")
+        case .claimed:
+            do {
+                var response = try await next(request, context)
+                let collected = try await Self.collect(&response)
+                if response.status.code < 500 {
+                    try await store.complete(
+                        scope: scope, key: key,
+                        response: StoredResponse(
+                            status: Int(response.status.code), contentType: response.headers[.contentType],
+                            body: collected))
+                } else {
+                    try await store.release(scope: scope, key: key)
+                }
+                return response
+            } catch {
+                // A thrown error becomes a problem response outside this middleware. Client errors (4xx) are
+                // stored like any response, so a retry gets the same answer; server errors release the key.
+                let problem = ProblemResponse.make(for: error, context: context)
+                var response = problem
+                if problem.status.code < 500 {
+                    let collected = try await Self.collect(&response)
+                    try await store.complete(
+                        scope: scope, key: key,
+                        response: StoredResponse(
+                            status: Int(problem.status.code), contentType: problem.headers[.contentType],
+                            body: collected))
+                    return response
+                }
+                try await store.release(scope: scope, key: key)
+                throw error
+            }
+        }
+    }
+
+    static func fingerprint(request: Request, body: ByteBuffer) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data("\(request.method) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
+        hasher.update(data: Data(buffer: body))
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Reads a response's body into memory (API responses are small) and puts it back, so it can be stored.
+    static func collect(_ response: inout Response) async throws -> Data {
+        let box = CollectedBody()
+        let body = response.body
+        try await body.write(CollectingWriter(box: box))
+        response.body = .init(byteBuffer: box.buffer)
+        return Data(buffer: box.buffer)
+    }
+}
+
+private final class CollectedBody: @unchecked Sendable {
+    var buffer = ByteBuffer()
+}
+
+private struct CollectingWriter: ResponseBodyWriter {
+    let box: CollectedBody
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        var buffer = buffer
+        box.buffer.writeBuffer(&buffer)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}

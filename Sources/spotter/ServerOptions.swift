@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SpotterServer
+
+/// Options shared by `serve` and `migrate`. Each flag falls back to an environment variable, then a default,
+/// so a container can be configured without a command line.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Address to listen on (env SPOTTER_HOST).") var host: String?
+    @Option(help: "Port to listen on (env SPOTTER_PORT).") var port: Int?
+    @Option(help: "Folder for the SQLite database (env SPOTTER_DATA_DIR).") var dataDir: String?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error (env SPOTTER_LOG_LEVEL).") var logLevel: String?
+
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> AppConfiguration
+    {
+        var configuration = AppConfiguration()
+        configuration.host = host ?? environment["SPOTTER_HOST"] ?? configuration.host
+        if let port = try port ?? environment["SPOTTER_PORT"].map({ try Self.integer($0, "SPOTTER_PORT") }) {
+            configuration.port = port
+        }
+        configuration.dataDirectory = dataDir ?? environment["SPOTTER_DATA_DIR"] ?? configuration.dataDirectory
+        configuration.databaseURL = environment["SPOTTER_DATABASE_URL"]
+        if let level = logLevel ?? environment["SPOTTER_LOG_LEVEL"] {
+            guard let parsed = Logger.Level(rawValue: level) else {
+                throw ValidationError("unknown log level \(level)")
+            }
+            configuration.logLevel = parsed
+        }
+        if let cost = environment["SPOTTER_BCRYPT_COST"] {
+            let value = try Self.integer(cost, "SPOTTER_BCRYPT_COST")
+            guard (4...31).contains(value) else { throw ValidationError("SPOTTER_BCRYPT_COST must be 4 to 31") }
+            configuration.bcryptCost = UInt8(value)
+        }
+        configuration.appleClientID = environment["SPOTTER_APPLE_CLIENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.appleJWKSURL = environment["SPOTTER_APPLE_JWKS_URL"] ?? configuration.appleJWKSURL
+        configuration.trustForwardedFor = ["1", "true", "yes"].contains(environment["SPOTTER_TRUST_PROXY"] ?? "")
+        return configuration
+    }
+
+    func logger(_ configuration: AppConfiguration) -> Logger {
+        var logger = Logger(label: "spotter")
+        logger.logLevel = configuration.logLevel
+        return logger
+    }
+
+    private static func integer(_ text: String, _ name: String) throws -> Int {
+        guard let value = Int(text) else { throw ValidationError("\(name) must be a number") }
+        return value
+    }
+}

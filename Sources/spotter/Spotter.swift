@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct Spotter: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Spotter: the open social layer for fitness communities.",
+        subcommands: [Serve.self, Migrate.self],
+        defaultSubcommand: Serve.self)
+}
