@@ -103,7 +103,11 @@ let package = Package(
         ),
         .target(
             name: "SpotterTestSupport",
-            dependencies: ["SpotterCore", "SpotterSQLite", "SpotterPostgres"],
+            dependencies: [
+                "SpotterCore", "SpotterSQLite", "SpotterPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/SpotterTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -112,8 +116,11 @@ let package = Package(
             dependencies: [
                 "SpotterServer",
                 "SpotterTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

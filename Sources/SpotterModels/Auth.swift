@@ -102,3 +102,12 @@ public struct Account: Codable, Sendable, Equatable {
         case createdAt = "created_at"
     }
 }
+
+/// `PATCH /api/v1/me`: fields left out stay as they are.
+public struct UpdateAccountRequest: Codable, Sendable, Equatable {
+    public var displayName: String?
+
+    public init(displayName: String? = nil) { self.displayName = displayName }
+
+    enum CodingKeys: String, CodingKey { case displayName = "display_name" }
+}

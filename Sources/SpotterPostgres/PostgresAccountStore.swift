@@ -55,6 +55,11 @@ struct PostgresAccountStore: AccountStore {
         }
     }
 
+    func setDisplayName(_ displayName: String, for id: UserID) async throws {
+        try await client.query(
+            "UPDATE users SET display_name = \(displayName) WHERE id = \(id.rawValue)", logger: logger)
+    }
+
     private func fetchOne(_ query: PostgresQuery) async throws -> AccountRecord? {
         let rows = try await client.query(query, logger: logger)
         for try await (id, username, email, hash, displayName, apple, createdAt) in rows.decode(Row.self) {

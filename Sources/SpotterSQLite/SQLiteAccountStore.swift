@@ -49,6 +49,13 @@ struct SQLiteAccountStore: AccountStore {
         }
     }
 
+    func setDisplayName(_ displayName: String, for id: UserID) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, id.description])
+        }
+    }
+
     private func fetch(_ clause: String, _ arguments: StatementArguments) async throws -> AccountRecord? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM users \(clause)", arguments: arguments)

@@ -45,6 +45,19 @@ public enum AccountRules {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_"
     }
 
+    public static let displayNameLength = 1...50
+
+    /// Any printable text, 1 to 50 characters after trimming.
+    public static func displayNameProblem(_ name: String) -> String? {
+        guard displayNameLength.contains(name.count) else {
+            return "must be \(displayNameLength.lowerBound) to \(displayNameLength.upperBound) characters"
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return "may not contain control characters"
+        }
+        return nil
+    }
+
     public static func passwordProblem(_ password: String) -> String? {
         let bytes = password.utf8.count
         if bytes < passwordLength.lowerBound { return "must be at least \(passwordLength.lowerBound) characters" }

@@ -110,6 +110,17 @@ public struct AccountService: Sendable {
         try await storage.tokens.revokeFamily(session.token.family, at: clock.now)
     }
 
+    /// Changes what the caller's account shows; returns the account as it now is.
+    public func update(_ session: AuthenticatedSession, with request: UpdateAccountRequest) async throws -> Account {
+        var account = session.account
+        if let name = request.displayName?.trimmingCharacters(in: .whitespacesAndNewlines) {
+            if let problem = AccountRules.displayNameProblem(name) { throw SpotterError.invalid("display_name", problem) }
+            try await storage.accounts.setDisplayName(name, for: account.id)
+            account.displayName = name
+        }
+        return account.account
+    }
+
     // MARK: Sign in with Apple
 
     /// Signs in with an Apple identity token: to the account already linked to this Apple ID, else to the

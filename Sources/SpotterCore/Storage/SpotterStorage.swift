@@ -28,6 +28,7 @@ public protocol AccountStore: Sendable {
     func find(appleSubject: String) async throws -> AccountRecord?
     /// Links an Apple ID to an existing account.
     func setAppleSubject(_ subject: String, for id: UserID) async throws
+    func setDisplayName(_ displayName: String, for id: UserID) async throws
 }
 
 /// Access and refresh tokens, by the SHA-256 of their text: the store never sees a token itself.

@@ -70,7 +70,7 @@ func buildRouter(
             middleware: IdempotencyMiddleware(
                 store: storage.idempotency, clock: clock, retention: configuration.idempotencyRetention))
     signedIn.addRoutes(auth.signedInEndpoints, atPath: "auth")
-    signedIn.addRoutes(MeController().endpoints, atPath: "me")
+    signedIn.addRoutes(MeController(accounts: accounts).endpoints, atPath: "me")
     return router
 }
 

@@ -44,9 +44,15 @@ struct AuthController {
 
 /// `/api/v1/me`: the caller's own account.
 struct MeController {
+    let accounts: AccountService
+
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get { _, context in try context.requireIdentity().account.account }
+        routes.patch { request, context in
+            let body = try await request.decodeJSON(UpdateAccountRequest.self, context: context)
+            return try await accounts.update(try context.requireIdentity(), with: body)
+        }
         return routes
     }
 }

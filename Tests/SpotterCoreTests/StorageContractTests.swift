@@ -1,0 +1,166 @@
+import Foundation
+import SpotterCore
+import SpotterModels
+import SpotterTestSupport
+import Testing
+
+/// The storage contract: every adapter passes the same cases. A case here is a promise SpotterCore relies on.
+@Suite("Storage contract")
+struct StorageContractTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func account(_ name: String, email: String? = nil, apple: String? = nil) -> AccountRecord {
+        AccountRecord(
+            id: .generate(at: start), username: name, email: email ?? "\(name)@example.com", passwordHash: "hash",
+            displayName: name, appleSubject: apple, createdAt: start)
+    }
+
+    @Test("migrations run twice without harm", arguments: StorageBackend.available)
+    func migrationsAreRepeatable(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            try await storage.migrate()
+            try await storage.ping()
+        }
+    }
+
+    @Test("an account is found by id, by username or email in any case, and by Apple subject",
+        arguments: StorageBackend.available)
+    func accountLookups(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            // Given
+            let ana = Self.account("Ana_Runs", email: "Ana@Example.com", apple: "apple-ana")
+            try await storage.accounts.create(ana)
+            // Then
+            #expect(try await storage.accounts.find(id: ana.id) == ana)
+            #expect(try await storage.accounts.find(login: "ana_runs") == ana)
+            #expect(try await storage.accounts.find(login: "ANA@example.COM") == ana)
+            #expect(try await storage.accounts.find(appleSubject: "apple-ana") == ana)
+            #expect(try await storage.accounts.find(login: "nobody") == nil)
+            #expect(try await storage.accounts.find(id: .generate()) == nil)
+        }
+    }
+
+    @Test("usernames, emails and Apple subjects are unique, ignoring case", arguments: StorageBackend.available)
+    func uniqueness(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            try await storage.accounts.create(Self.account("ana", apple: "apple-1"))
+            await #expect(throws: StorageError.duplicate(field: "username")) {
+                try await storage.accounts.create(Self.account("ANA", email: "other@example.com"))
+            }
+            await #expect(throws: StorageError.duplicate(field: "email")) {
+                try await storage.accounts.create(Self.account("bea", email: "ANA@example.com"))
+            }
+            await #expect(throws: StorageError.duplicate(field: "apple_subject")) {
+                try await storage.accounts.create(Self.account("cai", apple: "apple-1"))
+            }
+            // Accounts without email don't clash with each other.
+            var first = Self.account("dee")
+            first.email = nil
+            var second = Self.account("eve")
+            second.email = nil
+            try await storage.accounts.create(first)
+            try await storage.accounts.create(second)
+        }
+    }
+
+    @Test("linking an Apple subject to an account", arguments: StorageBackend.available)
+    func linkApple(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = Self.account("ana")
+            try await storage.accounts.create(ana)
+            try await storage.accounts.setAppleSubject("apple-ana", for: ana.id)
+            #expect(try await storage.accounts.find(appleSubject: "apple-ana")?.id == ana.id)
+        }
+    }
+
+    @Test("a token round-trips and a refresh token is spent exactly once", arguments: StorageBackend.available)
+    func tokenUse(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            // Given
+            let ana = Self.account("ana")
+            try await storage.accounts.create(ana)
+            let token = TokenRecord(
+                hash: OpaqueToken.hash("t1"), userID: ana.id, family: UUIDv7.make(), kind: .refresh,
+                createdAt: Self.start, expiresAt: Self.start + 60)
+            try await storage.tokens.insert(token)
+            #expect(try await storage.tokens.find(hash: token.hash) == token)
+            // When two refreshes race for it
+            async let first = storage.tokens.markUsed(hash: token.hash, at: Self.start + 1)
+            async let second = storage.tokens.markUsed(hash: token.hash, at: Self.start + 1)
+            let results = try await [first, second]
+            // Then exactly one wins
+            #expect(results.filter { $0 }.count == 1)
+            #expect(try await storage.tokens.find(hash: token.hash)?.usedAt == Self.start + 1)
+        }
+    }
+
+    @Test("revoking a family revokes all its tokens and no others", arguments: StorageBackend.available)
+    func revokeFamily(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = Self.account("ana")
+            try await storage.accounts.create(ana)
+            let family = UUIDv7.make()
+            let other = UUIDv7.make()
+            for (name, fam) in [("a", family), ("b", family), ("c", other)] {
+                try await storage.tokens.insert(
+                    TokenRecord(
+                        hash: OpaqueToken.hash(name), userID: ana.id, family: fam, kind: .access,
+                        createdAt: Self.start, expiresAt: Self.start + 60))
+            }
+            try await storage.tokens.revokeFamily(family, at: Self.start + 5)
+            #expect(try await storage.tokens.find(hash: OpaqueToken.hash("a"))?.revokedAt == Self.start + 5)
+            #expect(try await storage.tokens.find(hash: OpaqueToken.hash("b"))?.revokedAt == Self.start + 5)
+            #expect(try await storage.tokens.find(hash: OpaqueToken.hash("c"))?.revokedAt == nil)
+            #expect(try await storage.tokens.markUsed(hash: OpaqueToken.hash("a"), at: Self.start + 6) == false)
+        }
+    }
+
+    @Test("expired tokens are deleted", arguments: StorageBackend.available)
+    func deleteExpired(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = Self.account("ana")
+            try await storage.accounts.create(ana)
+            for (name, life) in [("old", 10.0), ("new", 1000.0)] {
+                try await storage.tokens.insert(
+                    TokenRecord(
+                        hash: OpaqueToken.hash(name), userID: ana.id, family: UUIDv7.make(), kind: .access,
+                        createdAt: Self.start, expiresAt: Self.start + life))
+            }
+            #expect(try await storage.tokens.deleteExpired(before: Self.start + 100) == 1)
+            #expect(try await storage.tokens.find(hash: OpaqueToken.hash("old")) == nil)
+            #expect(try await storage.tokens.find(hash: OpaqueToken.hash("new")) != nil)
+        }
+    }
+
+    @Test("an idempotency key is claimed once, replayed, and refused for another request",
+        arguments: StorageBackend.available)
+    func idempotency(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let store = storage.idempotency
+            let day: TimeInterval = 86_400
+            let response = StoredResponse(status: 201, contentType: "application/json", body: Data("{}".utf8))
+            // First claim wins; a concurrent duplicate sees it in progress.
+            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start, retention: day) == .claimed)
+            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start, retention: day) == .inProgress)
+            // Once complete, the same request replays and another request is a mismatch.
+            try await store.complete(scope: "u1", key: "k", response: response)
+            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start + 1, retention: day) == .replay(response))
+            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "g", now: Self.start + 1, retention: day) == .mismatch)
+            // Keys are per scope, and forgotten after the retention window.
+            #expect(try await store.begin(scope: "u2", key: "k", fingerprint: "g", now: Self.start + 1, retention: day) == .claimed)
+            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "g", now: Self.start + day, retention: day) == .claimed)
+        }
+    }
+
+    @Test("a released or abandoned idempotency claim can be taken again", arguments: StorageBackend.available)
+    func idempotencyRelease(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let store = storage.idempotency
+            #expect(try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start, retention: 100) == .claimed)
+            try await store.release(scope: "u", key: "a")
+            #expect(try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start, retention: 100) == .claimed)
+            // A claim whose process died is taken over after a minute.
+            #expect(try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start + 61, retention: 100) == .claimed)
+        }
+    }
+}

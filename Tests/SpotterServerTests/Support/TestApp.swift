@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import SpotterCore
+import SpotterModels
+import SpotterServer
+import SpotterTestSupport
+
+/// Runs the real application (real routes, middleware and storage) against a fresh database, driven through
+/// Hummingbird's router test client, with a clock the test moves.
+enum TestApp {
+    static func run(
+        _ backend: StorageBackend,
+        logger: Logger = StorageBackend.logger,
+        configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ test: @Sendable (APIClient) async throws -> Void
+    ) async throws {
+        var configuration = AppConfiguration()
+        configuration.bcryptCost = 4  // the minimum: tests check behaviour, not bcrypt's cost
+        configure(&configuration)
+        let clock = ManualClock(Date())
+        let finalConfiguration = configuration
+        try await backend.withIsolatedStorage { storage in
+            let app = try await buildApplication(
+                configuration: finalConfiguration, storage: storage, clock: clock, logger: logger)
+            try await app.test(.router) { client in
+                try await test(APIClient(client: client, clock: clock))
+            }
+        }
+    }
+}
+
+/// A thin JSON layer over the test client, so tests read as API calls.
+struct APIClient: Sendable {
+    let client: any TestClientProtocol
+    let clock: ManualClock
+
+    @discardableResult
+    func call(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, json: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await client.execute(
+            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+
+    func call<Body: Encodable>(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: Body, headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        let data = try JSONEncoder().encode(body)
+        return try await call(method, path, token: token, json: String(decoding: data, as: UTF8.self), headers: headers)
+    }
+
+    /// Signs a new user up and returns their tokens.
+    func signup(_ username: String, password: String = "correct horse battery") async throws -> TokenResponse {
+        let response = try await call(
+            .post, "/api/v1/auth/signup",
+            body: SignupRequest(email: "\(username)@example.com", username: username, password: password))
+        guard response.status == .created else { throw UnexpectedStatus(response: response) }
+        return try response.decode(TokenResponse.self)
+    }
+
+    func signin(_ login: String, password: String = "correct horse battery", headers: HTTPFields = [:])
+        async throws -> TestResponse
+    {
+        try await call(.post, "/api/v1/auth/signin", body: SigninRequest(login: login, password: password), headers: headers)
+    }
+}
+
+struct UnexpectedStatus: Error, CustomStringConvertible {
+    let response: TestResponse
+    var description: String { "unexpected \(response.status): \(String(buffer: response.body))" }
+}
+
+extension TestResponse {
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(T.self, from: Data(buffer: body))
+    }
+
+    /// The problem document of an error response; throws if the response isn't problem+json.
+    func problem() throws -> Problem {
+        guard headers[.contentType] == "application/problem+json" else { throw UnexpectedStatus(response: self) }
+        return try decode(Problem.self)
+    }
+
+    var text: String { String(buffer: body) }
+}
