@@ -16,6 +16,7 @@ actor AppleJWKSVerifier: AppleIdentityVerifier {
     let jwksURL: String
     let httpClient: HTTPClient
     private var keys: JWTKeyCollection?
+    private var knownKeyIDs: Set<String> = []
     private var fetchedAt: ContinuousClock.Instant?
 
     init(clientID: String, jwksURL: String, httpClient: HTTPClient = .shared) {
@@ -29,13 +30,21 @@ actor AppleJWKSVerifier: AppleIdentityVerifier {
         guard identityToken.split(separator: ".", omittingEmptySubsequences: false).count == 3,
             identityToken.utf8.count < 16_384
         else { throw SpotterError.unauthorized("The Apple identity token is not a JWT.") }
+        let keyID = Self.keyID(of: identityToken)
         let token: AppleIdentityToken
         do {
-            token = try await verified(identityToken, keys: try await currentKeys(refresh: false))
+            // JWTKit falls back to a default key for an unknown `kid`; Apple always names its key, so a token
+            // naming one Apple doesn't publish is refused (after one refetch, in case Apple just rotated).
+            var keys = try await currentKeys(refresh: false)
+            if let keyID, !knownKeyIDs.contains(keyID) { keys = try await currentKeys(refresh: Self.stale(fetchedAt)) }
+            guard let keyID, knownKeyIDs.contains(keyID) else {
+                throw SpotterError.unauthorized("The Apple identity token is signed with a key Apple does not publish.")
+            }
+            token = try await verified(identityToken, keys: keys)
         } catch let error as SpotterError {
             throw error
         } catch {
-            guard let fetchedAt, ContinuousClock.now - fetchedAt > .seconds(300) else {
+            guard Self.stale(fetchedAt) else {
                 throw SpotterError.unauthorized("The Apple identity token is not valid: \(Self.reason(error)).")
             }
             do {
@@ -75,13 +84,32 @@ actor AppleJWKSVerifier: AppleIdentityVerifier {
         }
         let collection = JWTKeyCollection()
         do {
-            try await collection.add(jwksJSON: String(buffer: body))
+            let jwks = try JSONDecoder().decode(JWKS.self, from: Data(buffer: body))
+            try await collection.add(jwks: jwks)
+            knownKeyIDs = Set(jwks.keys.compactMap { $0.keyIdentifier?.string })
         } catch {
             throw SpotterError.unavailable("Apple's sign-in keys could not be read.")
         }
         keys = collection
         fetchedAt = .now
         return collection
+    }
+
+    /// Whether the key set is old enough to fetch again on a miss (rate-limits refetches forced by tokens).
+    private static func stale(_ fetchedAt: ContinuousClock.Instant?) -> Bool {
+        guard let fetchedAt else { return true }
+        return ContinuousClock.now - fetchedAt > .seconds(300)
+    }
+
+    /// The `kid` of a JWT's header, read without verifying anything.
+    private static func keyID(of token: String) -> String? {
+        guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
+        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return object["kid"] as? String
     }
 
     private static func reason(_ error: any Error) -> String {

@@ -1,0 +1,83 @@
+import Foundation
+import SpotterModels
+import Testing
+
+/// Offline clients replay payloads written by older versions: these literal JSON documents must keep decoding,
+/// and what we encode must keep its keys.
+@Suite("Wire compatibility")
+struct WireCompatibilityTests {
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    @Test("a token response from version 0.1 decodes")
+    func tokenResponse() throws {
+        let json = """
+            {"access_token": "spa_a", "refresh_token": "spr_b", "token_type": "Bearer", "expires_in": 900,
+             "user": {"id": "01a204c5-116d-7609-9381-2298ea7dea92", "username": "ana", "email": "ana@example.com",
+                      "display_name": "Ana", "created_at": "2026-11-22T19:39:13Z"}}
+            """
+        let response = try Self.decoder.decode(TokenResponse.self, from: Data(json.utf8))
+        #expect(response.accessToken == "spa_a")
+        #expect(response.user.id == UserID("01a204c5-116d-7609-9381-2298ea7dea92"))
+        #expect(response.user.createdAt == Date(timeIntervalSince1970: 1_795_376_353))
+    }
+
+    @Test("an account without an email (Apple sign-in) decodes")
+    func accountWithoutEmail() throws {
+        let json = """
+            {"id": "01a204c5-116d-7609-9381-2298ea7dea92", "username": "athlete", "display_name": "athlete",
+             "created_at": "2026-11-22T19:39:13Z"}
+            """
+        #expect(try Self.decoder.decode(Account.self, from: Data(json.utf8)).email == nil)
+    }
+
+    @Test("requests encode with snake_case keys")
+    func requestKeys() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let refresh = String(decoding: try encoder.encode(RefreshRequest(refreshToken: "t")), as: UTF8.self)
+        #expect(refresh == #"{"refresh_token":"t"}"#)
+        let apple = String(
+            decoding: try encoder.encode(AppleSigninRequest(identityToken: "j", nonce: "n")), as: UTF8.self)
+        #expect(apple == #"{"identity_token":"j","nonce":"n"}"#)
+    }
+
+    @Test("a problem document decodes with its field errors")
+    func problem() throws {
+        let json = """
+            {"type": "about:blank", "title": "Unprocessable Content", "status": 422,
+             "errors": [{"field": "email", "detail": "is not an email address"}], "request_id": "r1"}
+            """
+        let problem = try Self.decoder.decode(Problem.self, from: Data(json.utf8))
+        #expect(problem.errors == [FieldError(field: "email", detail: "is not an email address")])
+        #expect(problem.requestID == "r1")
+    }
+
+    @Test("a malformed ID is refused, not mangled")
+    func badID() {
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([UserID].self, from: Data(#"["nope"]"#.utf8)) }
+    }
+}
+
+@Suite("UUIDv7")
+struct UUIDv7Tests {
+    @Test("carries version 7, the RFC variant, and the millisecond time")
+    func layout() {
+        let date = Date(timeIntervalSince1970: 1_795_462_753.123)
+        let id = UUIDv7.make(at: date)
+        let bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+        #expect(bytes[6] >> 4 == 7)
+        #expect(bytes[8] >> 6 == 0b10)
+        let milliseconds = bytes[0..<6].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        #expect(milliseconds == 1_795_462_753_123)
+    }
+
+    @Test("sorts by creation time")
+    func ordering() {
+        let ids = (0..<50).map { UUIDv7.make(at: Date(timeIntervalSince1970: 1_800_000_000 + Double($0))) }
+        #expect(ids.map { $0.uuidString } == ids.map { $0.uuidString }.sorted())
+    }
+}
