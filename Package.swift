@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependencies point inward: Models ← Core ← adapters ← Server ← spotter (see ../shared/DESIGN.md).
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(

@@ -7,7 +7,9 @@ struct PostgresIdempotencyStore: IdempotencyStore {
     let client: PostgresClient
     let logger: Logger
 
-    func begin(scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval) async throws
+    func begin(
+        scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval
+    ) async throws
         -> IdempotencyClaim
     {
         // Several nodes may race for one key: the row lock taken by SELECT … FOR UPDATE (or the unique

@@ -26,7 +26,9 @@ public final class PostgresStorage: SpotterStorage, Service {
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
-    public convenience init(url: String, logger: Logger, configure: (inout PostgresClient.Configuration) -> Void = { _ in })
+    public convenience init(
+        url: String, logger: Logger, configure: (inout PostgresClient.Configuration) -> Void = { _ in }
+    )
         throws
     {
         var configuration = try PostgresURL.configuration(from: url)
@@ -62,7 +64,9 @@ func mappingConstraintErrors<T>(_ body: () async throws -> T) async throws -> T 
         return try await body()
     } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
         let constraint = error.serverInfo?[.constraintName] ?? ""
-        for (column, field) in [("username_key", "username"), ("email_key", "email"), ("apple_subject", "apple_subject")]
+        for (column, field) in [
+            ("username_key", "username"), ("email_key", "email"), ("apple_subject", "apple_subject"),
+        ]
         where constraint.contains(column) {
             throw StorageError.duplicate(field: field)
         }

@@ -5,7 +5,9 @@ import SpotterCore
 struct SQLiteIdempotencyStore: IdempotencyStore {
     let pool: DatabasePool
 
-    func begin(scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval) async throws
+    func begin(
+        scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval
+    ) async throws
         -> IdempotencyClaim
     {
         // One write transaction: SQLite's single writer makes the look-then-insert atomic.

@@ -43,11 +43,14 @@ public final class SQLiteStorage: SpotterStorage {
 func mappingConstraintErrors<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+    } catch let error as DatabaseError
+        where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
         || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
     {
         let message = error.message ?? ""
-        for (column, field) in [("username_key", "username"), ("email_key", "email"), ("apple_subject", "apple_subject")]
+        for (column, field) in [
+            ("username_key", "username"), ("email_key", "email"), ("apple_subject", "apple_subject"),
+        ]
         where message.contains(column) {
             throw StorageError.duplicate(field: field)
         }

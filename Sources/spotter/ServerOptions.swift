@@ -9,9 +9,12 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Address to listen on (env SPOTTER_HOST).") var host: String?
     @Option(help: "Port to listen on (env SPOTTER_PORT).") var port: Int?
     @Option(help: "Folder for the SQLite database (env SPOTTER_DATA_DIR).") var dataDir: String?
-    @Option(help: "Log level: trace, debug, info, notice, warning, error (env SPOTTER_LOG_LEVEL).") var logLevel: String?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error (env SPOTTER_LOG_LEVEL).") var logLevel:
+        String?
 
-    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+    func configuration(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws
         -> AppConfiguration
     {
         var configuration = AppConfiguration()

@@ -5,19 +5,23 @@ import Testing
 
 @Suite("Account rules")
 struct AccountRulesTests {
-    @Test("emails", arguments: [
-        ("ana@example.com", true), ("a.b+c@sub.example.org", true), ("", false), ("ana", false),
-        ("ana@example", false), ("@example.com", false), ("ana@@example.com", false), ("an a@example.com", false),
-        ("ana@.com", false), ("ana@example.com.", false),
-    ])
+    @Test(
+        "emails",
+        arguments: [
+            ("ana@example.com", true), ("a.b+c@sub.example.org", true), ("", false), ("ana", false),
+            ("ana@example", false), ("@example.com", false), ("ana@@example.com", false), ("an a@example.com", false),
+            ("ana@.com", false), ("ana@example.com.", false),
+        ])
     func emails(email: String, valid: Bool) {
         #expect((AccountRules.emailProblem(email) == nil) == valid)
     }
 
-    @Test("usernames", arguments: [
-        ("ana", true), ("Ana_Runs_2", true), ("ab", false), (String(repeating: "a", count: 31), false),
-        ("ana lifts", false), ("ana!", false), ("ánä", false), ("ana.runs", false),
-    ])
+    @Test(
+        "usernames",
+        arguments: [
+            ("ana", true), ("Ana_Runs_2", true), ("ab", false), (String(repeating: "a", count: 31), false),
+            ("ana lifts", false), ("ana!", false), ("ánä", false), ("ana.runs", false),
+        ])
     func usernames(username: String, valid: Bool) {
         #expect((AccountRules.usernameProblem(username) == nil) == valid)
     }
@@ -50,8 +54,11 @@ struct IdempotencyRowTests {
 
     @Test("a finished record replays its response to the same request only")
     func finished() {
-        let row = IdempotencyRow(fingerprint: "f", createdAt: start, status: 200, contentType: "application/json", body: Data("{}".utf8))
-        #expect(row.claim(fingerprint: "f", now: start + 10, retention: 100) == .replay(StoredResponse(status: 200, contentType: "application/json", body: Data("{}".utf8))))
+        let row = IdempotencyRow(
+            fingerprint: "f", createdAt: start, status: 200, contentType: "application/json", body: Data("{}".utf8))
+        #expect(
+            row.claim(fingerprint: "f", now: start + 10, retention: 100)
+                == .replay(StoredResponse(status: 200, contentType: "application/json", body: Data("{}".utf8))))
         #expect(row.claim(fingerprint: "g", now: start + 10, retention: 100) == .mismatch)
         #expect(row.claim(fingerprint: "f", now: start + 100, retention: 100) == nil)
     }

@@ -23,7 +23,8 @@ struct StorageContractTests {
         }
     }
 
-    @Test("an account is found by id, by username or email in any case, and by Apple subject",
+    @Test(
+        "an account is found by id, by username or email in any case, and by Apple subject",
         arguments: StorageBackend.available)
     func accountLookups(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
@@ -132,7 +133,8 @@ struct StorageContractTests {
         }
     }
 
-    @Test("an idempotency key is claimed once, replayed, and refused for another request",
+    @Test(
+        "an idempotency key is claimed once, replayed, and refused for another request",
         arguments: StorageBackend.available)
     func idempotency(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
@@ -140,15 +142,27 @@ struct StorageContractTests {
             let day: TimeInterval = 86_400
             let response = StoredResponse(status: 201, contentType: "application/json", body: Data("{}".utf8))
             // First claim wins; a concurrent duplicate sees it in progress.
-            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start, retention: day) == .claimed)
-            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start, retention: day) == .inProgress)
+            #expect(
+                try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start, retention: day)
+                    == .claimed)
+            #expect(
+                try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start, retention: day)
+                    == .inProgress)
             // Once complete, the same request replays and another request is a mismatch.
             try await store.complete(scope: "u1", key: "k", response: response)
-            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start + 1, retention: day) == .replay(response))
-            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "g", now: Self.start + 1, retention: day) == .mismatch)
+            #expect(
+                try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start + 1, retention: day)
+                    == .replay(response))
+            #expect(
+                try await store.begin(scope: "u1", key: "k", fingerprint: "g", now: Self.start + 1, retention: day)
+                    == .mismatch)
             // Keys are per scope, and forgotten after the retention window.
-            #expect(try await store.begin(scope: "u2", key: "k", fingerprint: "g", now: Self.start + 1, retention: day) == .claimed)
-            #expect(try await store.begin(scope: "u1", key: "k", fingerprint: "g", now: Self.start + day, retention: day) == .claimed)
+            #expect(
+                try await store.begin(scope: "u2", key: "k", fingerprint: "g", now: Self.start + 1, retention: day)
+                    == .claimed)
+            #expect(
+                try await store.begin(scope: "u1", key: "k", fingerprint: "g", now: Self.start + day, retention: day)
+                    == .claimed)
         }
     }
 
@@ -156,11 +170,17 @@ struct StorageContractTests {
     func idempotencyRelease(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
             let store = storage.idempotency
-            #expect(try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start, retention: 100) == .claimed)
+            #expect(
+                try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start, retention: 100)
+                    == .claimed)
             try await store.release(scope: "u", key: "a")
-            #expect(try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start, retention: 100) == .claimed)
+            #expect(
+                try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start, retention: 100)
+                    == .claimed)
             // A claim whose process died is taken over after a minute.
-            #expect(try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start + 61, retention: 100) == .claimed)
+            #expect(
+                try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start + 61, retention: 100)
+                    == .claimed)
         }
     }
 }

@@ -31,7 +31,8 @@ struct AccountAPITests {
     func signupValidation(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
             let response = try await api.call(
-                .post, "/api/v1/auth/signup", body: SignupRequest(email: "not-an-email", username: "a!", password: "short"))
+                .post, "/api/v1/auth/signup",
+                body: SignupRequest(email: "not-an-email", username: "a!", password: "short"))
             #expect(response.status == .unprocessableContent)
             let fields = try response.problem().errors?.map(\.field)
             #expect(fields == ["email", "username", "password"])

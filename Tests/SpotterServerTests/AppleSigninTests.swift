@@ -9,7 +9,9 @@ struct AppleSigninTests {
     static let clientID = "club.spotter.app"
 
     /// Runs the app with Apple sign-in pointed at a local JWKS of keys the test made.
-    static func run(_ backend: StorageBackend, _ test: @Sendable (APIClient, AppleKeys) async throws -> Void) async throws {
+    static func run(
+        _ backend: StorageBackend, _ test: @Sendable (APIClient, AppleKeys) async throws -> Void
+    ) async throws {
         let keys = try await AppleKeys()
         try await keys.serving { jwksURL in
             try await TestApp.run(
@@ -22,11 +24,14 @@ struct AppleSigninTests {
         }
     }
 
-    static func signIn(_ api: APIClient, token: String, nonce: String = "nonce-1", username: String? = nil)
+    static func signIn(
+        _ api: APIClient, token: String, nonce: String = "nonce-1", username: String? = nil
+    )
         async throws -> TestResponseSummary
     {
         let response = try await api.call(
-            .post, "/api/v1/auth/apple", body: AppleSigninRequest(identityToken: token, nonce: nonce, username: username))
+            .post, "/api/v1/auth/apple",
+            body: AppleSigninRequest(identityToken: token, nonce: nonce, username: username))
         return TestResponseSummary(
             status: response.status.code, tokens: try? response.decode(TokenResponse.self),
             problem: try? response.problem())
@@ -59,7 +64,8 @@ struct AppleSigninTests {
             #expect(apple.tokens?.user.id == existing.user.id)
             // An unverified email does not link: a new account is made, without that email.
             let unverified = try await Self.signIn(
-                api, token: try await keys.token(subject: "apple-other", email: "ana@example.com", emailVerified: false))
+                api, token: try await keys.token(subject: "apple-other", email: "ana@example.com", emailVerified: false)
+            )
             #expect(unverified.status == 200)
             #expect(unverified.tokens?.user.id != existing.user.id)
             #expect(unverified.tokens?.user.email == nil)
@@ -77,7 +83,8 @@ struct AppleSigninTests {
         }
     }
 
-    @Test("tokens with a wrong audience, issuer, nonce or signature, or expired, are refused",
+    @Test(
+        "tokens with a wrong audience, issuer, nonce or signature, or expired, are refused",
         arguments: StorageBackend.available)
     func refusedTokens(backend: StorageBackend) async throws {
         try await Self.run(backend) { api, keys in

@@ -21,7 +21,9 @@ struct OpenAPIContractTests {
             let router = buildRouter(configuration: configuration, storage: storage, accounts: accounts, clock: clock)
             let served = Set(router.routes.map { "\($0.method.rawValue) \(Self.normalize("\($0.path)"))" })
             let documented = try Self.documentedRoutes()
-            #expect(served == documented, "only served: \(served.subtracting(documented)); only documented: \(documented.subtracting(served))")
+            #expect(
+                served == documented,
+                "only served: \(served.subtracting(documented)); only documented: \(documented.subtracting(served))")
         }
     }
 

@@ -66,7 +66,8 @@ struct OperationsTests {
             _ = try await api.signin("ana", password: password + "-wrong")
             _ = try await api.call(.get, "/api/v1/me", token: tokens.accessToken)
             _ = try await api.call(.get, "/api/v1/me?token=\(tokens.accessToken)")
-            _ = try await api.call(.post, "/api/v1/auth/refresh", body: RefreshRequest(refreshToken: tokens.refreshToken))
+            _ = try await api.call(
+                .post, "/api/v1/auth/refresh", body: RefreshRequest(refreshToken: tokens.refreshToken))
             // The log did record these requests…
             #expect(capture.all.contains { $0.contains("/api/v1/auth/signin") })
             // …but none of the secrets.

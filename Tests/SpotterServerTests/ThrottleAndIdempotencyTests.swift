@@ -7,10 +7,12 @@ import Testing
 
 @Suite("Sign-in throttling")
 struct ThrottleTests {
-    @Test("failed sign-ins to one account are throttled with Retry-After, then allowed again",
+    @Test(
+        "failed sign-ins to one account are throttled with Retry-After, then allowed again",
         arguments: StorageBackend.available)
     func perAccount(backend: StorageBackend) async throws {
-        try await TestApp.run(backend, configure: { $0.throttle = .init(perAccount: 3, perAddress: 100, window: 600) }) {
+        try await TestApp.run(backend, configure: { $0.throttle = .init(perAccount: 3, perAddress: 100, window: 600) })
+        {
             api in
             // Given three failures
             _ = try await api.signup("ana")

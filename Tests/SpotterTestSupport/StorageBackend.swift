@@ -31,7 +31,9 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
     }
 
     /// Like `withStorage`, but `body` sees a storage whose pool runs and whose schema is empty.
-    public func withUnmigratedStorage<T: Sendable>(_ body: @Sendable (any SpotterStorage) async throws -> T)
+    public func withUnmigratedStorage<T: Sendable>(
+        _ body: @Sendable (any SpotterStorage) async throws -> T
+    )
         async throws -> T
     {
         try await withIsolatedStorage { storage in
@@ -44,7 +46,9 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
 
     /// A fresh storage whose PostgreSQL pool is *not* running: for handing to the app, which runs it as a
     /// service.
-    public func withIsolatedStorage<T: Sendable>(_ body: @Sendable (any SpotterStorage) async throws -> T)
+    public func withIsolatedStorage<T: Sendable>(
+        _ body: @Sendable (any SpotterStorage) async throws -> T
+    )
         async throws -> T
     {
         switch self {

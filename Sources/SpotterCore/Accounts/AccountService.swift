@@ -114,7 +114,9 @@ public struct AccountService: Sendable {
     public func update(_ session: AuthenticatedSession, with request: UpdateAccountRequest) async throws -> Account {
         var account = session.account
         if let name = request.displayName?.trimmingCharacters(in: .whitespacesAndNewlines) {
-            if let problem = AccountRules.displayNameProblem(name) { throw SpotterError.invalid("display_name", problem) }
+            if let problem = AccountRules.displayNameProblem(name) {
+                throw SpotterError.invalid("display_name", problem)
+            }
             try await storage.accounts.setDisplayName(name, for: account.id)
             account.displayName = name
         }
@@ -135,7 +137,8 @@ public struct AccountService: Sendable {
             return try await startLogin(for: linked)
         }
         if let email = identity.email, identity.emailVerified,
-            let existing = try await storage.accounts.find(login: email), existing.email?.lowercased() == email.lowercased()
+            let existing = try await storage.accounts.find(login: email),
+            existing.email?.lowercased() == email.lowercased()
         {
             try await storage.accounts.setAppleSubject(identity.subject, for: existing.id)
             return try await startLogin(for: existing)
@@ -143,7 +146,9 @@ public struct AccountService: Sendable {
         return try await startLogin(for: try await createAppleAccount(identity, username: request.username))
     }
 
-    private func createAppleAccount(_ identity: AppleIdentity, username requested: String?) async throws
+    private func createAppleAccount(
+        _ identity: AppleIdentity, username requested: String?
+    ) async throws
         -> AccountRecord
     {
         var email = identity.email

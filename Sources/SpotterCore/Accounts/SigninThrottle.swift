@@ -36,7 +36,8 @@ public actor SigninThrottle {
         for (key, limit) in keys(login: login, address: address) {
             let recent = prune(key, now: now)
             if recent.count >= limit, let oldest = recent.first {
-                let retryAfter = max(1, Int(oldest.addingTimeInterval(limits.window).timeIntervalSince(now).rounded(.up)))
+                let retryAfter = max(
+                    1, Int(oldest.addingTimeInterval(limits.window).timeIntervalSince(now).rounded(.up)))
                 throw SpotterError.rateLimited(
                     retryAfter: retryAfter, detail: "Too many failed sign-in attempts; try again later.")
             }

@@ -6,7 +6,9 @@ import Foundation
 /// counts as absent.
 public protocol IdempotencyStore: Sendable {
     /// Claims `key` for a request with the given fingerprint (a hash of method, path and body).
-    func begin(scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval) async throws
+    func begin(
+        scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval
+    ) async throws
         -> IdempotencyClaim
     /// Stores the response of a claimed key.
     func complete(scope: String, key: String, response: StoredResponse) async throws

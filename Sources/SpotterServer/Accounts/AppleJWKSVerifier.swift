@@ -1,8 +1,8 @@
-import NIOCore
 import AsyncHTTPClient
 import Crypto
 import Foundation
 import JWTKit
+import NIOCore
 import SpotterCore
 
 /// Verifies Sign in with Apple identity tokens against Apple's published key set (JWKS).

@@ -79,7 +79,9 @@ struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let maxBodySize: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         var context = context

@@ -1,6 +1,6 @@
-import NIOCore
 import Foundation
 import Hummingbird
+import NIOCore
 import Prometheus
 import SpotterCore
 

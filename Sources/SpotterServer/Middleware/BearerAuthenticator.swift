@@ -22,7 +22,9 @@ struct BearerAuthenticator: AuthenticatorMiddleware {
 struct RequireSignedIn: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard context.identity != nil else {

@@ -1,8 +1,8 @@
-import HTTPTypes
-import NIOCore
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 import SpotterCore
 import SpotterModels
 
@@ -21,7 +21,9 @@ struct IdempotencyMiddleware: RouterMiddleware {
     let clock: any WallClock
     let retention: TimeInterval
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard [.post, .put, .patch, .delete].contains(request.method),
@@ -43,7 +45,8 @@ struct IdempotencyMiddleware: RouterMiddleware {
             var headers: HTTPFields = [Self.replayedHeader: "true"]
             if let contentType = stored.contentType { headers[.contentType] = contentType }
             return Response(
-                status: .init(code: stored.status), headers: headers, body: .init(byteBuffer: ByteBuffer(data: stored.body)))
+                status: .init(code: stored.status), headers: headers,
+                body: .init(byteBuffer: ByteBuffer(data: stored.body)))
         case .inProgress:
             throw SpotterError.conflict(
                 field: "Idempotency-Key", detail: "A request with this Idempotency-Key is still being processed.")

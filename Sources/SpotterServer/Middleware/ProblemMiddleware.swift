@@ -1,7 +1,7 @@
-import HTTPTypes
-import NIOCore
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 import SpotterCore
 import SpotterModels
 
@@ -13,7 +13,9 @@ import SpotterModels
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         do {
@@ -70,7 +72,8 @@ enum ProblemResponse {
         case .notFound(let detail):
             return Problem(title: "Not Found", status: 404, detail: detail)
         case .conflict(let field, let detail):
-            return Problem(title: "Conflict", status: 409, detail: detail, errors: [FieldError(field: field, detail: detail)])
+            return Problem(
+                title: "Conflict", status: 409, detail: detail, errors: [FieldError(field: field, detail: detail)])
         case .rateLimited(let retryAfter, let detail):
             headers[.retryAfter] = String(retryAfter)
             return Problem(title: "Too Many Requests", status: 429, detail: detail)

@@ -1,5 +1,5 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Hummingbird
 import SpotterModels
 
@@ -10,7 +10,9 @@ struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     static let header = HTTPField.Name("X-Request-Id")!
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         var context = context
@@ -25,7 +27,10 @@ struct RequestIDMiddleware: RouterMiddleware {
     /// Up to 128 characters of letters, digits, `-`, `_` and `.`: anything else could forge log lines.
     private static func acceptable(_ value: String) -> String? {
         guard (1...128).contains(value.count),
-            value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) })
+            value.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+            })
         else { return nil }
         return value
     }

@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 import JWTKit
 import Logging
-import ServiceLifecycle
 import NIOCore
+import ServiceLifecycle
 import _CryptoExtras
 
 /// Keys the test makes, published as a JWKS by a local HTTP server, and identity tokens signed with them,
@@ -62,7 +62,9 @@ struct AppleKeys: Sendable {
         let json = try jwksJSON
         let router = Router()
         router.get("keys") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: json)))
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "jwks")

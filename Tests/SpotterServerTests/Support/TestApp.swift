@@ -66,10 +66,13 @@ struct APIClient: Sendable {
         return try response.decode(TokenResponse.self)
     }
 
-    func signin(_ login: String, password: String = "correct horse battery", headers: HTTPFields = [:])
+    func signin(
+        _ login: String, password: String = "correct horse battery", headers: HTTPFields = [:]
+    )
         async throws -> TestResponse
     {
-        try await call(.post, "/api/v1/auth/signin", body: SigninRequest(login: login, password: password), headers: headers)
+        try await call(
+            .post, "/api/v1/auth/signin", body: SigninRequest(login: login, password: password), headers: headers)
     }
 }
 
