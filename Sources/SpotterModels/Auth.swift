@@ -87,27 +87,86 @@ public struct Account: Codable, Sendable, Equatable {
     public var email: String?
     public var displayName: String
     public var createdAt: Date
+    public var bio: String
+    public var avatarURL: String?
+    public var units: Units
+    public var timeZone: String
+    public var privacy: Privacy
+    public var role: Role
 
-    public init(id: UserID, username: String, email: String?, displayName: String, createdAt: Date) {
+    public init(
+        id: UserID, username: String, email: String?, displayName: String, createdAt: Date, bio: String = "",
+        avatarURL: String? = nil, units: Units = .kg, timeZone: String = "UTC", privacy: Privacy = .public,
+        role: Role = .member
+    ) {
         self.id = id
         self.username = username
         self.email = email
         self.displayName = displayName
         self.createdAt = createdAt
+        self.bio = bio
+        self.avatarURL = avatarURL
+        self.units = units
+        self.timeZone = timeZone
+        self.privacy = privacy
+        self.role = role
     }
 
     enum CodingKeys: String, CodingKey {
         case id, username, email
         case displayName = "display_name"
         case createdAt = "created_at"
+        case bio
+        case avatarURL = "avatar_url"
+        case units
+        case timeZone = "time_zone"
+        case privacy, role
+    }
+
+    /// Version 0.1 accounts had no profile fields: they decode with the defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UserID.self, forKey: .id)
+        username = try container.decode(String.self, forKey: .username)
+        email = try container.decodeIfPresent(String.self, forKey: .email)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        bio = try container.decodeIfPresent(String.self, forKey: .bio) ?? ""
+        avatarURL = try container.decodeIfPresent(String.self, forKey: .avatarURL)
+        units = try container.decodeIfPresent(Units.self, forKey: .units) ?? .kg
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
+        privacy = try container.decodeIfPresent(Privacy.self, forKey: .privacy) ?? .public
+        role = try container.decodeIfPresent(Role.self, forKey: .role) ?? .member
     }
 }
 
-/// `PATCH /api/v1/me`: fields left out stay as they are.
+/// `PATCH /api/v1/me`: fields left out stay as they are; `avatar_url: ""` removes the avatar.
 public struct UpdateAccountRequest: Codable, Sendable, Equatable {
     public var displayName: String?
+    public var bio: String?
+    public var avatarURL: String?
+    public var units: Units?
+    public var timeZone: String?
+    public var privacy: Privacy?
 
-    public init(displayName: String? = nil) { self.displayName = displayName }
+    public init(
+        displayName: String? = nil, bio: String? = nil, avatarURL: String? = nil, units: Units? = nil,
+        timeZone: String? = nil, privacy: Privacy? = nil
+    ) {
+        self.displayName = displayName
+        self.bio = bio
+        self.avatarURL = avatarURL
+        self.units = units
+        self.timeZone = timeZone
+        self.privacy = privacy
+    }
 
-    enum CodingKeys: String, CodingKey { case displayName = "display_name" }
+    enum CodingKeys: String, CodingKey {
+        case displayName = "display_name"
+        case bio
+        case avatarURL = "avatar_url"
+        case units
+        case timeZone = "time_zone"
+        case privacy
+    }
 }

@@ -1,26 +1,39 @@
 import Foundation
 
-/// A time-ordered UUID (RFC 9562 version 7): 48 bits of Unix milliseconds, then random bits.
+/// A time-ordered UUID (RFC 9562 version 7): 48 bits of Unix milliseconds, a 12-bit counter, then random bits.
 ///
-/// Every Spotter ID is one, so IDs sort by creation time and index well in both databases.
+/// Every Spotter ID is one, so IDs sort by creation time and index well in both databases. Within one
+/// millisecond a process hands out increasing counters (RFC 9562 §6.2, method 1), so posts made in the same
+/// millisecond still sort in the order they were made and a feed's order matches what happened.
 public enum UUIDv7 {
     /// Makes a new version 7 UUID for the given instant.
     public static func make(at date: Date = Date()) -> UUID {
         var generator = SystemRandomNumberGenerator()
-        return make(at: date, using: &generator)
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        return make(milliseconds: milliseconds, counter: counters.next(for: milliseconds), using: &generator)
     }
 
     /// Makes a version 7 UUID with the given source of randomness (tests pass a seeded one).
     public static func make(at date: Date, using generator: inout some RandomNumberGenerator) -> UUID {
         let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        return make(
+            milliseconds: milliseconds, counter: UInt16.random(in: 0...0xFFF, using: &generator), using: &generator)
+    }
+
+    private static func make(
+        milliseconds: UInt64, counter: UInt16, using generator: inout some RandomNumberGenerator
+    )
+        -> UUID
+    {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<6 {
             bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
         }
-        for index in 6..<16 {
+        bytes[6] = 0x70 | UInt8(truncatingIfNeeded: counter >> 8 & 0x0F)  // version 7, counter high bits
+        bytes[7] = UInt8(truncatingIfNeeded: counter)
+        for index in 8..<16 {
             bytes[index] = UInt8.random(in: .min ... .max, using: &generator)
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x70  // version 7
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
         return UUID(
             uuid: (
@@ -28,6 +41,31 @@ public enum UUIDv7 {
                 bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
             )
         )
+    }
+
+    private static let counters = MillisecondCounters()
+}
+
+/// The last counter handed out for each recent millisecond. Keyed by millisecond (not just "the last one")
+/// because callers pass explicit instants that interleave (tests, imports), and each millisecond must still
+/// count up on its own.
+private final class MillisecondCounters: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: [UInt64: UInt16] = [:]
+
+    func next(for milliseconds: UInt64) -> UInt16 {
+        lock.withLock {
+            let counter: UInt16
+            if let previous = last[milliseconds], previous < 0xFFF {
+                counter = previous + 1
+            } else {
+                // Start in the lower half so the millisecond has room to count up.
+                counter = UInt16.random(in: 0..<0x800)
+            }
+            if last.count >= 1024 { last.removeAll(keepingCapacity: true) }
+            last[milliseconds] = counter
+            return counter
+        }
     }
 }
 
@@ -66,6 +104,30 @@ extension TypedID {
 
 /// Identifies an account.
 public struct UserID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}
+
+/// Identifies a post (a note or a workout record).
+public struct PostID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}
+
+/// Identifies a comment or reply.
+public struct CommentID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}
+
+/// Identifies an exercise template (NIP-101e kind 33401).
+public struct ExerciseTemplateID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}
+
+/// Identifies a workout template (NIP-101e kind 33402).
+public struct WorkoutTemplateID: TypedID {
     public let rawValue: UUID
     public init(rawValue: UUID) { self.rawValue = rawValue }
 }

@@ -8,44 +8,43 @@ struct PostgresAccountStore: AccountStore {
     let client: PostgresClient
     let logger: Logger
 
-    private typealias Row = (UUID, String, String?, String?, String, String?, Date)
+    static let columns = """
+        users.id, users.username, users.email, users.password_hash, users.display_name, users.apple_subject,
+        users.created_at, users.bio, users.avatar_url, users.units, users.time_zone, users.privacy, users.role,
+        users.suspended_at, users.featured_at
+        """
 
     func create(_ account: AccountRecord) async throws {
         try await mappingConstraintErrors {
             try await client.query(
                 """
                 INSERT INTO users (id, username, username_key, email, email_key, password_hash, display_name,
-                                   apple_subject, created_at)
+                                   apple_subject, created_at, bio, avatar_url, units, time_zone, privacy, role)
                 VALUES (\(account.id.rawValue), \(account.username), \(account.username.lowercased()),
                         \(account.email), \(account.email?.lowercased()), \(account.passwordHash),
-                        \(account.displayName), \(account.appleSubject), \(account.createdAt))
+                        \(account.displayName), \(account.appleSubject), \(account.createdAt),
+                        \(account.profile.bio), \(account.profile.avatarURL), \(account.profile.units.rawValue),
+                        \(account.profile.timeZone), \(account.profile.privacy.rawValue), \(account.role.rawValue))
                 """, logger: logger)
         }
     }
 
     func find(id: UserID) async throws -> AccountRecord? {
-        try await fetchOne(
-            """
-            SELECT id, username, email, password_hash, display_name, apple_subject, created_at
-            FROM users WHERE id = \(id.rawValue)
-            """)
+        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE id = \(id.rawValue)")
     }
 
     func find(login: String) async throws -> AccountRecord? {
         let key = login.lowercased()
         return try await fetchOne(
-            """
-            SELECT id, username, email, password_hash, display_name, apple_subject, created_at
-            FROM users WHERE username_key = \(key) OR email_key = \(key) LIMIT 1
-            """)
+            "SELECT \(unescaped: Self.columns) FROM users WHERE username_key = \(key) OR email_key = \(key) LIMIT 1")
+    }
+
+    func find(username: String) async throws -> AccountRecord? {
+        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE username_key = \(username.lowercased())")
     }
 
     func find(appleSubject: String) async throws -> AccountRecord? {
-        try await fetchOne(
-            """
-            SELECT id, username, email, password_hash, display_name, apple_subject, created_at
-            FROM users WHERE apple_subject = \(appleSubject)
-            """)
+        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE apple_subject = \(appleSubject)")
     }
 
     func setAppleSubject(_ subject: String, for id: UserID) async throws {
@@ -55,18 +54,47 @@ struct PostgresAccountStore: AccountStore {
         }
     }
 
-    func setDisplayName(_ displayName: String, for id: UserID) async throws {
+    func updateProfile(_ id: UserID, displayName: String, profile: ProfileFields) async throws {
         try await client.query(
-            "UPDATE users SET display_name = \(displayName) WHERE id = \(id.rawValue)", logger: logger)
+            """
+            UPDATE users SET display_name = \(displayName), bio = \(profile.bio), avatar_url = \(profile.avatarURL),
+                units = \(profile.units.rawValue), time_zone = \(profile.timeZone),
+                privacy = \(profile.privacy.rawValue)
+            WHERE id = \(id.rawValue)
+            """, logger: logger)
+    }
+
+    func setSuspended(_ id: UserID, at date: Date?) async throws {
+        try await client.query("UPDATE users SET suspended_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
+    }
+
+    func setRole(_ id: UserID, _ role: Role) async throws {
+        try await client.query("UPDATE users SET role = \(role.rawValue) WHERE id = \(id.rawValue)", logger: logger)
+    }
+
+    func setFeatured(_ id: UserID, at date: Date?) async throws {
+        try await client.query("UPDATE users SET featured_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> AccountRecord? {
-        let rows = try await client.query(query, logger: logger)
-        for try await (id, username, email, hash, displayName, apple, createdAt) in rows.decode(Row.self) {
-            return AccountRecord(
-                id: UserID(rawValue: id), username: username, email: email, passwordHash: hash,
-                displayName: displayName, appleSubject: apple, createdAt: createdAt)
+        for try await row in try await client.query(query, logger: logger) {
+            return try Self.record(row.makeRandomAccess(), offset: 0)
         }
         return nil
+    }
+
+    /// Reads the columns of `columns` from a row, starting at `offset`.
+    static func record(_ row: PostgresRandomAccessRow, offset: Int) throws -> AccountRecord {
+        func value<T: PostgresDecodable>(_ index: Int, _: T.Type = T.self) throws -> T {
+            try row[offset + index].decode(T.self)
+        }
+        let profile = ProfileFields(
+            bio: try value(7), avatarURL: try value(8), units: Units(rawValue: try value(9)) ?? .kg,
+            timeZone: try value(10), privacy: Privacy(rawValue: try value(11)) ?? .private)
+        return AccountRecord(
+            id: UserID(rawValue: try value(0)), username: try value(1), email: try value(2),
+            passwordHash: try value(3), displayName: try value(4), appleSubject: try value(5),
+            createdAt: try value(6), profile: profile, role: Role(rawValue: try value(12)) ?? .member,
+            suspendedAt: try value(13), featuredAt: try value(14))
     }
 }

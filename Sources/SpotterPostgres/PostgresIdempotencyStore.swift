@@ -57,4 +57,12 @@ struct PostgresIdempotencyStore: IdempotencyStore {
         try await client.query(
             "DELETE FROM idempotency_keys WHERE scope = \(scope) AND key = \(key) AND status IS NULL", logger: logger)
     }
+
+    func deleteExpired(before date: Date) async throws -> Int {
+        let rows = try await client.query(
+            "DELETE FROM idempotency_keys WHERE created_at < \(date) RETURNING key", logger: logger)
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
 }

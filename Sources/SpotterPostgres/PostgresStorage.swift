@@ -16,6 +16,8 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let accounts: any AccountStore
     public let tokens: any TokenStore
     public let idempotency: any IdempotencyStore
+    public let graph: any GraphStore
+    public let posts: any PostStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger) {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -23,6 +25,8 @@ public final class PostgresStorage: SpotterStorage, Service {
         accounts = PostgresAccountStore(client: client, logger: logger)
         tokens = PostgresTokenStore(client: client, logger: logger)
         idempotency = PostgresIdempotencyStore(client: client, logger: logger)
+        graph = PostgresGraphStore(client: client, logger: logger)
+        posts = PostgresPostStore(client: client, logger: logger)
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.

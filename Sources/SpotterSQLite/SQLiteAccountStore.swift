@@ -6,8 +6,11 @@ import SpotterModels
 struct SQLiteAccountStore: AccountStore {
     let pool: DatabasePool
 
-    private static let columns =
-        "id, username, email, password_hash, display_name, apple_subject, created_at"
+    static let columns = """
+        users.id, users.username, users.email, users.password_hash, users.display_name, users.apple_subject,
+        users.created_at, users.bio, users.avatar_url, users.units, users.time_zone, users.privacy, users.role,
+        users.suspended_at, users.featured_at
+        """
 
     func create(_ account: AccountRecord) async throws {
         try await mappingConstraintErrors {
@@ -15,13 +18,15 @@ struct SQLiteAccountStore: AccountStore {
                 try db.execute(
                     sql: """
                         INSERT INTO users (id, username, username_key, email, email_key, password_hash, display_name,
-                                           apple_subject, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           apple_subject, created_at, bio, avatar_url, units, time_zone, privacy, role)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         account.id.description, account.username, account.username.lowercased(), account.email,
                         account.email?.lowercased(), account.passwordHash, account.displayName, account.appleSubject,
-                        account.createdAt.sqliteValue,
+                        account.createdAt.sqliteValue, account.profile.bio, account.profile.avatarURL,
+                        account.profile.units.rawValue, account.profile.timeZone, account.profile.privacy.rawValue,
+                        account.role.rawValue,
                     ])
             }
         }
@@ -34,6 +39,10 @@ struct SQLiteAccountStore: AccountStore {
     func find(login: String) async throws -> AccountRecord? {
         let key = login.lowercased()
         return try await fetch("WHERE username_key = ? OR email_key = ? LIMIT 1", [key, key])
+    }
+
+    func find(username: String) async throws -> AccountRecord? {
+        try await fetch("WHERE username_key = ?", [username.lowercased()])
     }
 
     func find(appleSubject: String) async throws -> AccountRecord? {
@@ -49,24 +58,60 @@ struct SQLiteAccountStore: AccountStore {
         }
     }
 
-    func setDisplayName(_ displayName: String, for id: UserID) async throws {
+    func updateProfile(_ id: UserID, displayName: String, profile: ProfileFields) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, id.description])
+                sql: """
+                    UPDATE users SET display_name = ?, bio = ?, avatar_url = ?, units = ?, time_zone = ?, privacy = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    displayName, profile.bio, profile.avatarURL, profile.units.rawValue, profile.timeZone,
+                    profile.privacy.rawValue, id.description,
+                ])
+        }
+    }
+
+    func setSuspended(_ id: UserID, at date: Date?) async throws {
+        try await set("suspended_at", date?.sqliteValue.databaseValue ?? .null, id)
+    }
+
+    func setRole(_ id: UserID, _ role: Role) async throws {
+        try await set("role", role.rawValue.databaseValue, id)
+    }
+
+    func setFeatured(_ id: UserID, at date: Date?) async throws {
+        try await set("featured_at", date?.sqliteValue.databaseValue ?? .null, id)
+    }
+
+    /// `column` is one of the literals above, never input.
+    private func set(_ column: String, _ value: DatabaseValue, _ id: UserID) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE users SET \(column) = ? WHERE id = ?", arguments: [value, id.description])
         }
     }
 
     private func fetch(_ clause: String, _ arguments: StatementArguments) async throws -> AccountRecord? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM users \(clause)", arguments: arguments)
-                .map(Self.record)
+                .flatMap(Self.record)
         }
     }
 
-    static func record(_ row: Row) -> AccountRecord {
-        AccountRecord(
-            id: UserID(row["id"] as String)!, username: row["username"], email: row["email"],
-            passwordHash: row["password_hash"], displayName: row["display_name"], appleSubject: row["apple_subject"],
-            createdAt: Date(sqliteValue: row["created_at"]))
+    /// Reads the columns of `columns` from a row, starting at `offset`.
+    static func record(_ row: Row) -> AccountRecord? { record(row, offset: 0) }
+
+    static func record(_ row: Row, offset: Int) -> AccountRecord? {
+        guard let id = UserID(row[offset] as String) else { return nil }
+        let profile = ProfileFields(
+            bio: row[offset + 7], avatarURL: row[offset + 8], units: Units(rawValue: row[offset + 9]) ?? .kg,
+            timeZone: row[offset + 10], privacy: Privacy(rawValue: row[offset + 11]) ?? .private)
+        return AccountRecord(
+            id: id, username: row[offset + 1], email: row[offset + 2], passwordHash: row[offset + 3],
+            displayName: row[offset + 4], appleSubject: row[offset + 5],
+            createdAt: Date(sqliteValue: row[offset + 6]), profile: profile,
+            role: Role(rawValue: row[offset + 12]) ?? .member,
+            suspendedAt: (row[offset + 13] as Double?).map(Date.init(sqliteValue:)),
+            featuredAt: (row[offset + 14] as Double?).map(Date.init(sqliteValue:)))
     }
 }

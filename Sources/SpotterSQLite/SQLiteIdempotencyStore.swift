@@ -53,4 +53,11 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
                 arguments: [scope, key])
         }
     }
+
+    func deleteExpired(before date: Date) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM idempotency_keys WHERE created_at < ?", arguments: [date.sqliteValue])
+            return db.changesCount
+        }
+    }
 }

@@ -11,6 +11,8 @@ public final class SQLiteStorage: SpotterStorage {
     public let accounts: any AccountStore
     public let tokens: any TokenStore
     public let idempotency: any IdempotencyStore
+    public let graph: any GraphStore
+    public let posts: any PostStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
@@ -27,6 +29,8 @@ public final class SQLiteStorage: SpotterStorage {
         accounts = SQLiteAccountStore(pool: pool)
         tokens = SQLiteTokenStore(pool: pool)
         idempotency = SQLiteIdempotencyStore(pool: pool)
+        graph = SQLiteGraphStore(pool: pool)
+        posts = SQLitePostStore(pool: pool)
     }
 
     public func migrate() async throws {

@@ -183,4 +183,17 @@ struct StorageContractTests {
                     == .claimed)
         }
     }
+
+    @Test("old idempotency records are swept", arguments: StorageBackend.available)
+    func idempotencySweep(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let store = storage.idempotency
+            _ = try await store.begin(scope: "u", key: "old", fingerprint: "f", now: Self.start, retention: 100)
+            _ = try await store.begin(scope: "u", key: "new", fingerprint: "f", now: Self.start + 50, retention: 100)
+            #expect(try await store.deleteExpired(before: Self.start + 10) == 1)
+            #expect(
+                try await store.begin(scope: "u", key: "new", fingerprint: "f", now: Self.start + 51, retention: 100)
+                    == .inProgress)
+        }
+    }
 }

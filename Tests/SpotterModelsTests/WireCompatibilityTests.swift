@@ -81,3 +81,21 @@ struct UUIDv7Tests {
         #expect(ids.map { $0.uuidString } == ids.map { $0.uuidString }.sorted())
     }
 }
+
+@Suite("UUIDv7 within one millisecond")
+struct UUIDv7CounterTests {
+    @Test("ids made in the same millisecond sort in the order they were made, even interleaved")
+    func monotonic() {
+        let a = Date(timeIntervalSince1970: 1_800_000_000.5)
+        let b = Date(timeIntervalSince1970: 1_700_000_000.5)
+        var first: [String] = []
+        var second: [String] = []
+        for _ in 0..<200 {
+            first.append(UUIDv7.make(at: a).uuidString)
+            second.append(UUIDv7.make(at: b).uuidString)
+        }
+        #expect(first == first.sorted())
+        #expect(second == second.sorted())
+        #expect(Set(first).count == 200)
+    }
+}

@@ -64,4 +64,56 @@ public enum AccountRules {
         if bytes > passwordLength.upperBound { return "must be at most \(passwordLength.upperBound) bytes" }
         return nil
     }
+
+    public static let bioMaxLength = 300
+
+    /// Checks a profile change and returns the resulting display name and fields; throws naming every bad
+    /// field.
+    public static func apply(
+        _ request: UpdateAccountRequest, to account: AccountRecord
+    ) throws -> (String, ProfileFields) {
+        var problems: [FieldError] = []
+        var displayName = account.displayName
+        var profile = account.profile
+        if let name = request.displayName?.trimmingCharacters(in: .whitespacesAndNewlines) {
+            if let problem = displayNameProblem(name) {
+                problems.append(FieldError(field: "display_name", detail: problem))
+            }
+            displayName = name
+        }
+        if let bio = request.bio {
+            if bio.count > bioMaxLength {
+                problems.append(FieldError(field: "bio", detail: "must be at most \(bioMaxLength) characters"))
+            }
+            profile.bio = bio.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let avatar = request.avatarURL {
+            if avatar.isEmpty {
+                profile.avatarURL = nil
+            } else if let problem = avatarProblem(avatar) {
+                problems.append(FieldError(field: "avatar_url", detail: problem))
+            } else {
+                profile.avatarURL = avatar
+            }
+        }
+        if let zone = request.timeZone {
+            if TimeZone(identifier: zone) == nil || zone.count > 64 {
+                problems.append(
+                    FieldError(field: "time_zone", detail: "is not an IANA time zone such as Europe/Berlin"))
+            }
+            profile.timeZone = zone
+        }
+        if let units = request.units { profile.units = units }
+        if let privacy = request.privacy { profile.privacy = privacy }
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        return (displayName, profile)
+    }
+
+    /// An absolute http(s) URL of at most 2048 characters (uploads come later; until then avatars are links).
+    public static func avatarProblem(_ url: String) -> String? {
+        guard url.count <= 2048, let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
+        else { return "must be an http or https URL" }
+        return nil
+    }
 }

@@ -85,6 +85,7 @@ public struct AccountService: Sendable {
         guard let account = try await storage.accounts.find(id: token.userID) else {
             throw SpotterError.unauthorized("The access token is not valid.")
         }
+        try Self.refuseSuspended(account)
         return AuthenticatedSession(account: account, token: token)
     }
 
@@ -110,15 +111,17 @@ public struct AccountService: Sendable {
         try await storage.tokens.revokeFamily(session.token.family, at: clock.now)
     }
 
-    /// Changes what the caller's account shows; returns the account as it now is.
+    /// Changes what the caller's account shows; returns the account as it now is. Every field is checked
+    /// before anything is written, so a request with one bad field changes nothing.
     public func update(_ session: AuthenticatedSession, with request: UpdateAccountRequest) async throws -> Account {
         var account = session.account
-        if let name = request.displayName?.trimmingCharacters(in: .whitespacesAndNewlines) {
-            if let problem = AccountRules.displayNameProblem(name) {
-                throw SpotterError.invalid("display_name", problem)
-            }
-            try await storage.accounts.setDisplayName(name, for: account.id)
-            account.displayName = name
+        let (displayName, profile) = try AccountRules.apply(request, to: account)
+        account.displayName = displayName
+        account.profile = profile
+        try await storage.accounts.updateProfile(account.id, displayName: displayName, profile: profile)
+        if session.account.profile.privacy == .private, profile.privacy != .private {
+            // Opening a private account lets in the people who were waiting.
+            try await storage.graph.acceptPendingFollows(of: account.id)
         }
         return account.account
     }
@@ -187,6 +190,11 @@ public struct AccountService: Sendable {
         return cleaned.count >= AccountRules.usernameLength.lowerBound ? String(cleaned.prefix(24)) : "athlete"
     }
 
+    /// A suspended account keeps its data but can do nothing until an admin lifts the suspension.
+    static func refuseSuspended(_ account: AccountRecord) throws {
+        if account.suspendedAt != nil { throw SpotterError.forbidden("This account is suspended.") }
+    }
+
     // MARK: Issuing
 
     private func startLogin(for account: AccountRecord) async throws -> TokenResponse {
@@ -194,6 +202,7 @@ public struct AccountService: Sendable {
     }
 
     private func issuePair(for account: AccountRecord, family: UUID) async throws -> TokenResponse {
+        try Self.refuseSuspended(account)
         let now = clock.now
         let access = OpaqueToken.generate(.access)
         let refresh = OpaqueToken.generate(.refresh)

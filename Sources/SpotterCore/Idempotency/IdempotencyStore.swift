@@ -14,6 +14,9 @@ public protocol IdempotencyStore: Sendable {
     func complete(scope: String, key: String, response: StoredResponse) async throws
     /// Releases a claim whose request failed without a response worth replaying, so the client can retry.
     func release(scope: String, key: String) async throws
+    /// Deletes records created before `date`; returns how many.
+    @discardableResult
+    func deleteExpired(before date: Date) async throws -> Int
 }
 
 /// What `begin` found.

@@ -10,6 +10,8 @@ public protocol SpotterStorage: Sendable {
     var accounts: any AccountStore { get }
     var tokens: any TokenStore { get }
     var idempotency: any IdempotencyStore { get }
+    var graph: any GraphStore { get }
+    var posts: any PostStore { get }
 
     /// Brings the schema up to date. Safe to run on every start and from several nodes at once.
     func migrate() async throws
@@ -28,7 +30,14 @@ public protocol AccountStore: Sendable {
     func find(appleSubject: String) async throws -> AccountRecord?
     /// Links an Apple ID to an existing account.
     func setAppleSubject(_ subject: String, for id: UserID) async throws
-    func setDisplayName(_ displayName: String, for id: UserID) async throws
+    /// Replaces the display name and profile fields.
+    func updateProfile(_ id: UserID, displayName: String, profile: ProfileFields) async throws
+    func find(username: String) async throws -> AccountRecord?
+    /// Suspends (a date) or reinstates (`nil`) an account.
+    func setSuspended(_ id: UserID, at date: Date?) async throws
+    func setRole(_ id: UserID, _ role: Role) async throws
+    /// Features (a date) or unfeatures (`nil`) an account in the Featured feed.
+    func setFeatured(_ id: UserID, at date: Date?) async throws
 }
 
 /// Access and refresh tokens, by the SHA-256 of their text: the store never sees a token itself.
@@ -55,10 +64,17 @@ public struct AccountRecord: Sendable, Equatable {
     public var displayName: String
     public var appleSubject: String?
     public var createdAt: Date
+    public var profile: ProfileFields
+    public var role: Role
+    /// Set while an admin has suspended the account: it can't sign in and nothing of it shows.
+    public var suspendedAt: Date?
+    /// Set while an admin features the account: its public posts lead the Featured feed.
+    public var featuredAt: Date?
 
     public init(
         id: UserID, username: String, email: String?, passwordHash: String?, displayName: String,
-        appleSubject: String?, createdAt: Date
+        appleSubject: String?, createdAt: Date, profile: ProfileFields = ProfileFields(), role: Role = .member,
+        suspendedAt: Date? = nil, featuredAt: Date? = nil
     ) {
         self.id = id
         self.username = username
@@ -67,11 +83,43 @@ public struct AccountRecord: Sendable, Equatable {
         self.displayName = displayName
         self.appleSubject = appleSubject
         self.createdAt = createdAt
+        self.profile = profile
+        self.role = role
+        self.suspendedAt = suspendedAt
+        self.featuredAt = featuredAt
     }
 
     /// The wire form the owner sees.
     public var account: Account {
-        Account(id: id, username: username, email: email, displayName: displayName, createdAt: createdAt)
+        Account(
+            id: id, username: username, email: email, displayName: displayName, createdAt: createdAt,
+            bio: profile.bio, avatarURL: profile.avatarURL, units: profile.units, timeZone: profile.timeZone,
+            privacy: profile.privacy, role: role)
+    }
+
+    public var summary: AuthorSummary {
+        AuthorSummary(id: id, username: username, displayName: displayName, avatarURL: profile.avatarURL)
+    }
+}
+
+/// What a person says about themselves and how they want to be seen.
+public struct ProfileFields: Sendable, Equatable {
+    public var bio: String
+    public var avatarURL: String?
+    public var units: Units
+    /// An IANA time zone name; streaks and weekly progress are counted in it.
+    public var timeZone: String
+    public var privacy: Privacy
+
+    public init(
+        bio: String = "", avatarURL: String? = nil, units: Units = .kg, timeZone: String = "UTC",
+        privacy: Privacy = .public
+    ) {
+        self.bio = bio
+        self.avatarURL = avatarURL
+        self.units = units
+        self.timeZone = timeZone
+        self.privacy = privacy
     }
 }
 

@@ -20,8 +20,12 @@ public struct AppConfiguration: Sendable {
     public var trustForwardedFor = false
     public var throttle = SigninThrottle.Limits()
     public var tokenLifetimes = AccountService.Lifetimes()
+    /// Fitness tags for the global feed, and the new-account and duplicate rules.
+    public var postRules = PostService.Configuration()
     /// How long a response is kept for replay under its `Idempotency-Key`.
     public var idempotencyRetention: TimeInterval = 24 * 3600
+    /// Whether this process sweeps expired tokens and idempotency records hourly.
+    public var runsMaintenance = true
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 1 << 20
 

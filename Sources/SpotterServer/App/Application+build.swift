@@ -41,6 +41,12 @@ public func buildApplication(
         try await storage.migrate()
         logger.info("database ready", metadata: ["storage": "\(type(of: storage))"])
     }
+    if configuration.runsMaintenance {
+        app.addServices(
+            MaintenanceService(
+                storage: storage, clock: clock, idempotencyRetention: configuration.idempotencyRetention,
+                interval: .seconds(3600), logger: logger))
+    }
     return app
 }
 
@@ -60,9 +66,23 @@ func buildRouter(
     }
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
 
+    let social = SocialService(storage: storage, clock: clock)
+    let feeds = FeedService(storage: storage, clock: clock)
+    let users = UsersController(social: social, feeds: feeds)
+    let posts = PostsController(
+        posts: PostService(storage: storage, clock: clock, configuration: configuration.postRules))
+    let feedRoutes = FeedsController(feeds: feeds)
     let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)
+
     let api = router.group("api/v1")
     api.addRoutes(auth.publicEndpoints, atPath: "auth")
+
+    // Readable by anyone; a valid token makes the viewer known, an invalid one is still refused.
+    let reading = api.group().add(middleware: BearerAuthenticator(accounts: accounts))
+    reading.addRoutes(users.readEndpoints, atPath: "users")
+    reading.addRoutes(posts.readEndpoints, atPath: "posts")
+    reading.addRoutes(feedRoutes.readEndpoints, atPath: "feeds")
+
     let signedIn = api.group()
         .add(middleware: BearerAuthenticator(accounts: accounts))
         .add(middleware: RequireSignedIn())
@@ -71,6 +91,12 @@ func buildRouter(
                 store: storage.idempotency, clock: clock, retention: configuration.idempotencyRetention))
     signedIn.addRoutes(auth.signedInEndpoints, atPath: "auth")
     signedIn.addRoutes(MeController(accounts: accounts).endpoints, atPath: "me")
+    signedIn.addRoutes(users.requestEndpoints, atPath: "me/follow-requests")
+    signedIn.addRoutes(users.signedInEndpoints, atPath: "users")
+    signedIn.addRoutes(posts.signedInEndpoints, atPath: "posts")
+    signedIn.addRoutes(feedRoutes.signedInEndpoints, atPath: "feeds")
+    signedIn.addRoutes(
+        AdminController(admin: AdminService(storage: storage, clock: clock)).endpoints, atPath: "admin/users")
     return router
 }
 

@@ -20,6 +20,7 @@ enum TestApp {
     ) async throws {
         var configuration = AppConfiguration()
         configuration.bcryptCost = 4  // the minimum: tests check behaviour, not bcrypt's cost
+        configuration.runsMaintenance = false
         configure(&configuration)
         let clock = ManualClock(Date())
         let finalConfiguration = configuration
@@ -27,7 +28,7 @@ enum TestApp {
             let app = try await buildApplication(
                 configuration: finalConfiguration, storage: storage, clock: clock, logger: logger)
             try await app.test(.router) { client in
-                try await test(APIClient(client: client, clock: clock))
+                try await test(APIClient(client: client, clock: clock, storage: storage))
             }
         }
     }
@@ -37,6 +38,8 @@ enum TestApp {
 struct APIClient: Sendable {
     let client: any TestClientProtocol
     let clock: ManualClock
+    /// For what only the command line may do (granting the admin role); tests otherwise stay on HTTP.
+    let storage: any SpotterStorage
 
     @discardableResult
     func call(
@@ -53,7 +56,9 @@ struct APIClient: Sendable {
     func call<Body: Encodable>(
         _ method: HTTPRequest.Method, _ path: String, token: String? = nil, body: Body, headers: HTTPFields = [:]
     ) async throws -> TestResponse {
-        let data = try JSONEncoder().encode(body)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let data = try encoder.encode(body)
         return try await call(method, path, token: token, json: String(decoding: data, as: UTF8.self), headers: headers)
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+import SpotterModels
+
+/// Cursor pagination: `?limit=20&cursor=…` pages back in time, `?since=…` fetches what is newer.
+///
+/// A cursor is the last item's id, wrapped so clients treat it as opaque. Because ids are UUIDv7 and every
+/// list is ordered by id, a page boundary never moves when new items arrive: nothing is skipped or repeated.
+public struct PageRequest: Sendable, Equatable {
+    public static let defaultLimit = 20
+    public static let maxLimit = 50
+
+    public var limit: Int
+    public var cursor: UUID?
+    public var since: UUID?
+
+    public init(limit: Int = PageRequest.defaultLimit, cursor: UUID? = nil, since: UUID? = nil) {
+        self.limit = limit
+        self.cursor = cursor
+        self.since = since
+    }
+
+    /// Reads `limit`, `cursor` and `since` query values; throws naming the bad parameter.
+    public init(limit: String?, cursor: String?, since: String?) throws {
+        var parsedLimit = Self.defaultLimit
+        if let limit {
+            guard let value = Int(limit), (1...Self.maxLimit).contains(value) else {
+                throw SpotterError.malformed(
+                    detail: "limit must be a whole number from 1 to \(Self.maxLimit).", field: "limit")
+            }
+            parsedLimit = value
+        }
+        self.init(
+            limit: parsedLimit, cursor: try cursor.map { try Self.decode($0, field: "cursor") },
+            since: try since.map { try Self.decode($0, field: "since") })
+        if self.cursor != nil, self.since != nil {
+            throw SpotterError.malformed(detail: "Use either cursor or since, not both.", field: "since")
+        }
+    }
+
+    public static func encode(_ id: UUID) -> String {
+        Data("c1:\(id.uuidString.lowercased())".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ cursor: String, field: String) throws -> UUID {
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard cursor.count <= 64, let data = Data(base64Encoded: base64),
+            let text = String(data: data, encoding: .utf8), text.hasPrefix("c1:"),
+            let id = UUID(uuidString: String(text.dropFirst(3)))
+        else { throw SpotterError.malformed(detail: "\(field) is not a cursor this server gave out.", field: field) }
+        return id
+    }
+
+    /// Makes a page from up to `limit + 1` fetched items: the extra one only says there is more.
+    public func page<Item>(_ fetched: [Item], id: (Item) -> UUID) -> Page<Item> {
+        let items = Array(fetched.prefix(limit))
+        let more = fetched.count > limit
+        return Page(items: items, nextCursor: more ? items.last.map { Self.encode(id($0)) } : nil)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import SpotterModels
+
+/// Profiles and the social graph: who follows whom, follow requests to private accounts, blocks and mutes.
+///
+/// An account that is suspended, or that blocked the viewer or was blocked by them, does not exist as far as
+/// the viewer can tell: every route answers 404 for it.
+public struct SocialService: Sendable {
+    let storage: any SpotterStorage
+    let clock: any WallClock
+
+    public init(storage: any SpotterStorage, clock: any WallClock) {
+        self.storage = storage
+        self.clock = clock
+    }
+
+    /// The account behind `username` if `viewer` may know of it.
+    public func visibleAccount(_ username: String, viewer: AccountRecord?) async throws -> AccountRecord {
+        guard let account = try await storage.accounts.find(username: username),
+            account.suspendedAt == nil
+                || account.id == viewer?.id
+        else { throw SpotterError.notFound("No such user.") }
+        if let viewer, viewer.id != account.id {
+            let relationship = try await storage.graph.relationship(of: viewer.id, with: account.id)
+            let reverse = try await storage.graph.relationship(of: account.id, with: viewer.id)
+            if relationship.blocking || reverse.blocking { throw SpotterError.notFound("No such user.") }
+        }
+        return account
+    }
+
+    public func profile(_ username: String, viewer: AccountRecord?) async throws -> Profile {
+        let account = try await visibleAccount(username, viewer: viewer)
+        let counts = try await storage.graph.counts(of: account.id)
+        let posts = try await storage.posts.countVisiblePosts(by: account.id, viewer: viewer?.id)
+        var relationship: Relationship?
+        if let viewer, viewer.id != account.id {
+            relationship = try await storage.graph.relationship(of: viewer.id, with: account.id)
+        }
+        return Profile(
+            id: account.id, username: account.username, displayName: account.displayName, bio: account.profile.bio,
+            avatarURL: account.profile.avatarURL, units: account.profile.units, timeZone: account.profile.timeZone,
+            privacy: account.profile.privacy, createdAt: account.createdAt, followersCount: counts.followers,
+            followingCount: counts.following, postsCount: posts, relationship: relationship)
+    }
+
+    /// Follows `username`: at once for public and followers-only accounts, as a request for private ones.
+    public func follow(_ username: String, viewer: AccountRecord) async throws -> Relationship {
+        let target = try await visibleAccount(username, viewer: viewer)
+        guard target.id != viewer.id else { throw SpotterError.invalid("username", "You can't follow yourself.") }
+        let state: FollowEdgeState = target.profile.privacy == .private ? .pending : .accepted
+        try await storage.graph.follow(viewer.id, target.id, state: state, at: clock.now)
+        return try await storage.graph.relationship(of: viewer.id, with: target.id)
+    }
+
+    /// Unfollows, or withdraws a request.
+    public func unfollow(_ username: String, viewer: AccountRecord) async throws -> Relationship {
+        let target = try await visibleAccount(username, viewer: viewer)
+        try await storage.graph.unfollow(viewer.id, target.id)
+        return try await storage.graph.relationship(of: viewer.id, with: target.id)
+    }
+
+    /// Approves or denies `username`'s request to follow the viewer.
+    public func answerRequest(from username: String, viewer: AccountRecord, approve: Bool) async throws {
+        let requester = try await visibleAccount(username, viewer: viewer)
+        let relationship = try await storage.graph.relationship(of: requester.id, with: viewer.id)
+        guard relationship.following == .requested else {
+            throw SpotterError.notFound("No follow request from this user.")
+        }
+        if approve {
+            _ = try await storage.graph.acceptFollow(requester.id, viewer.id)
+        } else {
+            try await storage.graph.unfollow(requester.id, viewer.id)
+        }
+    }
+
+    public func setBlocked(_ username: String, viewer: AccountRecord, blocked: Bool) async throws -> Relationship {
+        // Unblocking must find accounts the viewer blocked, which `visibleAccount` hides.
+        guard let target = try await storage.accounts.find(username: username), target.id != viewer.id else {
+            throw SpotterError.notFound("No such user.")
+        }
+        if blocked {
+            try await storage.graph.block(viewer.id, target.id, at: clock.now)
+        } else {
+            try await storage.graph.unblock(viewer.id, target.id)
+        }
+        return try await storage.graph.relationship(of: viewer.id, with: target.id)
+    }
+
+    public func setMuted(_ username: String, viewer: AccountRecord, muted: Bool) async throws -> Relationship {
+        let target = try await visibleAccount(username, viewer: viewer)
+        guard target.id != viewer.id else { throw SpotterError.invalid("username", "You can't mute yourself.") }
+        if muted {
+            try await storage.graph.mute(viewer.id, target.id, at: clock.now)
+        } else {
+            try await storage.graph.unmute(viewer.id, target.id)
+        }
+        return try await storage.graph.relationship(of: viewer.id, with: target.id)
+    }
+
+    public enum ListKind: Sendable { case followers, following }
+
+    /// Followers or followings of `username`; a private account's lists are for its approved followers only.
+    public func list(
+        _ kind: ListKind, of username: String, viewer: AccountRecord?, page: FollowPage
+    ) async throws
+        -> Page<AuthorSummary>
+    {
+        let account = try await visibleAccount(username, viewer: viewer)
+        if account.profile.privacy == .private, account.id != viewer?.id {
+            var follows = false
+            if let viewer {
+                follows = try await storage.graph.relationship(of: viewer.id, with: account.id).following == .following
+            }
+            guard follows else {
+                throw SpotterError.forbidden("This account is private: only its approved followers see its lists.")
+            }
+        }
+        let entries =
+            switch kind {
+            case .followers:
+                try await storage.graph.followers(
+                    of: account.id, state: .accepted, viewer: viewer?.id, after: page.cursor, limit: page.limit + 1)
+            case .following:
+                try await storage.graph.following(
+                    of: account.id, viewer: viewer?.id, after: page.cursor, limit: page.limit + 1)
+            }
+        return page.page(entries)
+    }
+
+    /// People waiting for the viewer to approve their follow request, newest first.
+    public func followRequests(viewer: AccountRecord, page: FollowPage) async throws -> Page<AuthorSummary> {
+        let entries = try await storage.graph.followers(
+            of: viewer.id, state: .pending, viewer: viewer.id, after: page.cursor, limit: page.limit + 1)
+        return page.page(entries)
+    }
+}
+
+/// Pagination of follow lists, ordered by follow time; the cursor carries the time and the account id.
+public struct FollowPage: Sendable {
+    public var limit: Int
+    public var cursor: FollowCursor?
+
+    public init(limit: String?, cursor: String?) throws {
+        let base = try PageRequest(limit: limit, cursor: nil, since: nil)
+        self.limit = base.limit
+        guard let cursor else { return }
+        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let parts = Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }?
+            .split(separator: "|")
+        guard cursor.count <= 128, let parts, parts.count == 3, parts[0] == "f1",
+            let time = Double(parts[1]), let id = UserID(String(parts[2]))
+        else { throw SpotterError.malformed(detail: "cursor is not a cursor this server gave out.", field: "cursor") }
+        self.cursor = FollowCursor(createdAt: Date(timeIntervalSince1970: time), userID: id)
+    }
+
+    func page(_ entries: [FollowEntry]) -> Page<AuthorSummary> {
+        let items = Array(entries.prefix(limit))
+        guard entries.count > limit, let last = items.last else {
+            return Page(items: items.map(\.account.summary), nextCursor: nil)
+        }
+        let raw = "f1|\(last.since.timeIntervalSince1970)|\(last.account.id)"
+        let cursor = Data(raw.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Page(items: items.map(\.account.summary), nextCursor: cursor)
+    }
+}

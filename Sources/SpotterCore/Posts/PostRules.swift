@@ -1,0 +1,64 @@
+import Foundation
+import SpotterModels
+
+/// What a post must be to be stored. Pure: returns every problem it finds, naming the field by its JSON path.
+public enum PostRules {
+    public static let textMaxLength = 5000
+    public static let commentMaxLength = 2000
+
+    public static func problems(kind: PostKind, text: String, workout: WorkoutRecord?) -> [FieldError] {
+        var problems: [FieldError] = []
+        func add(_ field: String, _ detail: String) { problems.append(FieldError(field: field, detail: detail)) }
+        if text.count > textMaxLength { add("text", "must be at most \(textMaxLength) characters") }
+        switch kind {
+        case .note:
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { add("text", "is required for a note") }
+            if workout != nil { add("workout", "belongs to workout posts, not notes") }
+        case .workout:
+            guard let workout else {
+                add("workout", "is required for a workout post")
+                return problems
+            }
+            problems += self.problems(in: workout)
+        }
+        return problems
+    }
+
+    static func problems(in workout: WorkoutRecord) -> [FieldError] {
+        var problems: [FieldError] = []
+        func add(_ field: String, _ detail: String) {
+            problems.append(FieldError(field: "workout.\(field)", detail: detail))
+        }
+        let title = workout.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        if title.isEmpty || title.count > 200 { add("title", "must be 1 to 200 characters") }
+        if workout.endTime < workout.startTime { add("end_time", "must not be before start_time") }
+        if workout.endTime.timeIntervalSince(workout.startTime) > 24 * 3600 {
+            add("end_time", "must be within 24 hours of start_time")
+        }
+        if (workout.notes?.count ?? 0) > textMaxLength { add("notes", "must be at most \(textMaxLength) characters") }
+        if !(1...100).contains(workout.exercises.count) { add("exercises", "must list 1 to 100 exercises") }
+        for (index, exercise) in workout.exercises.enumerated() {
+            let path = "exercises[\(index)]"
+            let name = exercise.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            if name.isEmpty || name.count > 100 { add("\(path).name", "must be 1 to 100 characters") }
+            let sets = exercise.sets ?? []
+            if sets.isEmpty && exercise.cardio == nil { add(path, "needs sets or cardio metrics") }
+            if sets.count > 100 { add("\(path).sets", "must be at most 100 sets") }
+            for (setIndex, set) in sets.enumerated() {
+                let setPath = "\(path).sets[\(setIndex)]"
+                if !(0...2000).contains(set.weightKg) || !set.weightKg.isFinite {
+                    add("\(setPath).weight_kg", "must be 0 to 2000")
+                }
+                if !(0...10_000).contains(set.reps) { add("\(setPath).reps", "must be 0 to 10000") }
+                if let rpe = set.rpe, !(1...10).contains(rpe) { add("\(setPath).rpe", "must be 1 to 10") }
+            }
+            if let cardio = exercise.cardio {
+                if let distance = cardio.distanceM, !(0...1_000_000).contains(distance) || !distance.isFinite {
+                    add("\(path).cardio.distance_m", "must be 0 to 1000000")
+                }
+                if !(0...86_400).contains(cardio.durationS) { add("\(path).cardio.duration_s", "must be 0 to 86400") }
+            }
+        }
+        return problems
+    }
+}

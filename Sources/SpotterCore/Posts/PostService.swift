@@ -1,0 +1,233 @@
+import Crypto
+import Foundation
+import SpotterModels
+
+/// Posting, editing and deleting; kudos and comments.
+///
+/// A post someone may not see does not exist for them (404), whether it is private, followers-only,
+/// deleted, by a suspended account, or by someone blocked either way.
+public struct PostService: Sendable {
+    public struct Configuration: Sendable {
+        /// Notes carrying one of these tags join the global feed (workouts always do).
+        public var fitnessTags: Set<String>
+        /// Accounts younger than this are limited to `newAccountPostsPerHour`.
+        public var newAccountAge: TimeInterval
+        public var newAccountPostsPerHour: Int
+        /// The same text again within this window stays out of the global feed.
+        public var duplicateWindow: TimeInterval
+
+        public init(
+            fitnessTags: Set<String> = [
+                "workout", "fitness", "gym", "training", "strength", "lifting", "powerlifting", "weightlifting",
+                "bodybuilding", "cardio", "running", "run", "cycling", "swimming", "crossfit", "hiit", "yoga",
+                "mobility", "legday", "pr", "personalrecord", "marathon", "triathlon", "rowing", "calisthenics",
+            ],
+            newAccountAge: TimeInterval = 24 * 3600, newAccountPostsPerHour: Int = 5,
+            duplicateWindow: TimeInterval = 24 * 3600
+        ) {
+            self.fitnessTags = fitnessTags
+            self.newAccountAge = newAccountAge
+            self.newAccountPostsPerHour = newAccountPostsPerHour
+            self.duplicateWindow = duplicateWindow
+        }
+    }
+
+    let storage: any SpotterStorage
+    let clock: any WallClock
+    let configuration: Configuration
+
+    public init(storage: any SpotterStorage, clock: any WallClock, configuration: Configuration = Configuration()) {
+        self.storage = storage
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    // MARK: Posts
+
+    public func create(_ request: CreatePostRequest, author: AccountRecord) async throws -> Post {
+        let text = request.text ?? ""
+        let problems = PostRules.problems(kind: request.kind, text: text, workout: request.workout)
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        let now = clock.now
+        try await checkNewAccountLimit(author, now: now)
+        let id = PostID.generate(at: now)
+        var records: [PersonalRecord] = []
+        if let workout = request.workout, workout.completed {
+            let previous = try await storage.posts.personalBests(of: author.id)
+            let detected = PersonalRecordDetector.detect(workout: workout, postID: id, previous: previous)
+            records = detected.records
+            try await storage.posts.savePersonalBests(detected.bests, of: author.id)
+        }
+        let visibility = request.visibility ?? (author.profile.privacy == .public ? .public : .followers)
+        let record = try await makeRecord(
+            id: id, author: author, kind: request.kind, text: text, visibility: visibility, workout: request.workout,
+            records: records, createdAt: now)
+        try await storage.posts.insert(record)
+        return try await view(id, viewer: author)
+    }
+
+    public func get(_ id: PostID, viewer: AccountRecord?) async throws -> Post {
+        guard let post = try await storage.posts.post(id, viewer: viewer?.id) else {
+            throw SpotterError.notFound("No such post.")
+        }
+        return post
+    }
+
+    /// Edits the caller's own post; personal records stay as detected when the workout was logged.
+    public func update(_ id: PostID, with request: UpdatePostRequest, viewer: AccountRecord) async throws -> Post {
+        var record = try await ownPost(id, viewer: viewer)
+        let text = request.text ?? record.text
+        let workout = request.workout ?? record.workout
+        let problems = PostRules.problems(kind: record.kind, text: text, workout: workout)
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        let updated = try await makeRecord(
+            id: id, author: viewer, kind: record.kind, text: text, visibility: request.visibility ?? record.visibility,
+            workout: workout, records: record.records, createdAt: record.createdAt, excludingSelf: true)
+        record = updated
+        record.editedAt = clock.now
+        try await storage.posts.update(record)
+        return try await view(id, viewer: viewer)
+    }
+
+    /// Deletes a post: its author or an admin may. It leaves a tombstone and vanishes everywhere.
+    public func delete(_ id: PostID, viewer: AccountRecord) async throws {
+        guard let record = try await storage.posts.record(id), record.deletedAt == nil else {
+            throw SpotterError.notFound("No such post.")
+        }
+        if record.authorID != viewer.id {
+            guard viewer.role == .admin else {
+                _ = try await get(id, viewer: viewer)  // 404 if they can't even see it
+                throw SpotterError.forbidden("Only the author can delete this post.")
+            }
+        }
+        try await storage.posts.tombstone(id, at: clock.now)
+    }
+
+    // MARK: Kudos
+
+    /// Gives (`on: true`) or takes back kudos; repeating either changes nothing.
+    public func setKudos(_ id: PostID, on: Bool, viewer: AccountRecord) async throws -> KudosState {
+        let post = try await get(id, viewer: viewer)
+        guard post.author.id != viewer.id else {
+            throw SpotterError.forbidden("Kudos are for other people's posts.")
+        }
+        if on {
+            _ = try await storage.posts.addKudos(id, by: viewer.id, at: clock.now)
+        } else {
+            _ = try await storage.posts.removeKudos(id, by: viewer.id)
+        }
+        let after = try await get(id, viewer: viewer)
+        return KudosState(postID: id, kudosCount: after.kudosCount, kudosedByMe: after.kudosedByMe)
+    }
+
+    // MARK: Comments
+
+    public func comments(on id: PostID, viewer: AccountRecord?, page: PageRequest) async throws -> Page<Comment> {
+        _ = try await get(id, viewer: viewer)
+        let comments = try await storage.posts.comments(
+            on: id, viewer: viewer?.id, after: page.cursor.map(CommentID.init), limit: page.limit + 1)
+        return page.page(comments) { $0.id.rawValue }
+    }
+
+    /// Comments on a post, or replies to a comment. Replies are one level deep: a reply to a reply joins
+    /// the thread of the comment it answers.
+    public func comment(on id: PostID, _ request: CreateCommentRequest, viewer: AccountRecord) async throws -> Comment {
+        _ = try await get(id, viewer: viewer)
+        let text = request.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...PostRules.commentMaxLength).contains(text.count) else {
+            throw SpotterError.invalid("text", "must be 1 to \(PostRules.commentMaxLength) characters")
+        }
+        var parentID: CommentID?
+        if let requested = request.parentID {
+            guard let parent = try await storage.posts.comment(requested), parent.postID == id,
+                parent.deletedAt == nil, try await canSeePerson(parent.authorID, viewer: viewer)
+            else { throw SpotterError.invalid("parent_id", "is not a comment on this post") }
+            parentID = parent.parentID ?? parent.id
+        }
+        let record = CommentRecord(
+            id: .generate(at: clock.now), postID: id, parentID: parentID, authorID: viewer.id, text: text,
+            createdAt: clock.now)
+        try await storage.posts.insertComment(record)
+        return Comment(
+            id: record.id, postID: id, parentID: parentID, author: viewer.summary, text: text,
+            createdAt: record.createdAt)
+    }
+
+    /// Deletes a comment: its author, the post's author, or an admin may.
+    public func deleteComment(_ commentID: CommentID, on postID: PostID, viewer: AccountRecord) async throws {
+        let post = try await get(postID, viewer: viewer)
+        guard let comment = try await storage.posts.comment(commentID), comment.postID == postID,
+            comment.deletedAt == nil
+        else { throw SpotterError.notFound("No such comment.") }
+        guard comment.authorID == viewer.id || post.author.id == viewer.id || viewer.role == .admin else {
+            throw SpotterError.forbidden("Only the comment's author or the post's author can delete it.")
+        }
+        try await storage.posts.tombstoneComment(commentID, at: clock.now)
+    }
+
+    // MARK: Helpers
+
+    private func view(_ id: PostID, viewer: AccountRecord) async throws -> Post {
+        guard let post = try await storage.posts.post(id, viewer: viewer.id) else {
+            throw SpotterError.notFound("No such post.")
+        }
+        return post
+    }
+
+    private func ownPost(_ id: PostID, viewer: AccountRecord) async throws -> PostRecord {
+        guard let record = try await storage.posts.record(id), record.deletedAt == nil else {
+            throw SpotterError.notFound("No such post.")
+        }
+        guard record.authorID == viewer.id else {
+            _ = try await get(id, viewer: viewer)
+            throw SpotterError.forbidden("Only the author can edit this post.")
+        }
+        return record
+    }
+
+    /// Whether `person` shows to `viewer` at all: not suspended, not blocked either way.
+    private func canSeePerson(_ person: UserID, viewer: AccountRecord) async throws -> Bool {
+        guard person != viewer.id else { return true }
+        guard let account = try await storage.accounts.find(id: person), account.suspendedAt == nil else {
+            return false
+        }
+        let mine = try await storage.graph.relationship(of: viewer.id, with: person)
+        let theirs = try await storage.graph.relationship(of: person, with: viewer.id)
+        return !mine.blocking && !theirs.blocking
+    }
+
+    private func checkNewAccountLimit(_ author: AccountRecord, now: Date) async throws {
+        guard now.timeIntervalSince(author.createdAt) < configuration.newAccountAge else { return }
+        let recent = try await storage.posts.countPosts(by: author.id, since: now.addingTimeInterval(-3600))
+        if recent >= configuration.newAccountPostsPerHour {
+            throw SpotterError.rateLimited(
+                retryAfter: 3600, detail: "New accounts can post \(configuration.newAccountPostsPerHour) times an hour."
+            )
+        }
+    }
+
+    private func makeRecord(
+        id: PostID, author: AccountRecord, kind: PostKind, text: String, visibility: Visibility,
+        workout: WorkoutRecord?, records: [PersonalRecord], createdAt: Date, excludingSelf: Bool = false
+    ) async throws -> PostRecord {
+        let tagged = [text, workout?.notes ?? "", workout?.title ?? ""].joined(separator: "\n")
+        let hashtags = TextEntities.hashtags(in: tagged)
+        let hash = Self.textHash(text)
+        var duplicate = false
+        if !excludingSelf, !text.isEmpty {
+            duplicate = try await storage.posts.hasPost(
+                by: author.id, textHash: hash, since: createdAt.addingTimeInterval(-configuration.duplicateWindow))
+        }
+        let fitness = kind == .workout || !configuration.fitnessTags.isDisjoint(with: hashtags)
+        return PostRecord(
+            id: id, authorID: author.id, kind: kind, text: text, visibility: visibility, workout: workout,
+            records: records, hashtags: hashtags, mentions: TextEntities.mentions(in: text), textHash: hash,
+            inGlobal: fitness && !duplicate, performedAt: workout?.startTime ?? createdAt, createdAt: createdAt)
+    }
+
+    /// Normalised (trimmed, lowercased, spaces collapsed) so trivial variations count as the same text.
+    static func textHash(_ text: String) -> String {
+        let normalised = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return SHA256.hash(data: Data(normalised.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SpotterModels
+
+/// Posts, their tags, kudos and comments, and the feeds over them.
+///
+/// Every read that takes a `viewer` returns only what that viewer may see (see `VisibilityPolicy`, which the
+/// contract suite holds each adapter's SQL to): deleted posts, suspended authors, blocked people either way,
+/// and posts above the viewer's relationship never appear, in lists or in counts.
+public protocol PostStore: Sendable {
+    func insert(_ post: PostRecord) async throws
+    /// Replaces text, visibility, workout, tags and records, and sets `edited_at`.
+    func update(_ post: PostRecord) async throws
+    /// Marks a post deleted; it disappears from every feed, search and count.
+    func tombstone(_ id: PostID, at date: Date) async throws
+    /// The stored post whatever its state, for its author and admins.
+    func record(_ id: PostID) async throws -> PostRecord?
+    /// Posts as a feed serves them, newest first, only those `viewer` may see.
+    func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post]
+    /// One post as `viewer` sees it, or `nil` when it is gone or not for them.
+    func post(_ id: PostID, viewer: UserID?) async throws -> Post?
+    /// How many of `author`'s posts `viewer` may see.
+    func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int
+    /// Posts by `author` created at or after `since`, deleted ones included (for rate limits).
+    func countPosts(by author: UserID, since: Date) async throws -> Int
+    /// Whether `author` posted the same text (by hash) at or after `since`.
+    func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool
+
+    /// Adds a kudos; returns whether it was new.
+    func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool
+    /// Removes a kudos; returns whether there was one.
+    func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool
+
+    func insertComment(_ comment: CommentRecord) async throws
+    func comment(_ id: CommentID) async throws -> CommentRecord?
+    func tombstoneComment(_ id: CommentID, at date: Date) async throws
+    /// A page of a post's comments and replies, oldest first, leaving out deleted ones, suspended authors and
+    /// people blocked either way with `viewer`.
+    func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment]
+
+    /// The user's best lifts so far, by exercise key.
+    func personalBests(of user: UserID) async throws -> [String: ExerciseBests]
+    func savePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws
+}
+
+/// Which posts a feed is made of. All feeds are newest first by post id (UUIDv7, so by creation time).
+public struct FeedQuery: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// The viewer's own posts and those of accounts they follow.
+        case following
+        /// Public posts in the global feed (workouts, notes with a fitness tag, no suppressed duplicates).
+        case global
+        /// Posts carrying a hashtag.
+        case tag(String)
+        /// One author's posts (a profile).
+        case author(UserID)
+    }
+
+    public var source: Source
+    /// Only posts older than this one (the next page).
+    public var before: PostID?
+    /// Only posts newer than this one (gap fill), returned oldest first.
+    public var after: PostID?
+    public var limit: Int
+
+    public init(source: Source, before: PostID? = nil, after: PostID? = nil, limit: Int) {
+        self.source = source
+        self.before = before
+        self.after = after
+        self.limit = limit
+    }
+}
+
+/// A post as stored.
+public struct PostRecord: Sendable, Equatable {
+    public var id: PostID
+    public var authorID: UserID
+    public var kind: PostKind
+    public var text: String
+    public var visibility: Visibility
+    public var workout: WorkoutRecord?
+    public var records: [PersonalRecord]
+    public var hashtags: [String]
+    public var mentions: [String]
+    /// SHA-256 of the normalised text, for duplicate suppression.
+    public var textHash: String
+    /// Whether the post belongs in the global feed (a workout or a fitness-tagged note, not a duplicate).
+    public var inGlobal: Bool
+    /// When the workout was done (its start), else when the post was made: what ranking ages by.
+    public var performedAt: Date
+    public var createdAt: Date
+    public var editedAt: Date?
+    public var deletedAt: Date?
+
+    public init(
+        id: PostID, authorID: UserID, kind: PostKind, text: String, visibility: Visibility, workout: WorkoutRecord?,
+        records: [PersonalRecord], hashtags: [String], mentions: [String], textHash: String, inGlobal: Bool,
+        performedAt: Date, createdAt: Date, editedAt: Date? = nil, deletedAt: Date? = nil
+    ) {
+        self.id = id
+        self.authorID = authorID
+        self.kind = kind
+        self.text = text
+        self.visibility = visibility
+        self.workout = workout
+        self.records = records
+        self.hashtags = hashtags
+        self.mentions = mentions
+        self.textHash = textHash
+        self.inGlobal = inGlobal
+        self.performedAt = performedAt
+        self.createdAt = createdAt
+        self.editedAt = editedAt
+        self.deletedAt = deletedAt
+    }
+}
+
+/// A comment as stored.
+public struct CommentRecord: Sendable, Equatable {
+    public var id: CommentID
+    public var postID: PostID
+    public var parentID: CommentID?
+    public var authorID: UserID
+    public var text: String
+    public var createdAt: Date
+    public var deletedAt: Date?
+
+    public init(
+        id: CommentID, postID: PostID, parentID: CommentID?, authorID: UserID, text: String, createdAt: Date,
+        deletedAt: Date? = nil
+    ) {
+        self.id = id
+        self.postID = postID
+        self.parentID = parentID
+        self.authorID = authorID
+        self.text = text
+        self.createdAt = createdAt
+        self.deletedAt = deletedAt
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+public enum PostKind: String, Codable, Sendable, CaseIterable {
+    case note, workout
+}
+
+/// Who may see a post.
+public enum Visibility: String, Codable, Sendable, CaseIterable {
+    case `public`, followers, `private`
+}
+
+/// A post as every feed, the post route and realtime events carry it: the post, its author, its counts and
+/// the viewer's own state.
+public struct Post: Codable, Sendable, Equatable {
+    public var id: PostID
+    public var kind: PostKind
+    public var author: AuthorSummary
+    public var text: String
+    public var visibility: Visibility
+    public var workout: WorkoutRecord?
+    public var hashtags: [String]
+    public var mentions: [String]
+    public var personalRecords: [PersonalRecord]
+    public var createdAt: Date
+    public var editedAt: Date?
+    public var kudosCount: Int
+    public var commentsCount: Int
+    /// The first people who gave kudos (up to 3), oldest first.
+    public var kudosPreview: [AuthorSummary]
+    public var kudosedByMe: Bool
+
+    public init(
+        id: PostID, kind: PostKind, author: AuthorSummary, text: String, visibility: Visibility,
+        workout: WorkoutRecord?, hashtags: [String], mentions: [String], personalRecords: [PersonalRecord],
+        createdAt: Date, editedAt: Date?, kudosCount: Int, commentsCount: Int, kudosPreview: [AuthorSummary],
+        kudosedByMe: Bool
+    ) {
+        self.id = id
+        self.kind = kind
+        self.author = author
+        self.text = text
+        self.visibility = visibility
+        self.workout = workout
+        self.hashtags = hashtags
+        self.mentions = mentions
+        self.personalRecords = personalRecords
+        self.createdAt = createdAt
+        self.editedAt = editedAt
+        self.kudosCount = kudosCount
+        self.commentsCount = commentsCount
+        self.kudosPreview = kudosPreview
+        self.kudosedByMe = kudosedByMe
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, author, text, visibility, workout, hashtags, mentions
+        case personalRecords = "personal_records"
+        case createdAt = "created_at"
+        case editedAt = "edited_at"
+        case kudosCount = "kudos_count"
+        case commentsCount = "comments_count"
+        case kudosPreview = "kudos_preview"
+        case kudosedByMe = "kudosed_by_me"
+    }
+}
+
+/// `POST /api/v1/posts`.
+public struct CreatePostRequest: Codable, Sendable, Equatable {
+    public var kind: PostKind
+    public var text: String?
+    public var visibility: Visibility?
+    public var workout: WorkoutRecord?
+
+    public init(kind: PostKind, text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil) {
+        self.kind = kind
+        self.text = text
+        self.visibility = visibility
+        self.workout = workout
+    }
+}
+
+/// `PATCH /api/v1/posts/{id}`: fields left out stay as they are.
+public struct UpdatePostRequest: Codable, Sendable, Equatable {
+    public var text: String?
+    public var visibility: Visibility?
+    public var workout: WorkoutRecord?
+
+    public init(text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil) {
+        self.text = text
+        self.visibility = visibility
+        self.workout = workout
+    }
+}
+
+/// What a kudos toggle returns.
+public struct KudosState: Codable, Sendable, Equatable {
+    public var postID: PostID
+    public var kudosCount: Int
+    public var kudosedByMe: Bool
+
+    public init(postID: PostID, kudosCount: Int, kudosedByMe: Bool) {
+        self.postID = postID
+        self.kudosCount = kudosCount
+        self.kudosedByMe = kudosedByMe
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case postID = "post_id"
+        case kudosCount = "kudos_count"
+        case kudosedByMe = "kudosed_by_me"
+    }
+}
+
+/// A comment, or a reply to one (one level deep).
+public struct Comment: Codable, Sendable, Equatable {
+    public var id: CommentID
+    public var postID: PostID
+    public var parentID: CommentID?
+    public var author: AuthorSummary
+    public var text: String
+    public var createdAt: Date
+
+    public init(
+        id: CommentID, postID: PostID, parentID: CommentID?, author: AuthorSummary, text: String, createdAt: Date
+    ) {
+        self.id = id
+        self.postID = postID
+        self.parentID = parentID
+        self.author = author
+        self.text = text
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case postID = "post_id"
+        case parentID = "parent_id"
+        case author, text
+        case createdAt = "created_at"
+    }
+}
+
+/// `POST /api/v1/posts/{id}/comments`.
+public struct CreateCommentRequest: Codable, Sendable, Equatable {
+    public var text: String
+    public var parentID: CommentID?
+
+    public init(text: String, parentID: CommentID? = nil) {
+        self.text = text
+        self.parentID = parentID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text
+        case parentID = "parent_id"
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SpotterCore
+import SpotterModels
+
+struct PostgresGraphStore: GraphStore {
+    let client: PostgresClient
+    let logger: Logger
+
+    func relationship(of viewer: UserID, with other: UserID) async throws -> Relationship {
+        let v = viewer.rawValue
+        let o = other.rawValue
+        let rows = try await client.query(
+            """
+            SELECT
+              (SELECT state FROM follows WHERE follower_id = \(v) AND followee_id = \(o)),
+              EXISTS (SELECT 1 FROM follows WHERE follower_id = \(o) AND followee_id = \(v) AND state = 'accepted'),
+              EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(v) AND blocked_id = \(o)),
+              EXISTS (SELECT 1 FROM mutes WHERE muter_id = \(v) AND muted_id = \(o))
+            """, logger: logger)
+        for try await (state, followedBy, blocking, muting) in rows.decode((String?, Bool, Bool, Bool).self) {
+            return Relationship(
+                following: state == "accepted" ? .following : state == "pending" ? .requested : .none,
+                followedBy: followedBy, blocking: blocking, muting: muting)
+        }
+        return Relationship()
+    }
+
+    func follow(
+        _ follower: UserID, _ followee: UserID, state: FollowEdgeState, at date: Date
+    ) async throws
+        -> FollowEdgeState
+    {
+        try await client.query(
+            """
+            INSERT INTO follows (follower_id, followee_id, state, created_at)
+            VALUES (\(follower.rawValue), \(followee.rawValue), \(state.rawValue), \(date))
+            ON CONFLICT (follower_id, followee_id) DO NOTHING
+            """, logger: logger)
+        let rows = try await client.query(
+            "SELECT state FROM follows WHERE follower_id = \(follower.rawValue) AND followee_id = \(followee.rawValue)",
+            logger: logger)
+        for try await current in rows.decode(String.self) { return FollowEdgeState(rawValue: current) ?? state }
+        return state
+    }
+
+    func unfollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
+        try await changed(
+            """
+            DELETE FROM follows WHERE follower_id = \(follower.rawValue) AND followee_id = \(followee.rawValue)
+            RETURNING 1
+            """)
+    }
+
+    func acceptFollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
+        try await changed(
+            """
+            UPDATE follows SET state = 'accepted'
+            WHERE follower_id = \(follower.rawValue) AND followee_id = \(followee.rawValue) AND state = 'pending'
+            RETURNING 1
+            """)
+    }
+
+    func acceptPendingFollows(of followee: UserID) async throws {
+        try await client.query(
+            "UPDATE follows SET state = 'accepted' WHERE followee_id = \(followee.rawValue) AND state = 'pending'",
+            logger: logger)
+    }
+
+    func block(_ blocker: UserID, _ blocked: UserID, at date: Date) async throws {
+        let a = blocker.rawValue
+        let b = blocked.rawValue
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (\(a), \(b), \(date)) ON CONFLICT DO NOTHING",
+                logger: logger)
+            try await connection.query(
+                """
+                DELETE FROM follows
+                WHERE (follower_id = \(a) AND followee_id = \(b)) OR (follower_id = \(b) AND followee_id = \(a))
+                """, logger: logger)
+        }
+    }
+
+    func unblock(_ blocker: UserID, _ blocked: UserID) async throws {
+        try await client.query(
+            "DELETE FROM blocks WHERE blocker_id = \(blocker.rawValue) AND blocked_id = \(blocked.rawValue)",
+            logger: logger)
+    }
+
+    func mute(_ muter: UserID, _ muted: UserID, at date: Date) async throws {
+        try await client.query(
+            """
+            INSERT INTO mutes (muter_id, muted_id, created_at) VALUES (\(muter.rawValue), \(muted.rawValue), \(date))
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    func unmute(_ muter: UserID, _ muted: UserID) async throws {
+        try await client.query(
+            "DELETE FROM mutes WHERE muter_id = \(muter.rawValue) AND muted_id = \(muted.rawValue)", logger: logger)
+    }
+
+    func followers(
+        of user: UserID, state: FollowEdgeState, viewer: UserID?, after: FollowCursor?, limit: Int
+    )
+        async throws -> [FollowEntry]
+    {
+        try await list(
+            edgeColumn: "followee_id", otherColumn: "follower_id", user: user, state: state, viewer: viewer,
+            after: after, limit: limit)
+    }
+
+    func following(of user: UserID, viewer: UserID?, after: FollowCursor?, limit: Int) async throws -> [FollowEntry] {
+        try await list(
+            edgeColumn: "follower_id", otherColumn: "followee_id", user: user, state: .accepted,
+            viewer: viewer, after: after, limit: limit)
+    }
+
+    func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
+        let u = user.rawValue
+        let rows = try await client.query(
+            """
+            SELECT
+              (SELECT COUNT(*) FROM follows f JOIN users x ON x.id = f.follower_id
+               WHERE f.followee_id = \(u) AND f.state = 'accepted' AND x.suspended_at IS NULL),
+              (SELECT COUNT(*) FROM follows f JOIN users x ON x.id = f.followee_id
+               WHERE f.follower_id = \(u) AND f.state = 'accepted' AND x.suspended_at IS NULL)
+            """, logger: logger)
+        for try await (followers, following) in rows.decode((Int, Int).self) { return (followers, following) }
+        return (0, 0)
+    }
+
+    /// Column names come from the two callers above, never from input.
+    private func list(
+        edgeColumn: String, otherColumn: String, user: UserID, state: FollowEdgeState, viewer: UserID?,
+        after: FollowCursor?, limit: Int
+    ) async throws -> [FollowEntry] {
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let userBind = try builder.bind(user.rawValue)
+        let stateBind = try builder.bind(state.rawValue)
+        var cursorClause = ""
+        if let after {
+            cursorClause =
+                "AND (f.created_at, f.\(otherColumn)) < (\(try builder.bind(after.createdAt)), \(try builder.bind(after.userID.rawValue)))"
+        }
+        let limitBind = try builder.bind(limit)
+        let sql = """
+            SELECT \(PostgresAccountStore.columns), f.created_at FROM follows f
+            JOIN users ON users.id = f.\(otherColumn)
+            WHERE f.\(edgeColumn) = \(userBind) AND f.state = \(stateBind) AND \(PostgresPostSQL.listable("users"))
+              \(cursorClause)
+            ORDER BY f.created_at DESC, f.\(otherColumn) DESC
+            LIMIT \(limitBind)
+            """
+        var entries: [FollowEntry] = []
+        for try await row in try await client.query(builder.query(sql), logger: logger) {
+            let access = row.makeRandomAccess()
+            entries.append(
+                FollowEntry(
+                    account: try PostgresAccountStore.record(access, offset: 0), since: try access[15].decode(Date.self)
+                ))
+        }
+        return entries
+    }
+
+    private func changed(_ query: PostgresQuery) async throws -> Bool {
+        for try await _ in try await client.query(query, logger: logger) { return true }
+        return false
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import PostgresNIO
+
+/// SQL fragments the PostgreSQL post queries share. The viewer is always bind `$1` (NULL when nobody is
+/// signed in), so fragments can use it any number of times; each expects `p` (posts) joined with `u`.
+enum PostgresPostSQL {
+    static let viewer = "$1::uuid"
+
+    /// `VisibilityPolicy.canSee`, in SQL.
+    static let visible = """
+        p.deleted_at IS NULL AND (
+          p.author_id = \(viewer) OR (
+            u.suspended_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM blocks b
+                            WHERE (b.blocker_id = \(viewer) AND b.blocked_id = p.author_id)
+                               OR (b.blocker_id = p.author_id AND b.blocked_id = \(viewer)))
+            AND ((p.visibility = 'public' AND u.privacy <> 'private')
+                 OR (p.visibility <> 'private'
+                     AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer)
+                                 AND f.followee_id = p.author_id AND f.state = 'accepted')))))
+        """
+
+    static let notMuted = """
+        NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = \(viewer) AND m.muted_id = p.author_id)
+        """
+
+    /// A person (alias) the viewer may see in lists: not suspended, not blocked either way.
+    static func listable(_ alias: String) -> String {
+        """
+        \(alias).suspended_at IS NULL AND NOT EXISTS (SELECT 1 FROM blocks b
+            WHERE (b.blocker_id = \(viewer) AND b.blocked_id = \(alias).id)
+               OR (b.blocker_id = \(alias).id AND b.blocked_id = \(viewer)))
+        """
+    }
+
+    /// A comment the viewer may see (see the SQLite twin for the rule).
+    static func visibleComment(_ c: String) -> String {
+        """
+        \(c).deleted_at IS NULL
+        AND EXISTS (SELECT 1 FROM users cu WHERE cu.id = \(c).author_id AND \(listable("cu")))
+        AND (\(c).parent_id IS NULL OR EXISTS (SELECT 1 FROM comments pc JOIN users pu ON pu.id = pc.author_id
+             WHERE pc.id = \(c).parent_id AND pc.deleted_at IS NULL AND \(listable("pu"))))
+        """
+    }
+
+    static let columns = """
+        p.id, p.kind, p.text, p.visibility, p.workout, p.records, p.hashtags, p.mentions, p.created_at, p.edited_at,
+        u.id, u.username, u.display_name, u.avatar_url,
+        (SELECT COUNT(*) FROM kudos k JOIN users ku ON ku.id = k.user_id WHERE k.post_id = p.id AND \(listable("ku"))),
+        (SELECT COUNT(*) FROM comments c WHERE c.post_id = p.id AND \(visibleComment("c"))),
+        EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = \(viewer))
+        """
+
+    /// A query whose SQL was assembled from the fragments above and whose binds start with the viewer.
+    struct Builder {
+        private(set) var binds = PostgresBindings()
+        private var count = 1
+
+        init(viewer: UUID?) throws {
+            try binds.append(viewer)
+        }
+
+        /// Adds a bind and returns its placeholder.
+        mutating func bind(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String {
+            try binds.append(value)
+            count += 1
+            return "$\(count)"
+        }
+
+        func query(_ sql: String) -> PostgresQuery { PostgresQuery(unsafeSQL: sql, binds: binds) }
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SpotterCore
+import SpotterModels
+
+struct PostgresPostStore: PostStore {
+    let client: PostgresClient
+    let logger: Logger
+
+    func insert(_ post: PostRecord) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
+                                   template_id, text_hash, in_global, performed_at, created_at)
+                VALUES (\(post.id.rawValue), \(post.authorID.rawValue), \(post.kind.rawValue), \(post.text),
+                        \(post.visibility.rawValue), \(post.workout.map(StoredJSON.encode)),
+                        \(StoredJSON.encode(post.records)), \(StoredJSON.encode(post.hashtags)),
+                        \(StoredJSON.encode(post.mentions)), \(post.workout?.templateID?.rawValue), \(post.textHash),
+                        \(post.inGlobal), \(post.performedAt), \(post.createdAt))
+                """, logger: logger)
+            try await Self.writeTags(post, connection, logger)
+        }
+    }
+
+    func update(_ post: PostRecord) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                UPDATE posts SET text = \(post.text), visibility = \(post.visibility.rawValue),
+                    workout = \(post.workout.map(StoredJSON.encode)), records = \(StoredJSON.encode(post.records)),
+                    hashtags = \(StoredJSON.encode(post.hashtags)), mentions = \(StoredJSON.encode(post.mentions)),
+                    template_id = \(post.workout?.templateID?.rawValue), text_hash = \(post.textHash),
+                    in_global = \(post.inGlobal), performed_at = \(post.performedAt), edited_at = \(post.editedAt)
+                WHERE id = \(post.id.rawValue)
+                """, logger: logger)
+            try await connection.query("DELETE FROM post_tags WHERE post_id = \(post.id.rawValue)", logger: logger)
+            try await Self.writeTags(post, connection, logger)
+        }
+    }
+
+    private static func writeTags(_ post: PostRecord, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        guard !post.hashtags.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO post_tags (tag, post_id) SELECT unnest(\(post.hashtags)::text[]), \(post.id.rawValue)
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    func tombstone(_ id: PostID, at date: Date) async throws {
+        try await client.query(
+            "UPDATE posts SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
+    }
+
+    func record(_ id: PostID) async throws -> PostRecord? {
+        let rows = try await client.query(
+            """
+            SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
+                   in_global, performed_at, created_at, edited_at, deleted_at
+            FROM posts WHERE id = \(id.rawValue)
+            """, logger: logger)
+        for try await row in rows {
+            let r = row.makeRandomAccess()
+            guard let kind = PostKind(rawValue: try r[2].decode(String.self)),
+                let visibility = Visibility(rawValue: try r[4].decode(String.self))
+            else { return nil }
+            return PostRecord(
+                id: PostID(rawValue: try r[0].decode(UUID.self)),
+                authorID: UserID(rawValue: try r[1].decode(UUID.self)),
+                kind: kind, text: try r[3].decode(String.self), visibility: visibility,
+                workout: StoredJSON.decode(WorkoutRecord.self, from: try r[5].decode(String?.self)),
+                records: StoredJSON.decode([PersonalRecord].self, from: try r[6].decode(String.self)) ?? [],
+                hashtags: StoredJSON.decode([String].self, from: try r[7].decode(String.self)) ?? [],
+                mentions: StoredJSON.decode([String].self, from: try r[8].decode(String.self)) ?? [],
+                textHash: try r[9].decode(String.self), inGlobal: try r[10].decode(Bool.self),
+                performedAt: try r[11].decode(Date.self), createdAt: try r[12].decode(Date.self),
+                editedAt: try r[13].decode(Date?.self), deletedAt: try r[14].decode(Date?.self))
+        }
+        return nil
+    }
+
+    func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post] {
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var clauses = [PostgresPostSQL.visible]
+        let v = PostgresPostSQL.viewer
+        switch query.source {
+        case .following:
+            clauses.append(
+                """
+                (p.author_id = \(v) OR p.author_id IN
+                  (SELECT followee_id FROM follows WHERE follower_id = \(v) AND state = 'accepted'))
+                """)
+            clauses.append(PostgresPostSQL.notMuted)
+        case .global:
+            clauses.append("p.in_global AND p.visibility = 'public'")
+            clauses.append(PostgresPostSQL.notMuted)
+        case .tag(let tag):
+            clauses.append("p.id IN (SELECT post_id FROM post_tags WHERE tag = \(try builder.bind(tag)))")
+            clauses.append(PostgresPostSQL.notMuted)
+        case .author(let author):
+            clauses.append("p.author_id = \(try builder.bind(author.rawValue))")
+        }
+        var order = "DESC"
+        if let after = query.after {
+            clauses.append("p.id > \(try builder.bind(after.rawValue))")
+            order = "ASC"
+        } else if let before = query.before {
+            clauses.append("p.id < \(try builder.bind(before.rawValue))")
+        }
+        let limit = try builder.bind(query.limit)
+        let sql = """
+            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE \(clauses.joined(separator: "\nAND "))
+            ORDER BY p.id \(order) LIMIT \(limit)
+            """
+        return try await hydrate(builder.query(sql), viewer: viewer)
+    }
+
+    func post(_ id: PostID, viewer: UserID?) async throws -> Post? {
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let sql = """
+            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.id = \(try builder.bind(id.rawValue)) AND \(PostgresPostSQL.visible)
+            """
+        return try await hydrate(builder.query(sql), viewer: viewer).first
+    }
+
+    private func hydrate(_ query: PostgresQuery, viewer: UserID?) async throws -> [Post] {
+        var posts: [Post] = []
+        for try await row in try await client.query(query, logger: logger) {
+            if let post = try Self.post(from: row.makeRandomAccess()) { posts.append(post) }
+        }
+        guard !posts.isEmpty else { return posts }
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let ids = try builder.bind(posts.map(\.id.rawValue))
+        let sql = """
+            SELECT r.post_id, u.id, u.username, u.display_name, u.avatar_url FROM (
+              SELECT k.post_id, k.user_id,
+                     ROW_NUMBER() OVER (PARTITION BY k.post_id ORDER BY k.created_at, k.user_id) AS n
+              FROM kudos k JOIN users ku ON ku.id = k.user_id
+              WHERE k.post_id = ANY(\(ids)) AND \(PostgresPostSQL.listable("ku"))
+            ) r JOIN users u ON u.id = r.user_id
+            WHERE r.n <= 3 ORDER BY r.post_id, r.n
+            """
+        var preview: [UUID: [AuthorSummary]] = [:]
+        for try await (postID, userID, username, displayName, avatar) in try await client.query(
+            builder.query(sql), logger: logger
+        ).decode((UUID, UUID, String, String, String?).self) {
+            preview[postID, default: []].append(
+                AuthorSummary(
+                    id: UserID(rawValue: userID), username: username, displayName: displayName, avatarURL: avatar))
+        }
+        for index in posts.indices { posts[index].kudosPreview = preview[posts[index].id.rawValue] ?? [] }
+        return posts
+    }
+
+    static func post(from r: PostgresRandomAccessRow) throws -> Post? {
+        guard let kind = PostKind(rawValue: try r[1].decode(String.self)),
+            let visibility = Visibility(rawValue: try r[3].decode(String.self))
+        else { return nil }
+        return Post(
+            id: PostID(rawValue: try r[0].decode(UUID.self)), kind: kind,
+            author: AuthorSummary(
+                id: UserID(rawValue: try r[10].decode(UUID.self)), username: try r[11].decode(String.self),
+                displayName: try r[12].decode(String.self), avatarURL: try r[13].decode(String?.self)),
+            text: try r[2].decode(String.self), visibility: visibility,
+            workout: StoredJSON.decode(WorkoutRecord.self, from: try r[4].decode(String?.self)),
+            hashtags: StoredJSON.decode([String].self, from: try r[6].decode(String.self)) ?? [],
+            mentions: StoredJSON.decode([String].self, from: try r[7].decode(String.self)) ?? [],
+            personalRecords: StoredJSON.decode([PersonalRecord].self, from: try r[5].decode(String.self)) ?? [],
+            createdAt: try r[8].decode(Date.self), editedAt: try r[9].decode(Date?.self),
+            kudosCount: try r[14].decode(Int.self), commentsCount: try r[15].decode(Int.self), kudosPreview: [],
+            kudosedByMe: try r[16].decode(Bool.self))
+    }
+
+    func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let sql = """
+            SELECT COUNT(*) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.author_id = \(try builder.bind(author.rawValue)) AND \(PostgresPostSQL.visible)
+            """
+        for try await count in try await client.query(builder.query(sql), logger: logger).decode(Int.self) {
+            return count
+        }
+        return 0
+    }
+
+    func countPosts(by author: UserID, since: Date) async throws -> Int {
+        let rows = try await client.query(
+            "SELECT COUNT(*) FROM posts WHERE author_id = \(author.rawValue) AND created_at >= \(since)", logger: logger
+        )
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM posts WHERE author_id = \(author.rawValue) AND text_hash = \(textHash)
+                           AND created_at >= \(since) AND deleted_at IS NULL)
+            """, logger: logger)
+        for try await exists in rows.decode(Bool.self) { return exists }
+        return false
+    }
+
+    func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool {
+        try await changed(
+            """
+            INSERT INTO kudos (post_id, user_id, created_at) VALUES (\(post.rawValue), \(user.rawValue), \(date))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """)
+    }
+
+    func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool {
+        try await changed(
+            "DELETE FROM kudos WHERE post_id = \(post.rawValue) AND user_id = \(user.rawValue) RETURNING 1")
+    }
+
+    func insertComment(_ comment: CommentRecord) async throws {
+        try await client.query(
+            """
+            INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at)
+            VALUES (\(comment.id.rawValue), \(comment.postID.rawValue), \(comment.parentID?.rawValue),
+                    \(comment.authorID.rawValue), \(comment.text), \(comment.createdAt))
+            """, logger: logger)
+    }
+
+    func comment(_ id: CommentID) async throws -> CommentRecord? {
+        let rows = try await client.query(
+            "SELECT id, post_id, parent_id, author_id, text, created_at, deleted_at FROM comments WHERE id = \(id.rawValue)",
+            logger: logger)
+        for try await (id, post, parent, author, text, createdAt, deletedAt) in rows.decode(
+            (UUID, UUID, UUID?, UUID, String, Date, Date?).self)
+        {
+            return CommentRecord(
+                id: CommentID(rawValue: id), postID: PostID(rawValue: post), parentID: parent.map(CommentID.init),
+                authorID: UserID(rawValue: author), text: text, createdAt: createdAt, deletedAt: deletedAt)
+        }
+        return nil
+    }
+
+    func tombstoneComment(_ id: CommentID, at date: Date) async throws {
+        try await client.query(
+            "UPDATE comments SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
+    }
+
+    func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment] {
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var clauses = ["c.post_id = \(try builder.bind(post.rawValue))", PostgresPostSQL.visibleComment("c")]
+        if let after { clauses.append("c.id > \(try builder.bind(after.rawValue))") }
+        let sql = """
+            SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name, u.avatar_url
+            FROM comments c JOIN users u ON u.id = c.author_id
+            WHERE \(clauses.joined(separator: " AND "))
+            ORDER BY c.id LIMIT \(try builder.bind(limit))
+            """
+        var comments: [Comment] = []
+        for try await (id, postID, parent, text, createdAt, authorID, username, displayName, avatar)
+            in try await client
+            .query(builder.query(sql), logger: logger)
+            .decode((UUID, UUID, UUID?, String, Date, UUID, String, String, String?).self)
+        {
+            comments.append(
+                Comment(
+                    id: CommentID(rawValue: id), postID: PostID(rawValue: postID), parentID: parent.map(CommentID.init),
+                    author: AuthorSummary(
+                        id: UserID(rawValue: authorID), username: username, displayName: displayName, avatarURL: avatar),
+                    text: text, createdAt: createdAt))
+        }
+        return comments
+    }
+
+    func personalBests(of user: UserID) async throws -> [String: ExerciseBests] {
+        var bests: [String: ExerciseBests] = [:]
+        for try await (key, json) in try await client.query(
+            "SELECT exercise_key, bests FROM personal_bests WHERE user_id = \(user.rawValue)", logger: logger
+        ).decode((String, String).self) {
+            if let value = StoredJSON.decode(ExerciseBests.self, from: json) { bests[key] = value }
+        }
+        return bests
+    }
+
+    func savePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
+        for (key, value) in bests {
+            try await client.query(
+                """
+                INSERT INTO personal_bests (user_id, exercise_key, bests) VALUES (\(user.rawValue), \(key), \(StoredJSON.encode(value)))
+                ON CONFLICT (user_id, exercise_key) DO UPDATE SET bests = excluded.bests
+                """, logger: logger)
+        }
+    }
+
+    private func changed(_ query: PostgresQuery) async throws -> Bool {
+        for try await _ in try await client.query(query, logger: logger) { return true }
+        return false
+    }
+}

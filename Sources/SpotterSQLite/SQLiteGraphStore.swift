@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import SpotterCore
+import SpotterModels
+
+struct SQLiteGraphStore: GraphStore {
+    let pool: DatabasePool
+
+    func relationship(of viewer: UserID, with other: UserID) async throws -> Relationship {
+        try await pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT
+                      (SELECT state FROM follows WHERE follower_id = :v AND followee_id = :o),
+                      EXISTS (SELECT 1 FROM follows WHERE follower_id = :o AND followee_id = :v AND state = 'accepted'),
+                      EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :v AND blocked_id = :o),
+                      EXISTS (SELECT 1 FROM mutes WHERE muter_id = :v AND muted_id = :o)
+                    """,
+                arguments: ["v": viewer.description, "o": other.description])
+            let state: String? = row?[0]
+            return Relationship(
+                following: state == "accepted" ? .following : state == "pending" ? .requested : .none,
+                followedBy: row?[1] ?? false, blocking: row?[2] ?? false, muting: row?[3] ?? false)
+        }
+    }
+
+    func follow(
+        _ follower: UserID, _ followee: UserID, state: FollowEdgeState, at date: Date
+    ) async throws
+        -> FollowEdgeState
+    {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO follows (follower_id, followee_id, state, created_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (follower_id, followee_id) DO NOTHING
+                    """,
+                arguments: [follower.description, followee.description, state.rawValue, date.sqliteValue])
+            let current = try String.fetchOne(
+                db, sql: "SELECT state FROM follows WHERE follower_id = ? AND followee_id = ?",
+                arguments: [follower.description, followee.description])
+            return FollowEdgeState(rawValue: current ?? state.rawValue) ?? state
+        }
+    }
+
+    func unfollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?",
+                arguments: [follower.description, followee.description])
+            return db.changesCount > 0
+        }
+    }
+
+    func acceptFollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql:
+                    "UPDATE follows SET state = 'accepted' WHERE follower_id = ? AND followee_id = ? AND state = 'pending'",
+                arguments: [follower.description, followee.description])
+            return db.changesCount > 0
+        }
+    }
+
+    func acceptPendingFollows(of followee: UserID) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE follows SET state = 'accepted' WHERE followee_id = ? AND state = 'pending'",
+                arguments: [followee.description])
+        }
+    }
+
+    func block(_ blocker: UserID, _ blocked: UserID, at date: Date) async throws {
+        try await pool.write { db in
+            let a = blocker.description
+            let b = blocked.description
+            try db.execute(
+                sql: "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [a, b, date.sqliteValue])
+            try db.execute(
+                sql: """
+                    DELETE FROM follows WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)
+                    """,
+                arguments: [a, b, b, a])
+        }
+    }
+
+    func unblock(_ blocker: UserID, _ blocked: UserID) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?",
+                arguments: [blocker.description, blocked.description])
+        }
+    }
+
+    func mute(_ muter: UserID, _ muted: UserID, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO mutes (muter_id, muted_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [muter.description, muted.description, date.sqliteValue])
+        }
+    }
+
+    func unmute(_ muter: UserID, _ muted: UserID) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM mutes WHERE muter_id = ? AND muted_id = ?",
+                arguments: [muter.description, muted.description])
+        }
+    }
+
+    func followers(
+        of user: UserID, state: FollowEdgeState, viewer: UserID?, after: FollowCursor?, limit: Int
+    )
+        async throws -> [FollowEntry]
+    {
+        try await list(
+            edgeColumn: "followee_id", otherColumn: "follower_id", user: user, state: state, viewer: viewer,
+            after: after, limit: limit)
+    }
+
+    func following(of user: UserID, viewer: UserID?, after: FollowCursor?, limit: Int) async throws -> [FollowEntry] {
+        try await list(
+            edgeColumn: "follower_id", otherColumn: "followee_id", user: user, state: .accepted,
+            viewer: viewer, after: after, limit: limit)
+    }
+
+    func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
+        try await pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT
+                      (SELECT COUNT(*) FROM follows f JOIN users u ON u.id = f.follower_id
+                       WHERE f.followee_id = :u AND f.state = 'accepted' AND u.suspended_at IS NULL),
+                      (SELECT COUNT(*) FROM follows f JOIN users u ON u.id = f.followee_id
+                       WHERE f.follower_id = :u AND f.state = 'accepted' AND u.suspended_at IS NULL)
+                    """,
+                arguments: ["u": user.description])
+            return (row?[0] ?? 0, row?[1] ?? 0)
+        }
+    }
+
+    /// Column names come from the two callers above, never from input.
+    private func list(
+        edgeColumn: String, otherColumn: String, user: UserID, state: FollowEdgeState, viewer: UserID?,
+        after: FollowCursor?, limit: Int
+    ) async throws -> [FollowEntry] {
+        try await pool.read { db in
+            var arguments: StatementArguments = [
+                "user": user.description, "state": state.rawValue, "viewer": viewer?.description, "limit": limit,
+            ]
+            var cursorClause = ""
+            if let after {
+                cursorClause = "AND (f.created_at, f.\(otherColumn)) < (:afterTime, :afterID)"
+                _ = arguments.append(contentsOf: [
+                    "afterTime": after.createdAt.sqliteValue, "afterID": after.userID.description,
+                ])
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(SQLiteAccountStore.columns), f.created_at FROM follows f
+                    JOIN users ON users.id = f.\(otherColumn)
+                    WHERE f.\(edgeColumn) = :user AND f.state = :state AND users.suspended_at IS NULL
+                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = :viewer AND b.blocked_id = users.id)
+                                                              OR (b.blocker_id = users.id AND b.blocked_id = :viewer))
+                      \(cursorClause)
+                    ORDER BY f.created_at DESC, f.\(otherColumn) DESC
+                    LIMIT :limit
+                    """,
+                arguments: arguments)
+            return rows.compactMap { row in
+                SQLiteAccountStore.record(row).map { FollowEntry(account: $0, since: Date(sqliteValue: row[15])) }
+            }
+        }
+    }
+}

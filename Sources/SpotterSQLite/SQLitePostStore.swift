@@ -1,0 +1,327 @@
+import Foundation
+import GRDB
+import SpotterCore
+import SpotterModels
+
+struct SQLitePostStore: PostStore {
+    let pool: DatabasePool
+
+    func insert(_ post: PostRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
+                                       template_id, text_hash, in_global, performed_at, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    post.id.description, post.authorID.description, post.kind.rawValue, post.text,
+                    post.visibility.rawValue, post.workout.map(StoredJSON.encode), StoredJSON.encode(post.records),
+                    StoredJSON.encode(post.hashtags), StoredJSON.encode(post.mentions),
+                    post.workout?.templateID?.description, post.textHash, post.inGlobal,
+                    post.performedAt.sqliteValue, post.createdAt.sqliteValue,
+                ])
+            try Self.writeTags(post, db)
+        }
+    }
+
+    func update(_ post: PostRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE posts SET text = ?, visibility = ?, workout = ?, records = ?, hashtags = ?, mentions = ?,
+                        template_id = ?, text_hash = ?, in_global = ?, performed_at = ?, edited_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    post.text, post.visibility.rawValue, post.workout.map(StoredJSON.encode),
+                    StoredJSON.encode(post.records), StoredJSON.encode(post.hashtags),
+                    StoredJSON.encode(post.mentions), post.workout?.templateID?.description, post.textHash,
+                    post.inGlobal, post.performedAt.sqliteValue, post.editedAt?.sqliteValue, post.id.description,
+                ])
+            try db.execute(sql: "DELETE FROM post_tags WHERE post_id = ?", arguments: [post.id.description])
+            try Self.writeTags(post, db)
+        }
+    }
+
+    private static func writeTags(_ post: PostRecord, _ db: Database) throws {
+        for tag in post.hashtags {
+            try db.execute(
+                sql: "INSERT INTO post_tags (tag, post_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                arguments: [tag, post.id.description])
+        }
+    }
+
+    func tombstone(_ id: PostID, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                arguments: [date.sqliteValue, id.description])
+        }
+    }
+
+    func record(_ id: PostID) async throws -> PostRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
+                           in_global, performed_at, created_at, edited_at, deleted_at
+                    FROM posts WHERE id = ?
+                    """,
+                arguments: [id.description]
+            ).flatMap { row in
+                guard let id = PostID(row[0] as String), let author = UserID(row[1] as String),
+                    let kind = PostKind(rawValue: row[2]), let visibility = Visibility(rawValue: row[4])
+                else { return nil }
+                return PostRecord(
+                    id: id, authorID: author, kind: kind, text: row[3], visibility: visibility,
+                    workout: StoredJSON.decode(WorkoutRecord.self, from: row[5]),
+                    records: StoredJSON.decode([PersonalRecord].self, from: row[6]) ?? [],
+                    hashtags: StoredJSON.decode([String].self, from: row[7]) ?? [],
+                    mentions: StoredJSON.decode([String].self, from: row[8]) ?? [], textHash: row[9],
+                    inGlobal: row[10], performedAt: Date(sqliteValue: row[11]),
+                    createdAt: Date(sqliteValue: row[12]),
+                    editedAt: (row[13] as Double?).map(Date.init(sqliteValue:)),
+                    deletedAt: (row[14] as Double?).map(Date.init(sqliteValue:)))
+            }
+        }
+    }
+
+    func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post] {
+        var arguments: StatementArguments = ["viewer": viewer?.description, "limit": query.limit]
+        var clauses = [SQLitePostSQL.visible]
+        switch query.source {
+        case .following:
+            clauses.append(
+                """
+                (p.author_id = :viewer OR p.author_id IN
+                  (SELECT followee_id FROM follows WHERE follower_id = :viewer AND state = 'accepted'))
+                """)
+            clauses.append(SQLitePostSQL.notMuted)
+        case .global:
+            clauses.append("p.in_global = 1 AND p.visibility = 'public'")
+            clauses.append(SQLitePostSQL.notMuted)
+        case .tag(let tag):
+            clauses.append("p.id IN (SELECT post_id FROM post_tags WHERE tag = :tag)")
+            clauses.append(SQLitePostSQL.notMuted)
+            _ = arguments.append(contentsOf: ["tag": tag])
+        case .author(let author):
+            clauses.append("p.author_id = :author")
+            _ = arguments.append(contentsOf: ["author": author.description])
+        }
+        var order = "DESC"
+        if let after = query.after {
+            clauses.append("p.id > :after")
+            order = "ASC"
+            _ = arguments.append(contentsOf: ["after": after.description])
+        } else if let before = query.before {
+            clauses.append("p.id < :before")
+            _ = arguments.append(contentsOf: ["before": before.description])
+        }
+        let sql = """
+            SELECT \(SQLitePostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE \(clauses.joined(separator: "\nAND "))
+            ORDER BY p.id \(order) LIMIT :limit
+            """
+        return try await hydrate(sql: sql, arguments: arguments, viewer: viewer)
+    }
+
+    func post(_ id: PostID, viewer: UserID?) async throws -> Post? {
+        let sql = """
+            SELECT \(SQLitePostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.id = :id AND \(SQLitePostSQL.visible)
+            """
+        return try await hydrate(
+            sql: sql, arguments: ["id": id.description, "viewer": viewer?.description], viewer: viewer
+        )
+        .first
+    }
+
+    /// Runs a post query and adds each post's first kudos givers in one more query.
+    private func hydrate(sql: String, arguments: StatementArguments, viewer: UserID?) async throws -> [Post] {
+        try await pool.read { db in
+            var posts = try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(Self.post(from:))
+            guard !posts.isEmpty else { return posts }
+            let ids = posts.map(\.id.description)
+            let previewSQL = """
+                SELECT r.post_id, u.id, u.username, u.display_name, u.avatar_url FROM (
+                  SELECT k.post_id, k.user_id,
+                         ROW_NUMBER() OVER (PARTITION BY k.post_id ORDER BY k.created_at, k.user_id) AS n
+                  FROM kudos k JOIN users ku ON ku.id = k.user_id
+                  WHERE k.post_id IN (SELECT value FROM json_each(:ids)) AND \(SQLitePostSQL.listable("ku"))
+                ) r JOIN users u ON u.id = r.user_id
+                WHERE r.n <= 3 ORDER BY r.post_id, r.n
+                """
+            var preview: [String: [AuthorSummary]] = [:]
+            for row in try Row.fetchAll(
+                db, sql: previewSQL, arguments: ["ids": StoredJSON.encode(ids), "viewer": viewer?.description])
+            {
+                guard let id = UserID(row[1] as String) else { continue }
+                preview[row[0], default: []].append(
+                    AuthorSummary(id: id, username: row[2], displayName: row[3], avatarURL: row[4]))
+            }
+            for index in posts.indices { posts[index].kudosPreview = preview[posts[index].id.description] ?? [] }
+            return posts
+        }
+    }
+
+    static func post(from row: Row) -> Post? {
+        guard let id = PostID(row[0] as String), let kind = PostKind(rawValue: row[1]),
+            let visibility = Visibility(rawValue: row[3]), let authorID = UserID(row[10] as String)
+        else { return nil }
+        return Post(
+            id: id, kind: kind,
+            author: AuthorSummary(id: authorID, username: row[11], displayName: row[12], avatarURL: row[13]),
+            text: row[2], visibility: visibility, workout: StoredJSON.decode(WorkoutRecord.self, from: row[4]),
+            hashtags: StoredJSON.decode([String].self, from: row[6]) ?? [],
+            mentions: StoredJSON.decode([String].self, from: row[7]) ?? [],
+            personalRecords: StoredJSON.decode([PersonalRecord].self, from: row[5]) ?? [],
+            createdAt: Date(sqliteValue: row[8]), editedAt: (row[9] as Double?).map(Date.init(sqliteValue:)),
+            kudosCount: row[14], commentsCount: row[15], kudosPreview: [], kudosedByMe: row[16])
+    }
+
+    func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM posts p JOIN users u ON u.id = p.author_id
+                    WHERE p.author_id = :author AND \(SQLitePostSQL.visible)
+                    """,
+                arguments: ["author": author.description, "viewer": viewer?.description]) ?? 0
+        }
+    }
+
+    func countPosts(by author: UserID, since: Date) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM posts WHERE author_id = ? AND created_at >= ?",
+                arguments: [author.description, since.sqliteValue]) ?? 0
+        }
+    }
+
+    func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM posts WHERE author_id = ? AND text_hash = ? AND created_at >= ?
+                                   AND deleted_at IS NULL)
+                    """,
+                arguments: [author.description, textHash, since.sqliteValue]) ?? false
+        }
+    }
+
+    func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO kudos (post_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [post.description, user.description, date.sqliteValue])
+            return db.changesCount > 0
+        }
+    }
+
+    func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM kudos WHERE post_id = ? AND user_id = ?",
+                arguments: [post.description, user.description])
+            return db.changesCount > 0
+        }
+    }
+
+    func insertComment(_ comment: CommentRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    comment.id.description, comment.postID.description, comment.parentID?.description,
+                    comment.authorID.description, comment.text, comment.createdAt.sqliteValue,
+                ])
+        }
+    }
+
+    func comment(_ id: CommentID) async throws -> CommentRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT id, post_id, parent_id, author_id, text, created_at, deleted_at FROM comments WHERE id = ?",
+                arguments: [id.description]
+            ).flatMap { row in
+                guard let id = CommentID(row[0] as String), let post = PostID(row[1] as String),
+                    let author = UserID(row[3] as String)
+                else { return nil }
+                return CommentRecord(
+                    id: id, postID: post, parentID: (row[2] as String?).flatMap(CommentID.init), authorID: author,
+                    text: row[4], createdAt: Date(sqliteValue: row[5]),
+                    deletedAt: (row[6] as Double?).map(Date.init(sqliteValue:)))
+            }
+        }
+    }
+
+    func tombstoneComment(_ id: CommentID, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE comments SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                arguments: [date.sqliteValue, id.description])
+        }
+    }
+
+    func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name,
+                           u.avatar_url
+                    FROM comments c JOIN users u ON u.id = c.author_id
+                    WHERE c.post_id = :post AND \(SQLitePostSQL.visibleComment("c"))
+                      AND (:after IS NULL OR c.id > :after)
+                    ORDER BY c.id LIMIT :limit
+                    """,
+                arguments: [
+                    "post": post.description, "viewer": viewer?.description, "after": after?.description,
+                    "limit": limit,
+                ])
+            return rows.compactMap { row in
+                guard let id = CommentID(row[0] as String), let postID = PostID(row[1] as String),
+                    let authorID = UserID(row[5] as String)
+                else { return nil }
+                return Comment(
+                    id: id, postID: postID, parentID: (row[2] as String?).flatMap(CommentID.init),
+                    author: AuthorSummary(id: authorID, username: row[6], displayName: row[7], avatarURL: row[8]),
+                    text: row[3], createdAt: Date(sqliteValue: row[4]))
+            }
+        }
+    }
+
+    func personalBests(of user: UserID) async throws -> [String: ExerciseBests] {
+        try await pool.read { db in
+            var bests: [String: ExerciseBests] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT exercise_key, bests FROM personal_bests WHERE user_id = ?",
+                arguments: [user.description])
+            {
+                if let value = StoredJSON.decode(ExerciseBests.self, from: row[1]) { bests[row[0]] = value }
+            }
+            return bests
+        }
+    }
+
+    func savePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
+        try await pool.write { db in
+            for (key, value) in bests {
+                try db.execute(
+                    sql: """
+                        INSERT INTO personal_bests (user_id, exercise_key, bests) VALUES (?, ?, ?)
+                        ON CONFLICT (user_id, exercise_key) DO UPDATE SET bests = excluded.bests
+                        """,
+                    arguments: [user.description, key, StoredJSON.encode(value)])
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+import Foundation
+import SpotterCore
+import SpotterModels
+import SpotterTestSupport
+import Testing
+
+/// The storage contract for the social core: graph, posts, kudos, comments, feeds. The visibility matrix
+/// holds each adapter's SQL to `VisibilityPolicy` for every combination that matters.
+@Suite("Social storage contract")
+struct SocialContractTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func user(
+        _ storage: any SpotterStorage, _ name: String, privacy: Privacy = .public
+    ) async throws
+        -> AccountRecord
+    {
+        let account = AccountRecord(
+            id: .generate(at: start), username: name, email: "\(name)@example.com", passwordHash: nil,
+            displayName: name.capitalized, appleSubject: nil, createdAt: start, profile: ProfileFields(privacy: privacy)
+        )
+        try await storage.accounts.create(account)
+        return account
+    }
+
+    static func post(
+        _ storage: any SpotterStorage, by author: AccountRecord, _ text: String = "hello #legday",
+        visibility: Visibility = .public, at date: Date = start, inGlobal: Bool = true, tags: [String] = ["legday"]
+    ) async throws -> PostRecord {
+        let record = PostRecord(
+            id: .generate(at: date), authorID: author.id, kind: .note, text: text, visibility: visibility,
+            workout: nil, records: [], hashtags: tags, mentions: [], textHash: text, inGlobal: inGlobal,
+            performedAt: date, createdAt: date)
+        try await storage.posts.insert(record)
+        return record
+    }
+
+    @Test("every viewer sees exactly what VisibilityPolicy allows", arguments: StorageBackend.available)
+    func visibilityMatrix(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            // Given authors of every privacy, suspended or not, each with a post of every visibility and a
+            // deleted one…
+            var authors: [(AccountRecord, suspended: Bool)] = []
+            for privacy in Privacy.allCases {
+                for suspended in [false, true] {
+                    let name = "a_\(privacy.rawValue)_\(suspended ? "s" : "ok")"
+                    let author = try await Self.user(storage, name, privacy: privacy)
+                    if suspended { try await storage.accounts.setSuspended(author.id, at: Self.start) }
+                    authors.append((author, suspended))
+                }
+            }
+            var posts: [UserID: [(PostRecord, deleted: Bool)]] = [:]
+            for (author, _) in authors {
+                for visibility in Visibility.allCases {
+                    posts[author.id, default: []].append(
+                        (try await Self.post(storage, by: author, visibility: visibility), false))
+                }
+                let deleted = try await Self.post(storage, by: author)
+                try await storage.posts.tombstone(deleted.id, at: Self.start)
+                posts[author.id, default: []].append((deleted, true))
+            }
+            // …and viewers in every relationship to all of them.
+            let stranger = try await Self.user(storage, "stranger")
+            let follower = try await Self.user(storage, "follower")
+            let requester = try await Self.user(storage, "requester")
+            let blocker = try await Self.user(storage, "blocker")
+            let blockee = try await Self.user(storage, "blockee")
+            for (author, _) in authors {
+                try await storage.graph.follow(follower.id, author.id, state: .accepted, at: Self.start)
+                try await storage.graph.follow(requester.id, author.id, state: .pending, at: Self.start)
+                try await storage.graph.block(blocker.id, author.id, at: Self.start)
+                try await storage.graph.block(author.id, blockee.id, at: Self.start)
+            }
+            let viewers: [(String, UserID?)] = [
+                ("anonymous", nil), ("stranger", stranger.id), ("follower", follower.id),
+                ("requester", requester.id), ("blocker", blocker.id), ("blockee", blockee.id),
+            ]
+            // Then
+            for (author, suspended) in authors {
+                for (name, viewer) in viewers + [("author", author.id)] {
+                    var expected: Set<PostID> = []
+                    for (post, deleted) in posts[author.id] ?? [] {
+                        let facts = VisibilityPolicy.Facts(
+                            isAuthor: viewer == author.id, postDeleted: deleted, authorSuspended: suspended,
+                            blockedEitherWay: name == "blocker" || name == "blockee", followsAuthor: name == "follower",
+                            authorPrivacy: author.profile.privacy, visibility: post.visibility)
+                        let allowed = VisibilityPolicy.canSee(facts)
+                        let seen = try await storage.posts.post(post.id, viewer: viewer) != nil
+                        #expect(seen == allowed, "\(name) → \(author.username) \(post.visibility) deleted:\(deleted)")
+                        if allowed { expected.insert(post.id) }
+                    }
+                    let feed = try await storage.posts.feed(
+                        FeedQuery(source: .author(author.id), limit: 50), viewer: viewer)
+                    #expect(Set(feed.map(\.id)) == expected, "\(name) → \(author.username) profile feed")
+                    #expect(
+                        try await storage.posts.countVisiblePosts(by: author.id, viewer: viewer) == expected.count,
+                        "\(name) → \(author.username) count")
+                }
+            }
+        }
+    }
+
+    @Test("the policy itself: private accounts cap every post at followers")
+    func policyRules() {
+        func see(_ privacy: Privacy, _ visibility: Visibility, follows: Bool) -> Bool {
+            VisibilityPolicy.canSee(
+                .init(
+                    isAuthor: false, postDeleted: false, authorSuspended: false, blockedEitherWay: false,
+                    followsAuthor: follows, authorPrivacy: privacy, visibility: visibility))
+        }
+        #expect(see(.public, .public, follows: false))
+        #expect(!see(.private, .public, follows: false))
+        #expect(see(.private, .public, follows: true))
+        #expect(!see(.public, .followers, follows: false))
+        #expect(!see(.public, .private, follows: true))
+    }
+
+    @Test(
+        "following feed: own posts and accepted follows, minus mutes, newest first", arguments: StorageBackend.available
+    )
+    func followingFeed(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let me = try await Self.user(storage, "me")
+            let friend = try await Self.user(storage, "friend")
+            let muted = try await Self.user(storage, "muted")
+            let pending = try await Self.user(storage, "locked", privacy: .private)
+            let other = try await Self.user(storage, "other")
+            try await storage.graph.follow(me.id, friend.id, state: .accepted, at: Self.start)
+            try await storage.graph.follow(me.id, muted.id, state: .accepted, at: Self.start)
+            try await storage.graph.follow(me.id, pending.id, state: .pending, at: Self.start)
+            try await storage.graph.mute(me.id, muted.id, at: Self.start)
+            let mine = try await Self.post(storage, by: me, at: Self.start + 1)
+            let friends = try await Self.post(storage, by: friend, visibility: .followers, at: Self.start + 2)
+            _ = try await Self.post(storage, by: muted, at: Self.start + 3)
+            _ = try await Self.post(storage, by: pending, visibility: .followers, at: Self.start + 4)
+            _ = try await Self.post(storage, by: other, at: Self.start + 5)
+            let feed = try await storage.posts.feed(FeedQuery(source: .following, limit: 20), viewer: me.id)
+            #expect(feed.map(\.id) == [friends.id, mine.id])
+            // Muting hides from feeds, not from the profile.
+            let profile = try await storage.posts.feed(FeedQuery(source: .author(muted.id), limit: 20), viewer: me.id)
+            #expect(profile.count == 1)
+        }
+    }
+
+    @Test("global and tag feeds hold only what belongs there", arguments: StorageBackend.available)
+    func globalAndTagFeeds(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "ana")
+            let fitness = try await Self.post(storage, by: ana, "squats #legday", at: Self.start + 1)
+            _ = try await Self.post(storage, by: ana, "cat pictures", at: Self.start + 2, inGlobal: false, tags: [])
+            _ = try await Self.post(storage, by: ana, "followers #legday", visibility: .followers, at: Self.start + 3)
+            let global = try await storage.posts.feed(FeedQuery(source: .global, limit: 20), viewer: nil)
+            #expect(global.map(\.id) == [fitness.id])
+            let tagged = try await storage.posts.feed(FeedQuery(source: .tag("legday"), limit: 20), viewer: nil)
+            #expect(tagged.map(\.id) == [fitness.id])
+        }
+    }
+
+    @Test("pages never skip or repeat while new posts arrive", arguments: StorageBackend.available)
+    func stablePagination(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "ana")
+            var made: [PostID] = []
+            for index in 0..<25 {
+                made.append(try await Self.post(storage, by: ana, "p\(index)", at: Self.start + Double(index)).id)
+            }
+            var seen: [PostID] = []
+            var cursor: PostID?
+            var arrived = 0
+            repeat {
+                let page = try await storage.posts.feed(
+                    FeedQuery(source: .global, before: cursor, limit: 7), viewer: nil)
+                seen += page.map(\.id)
+                cursor = page.count == 7 ? page.last?.id : nil
+                // Posts arrive between pages.
+                for _ in 0..<3 {
+                    _ = try await Self.post(storage, by: ana, "new\(arrived)", at: Self.start + 100 + Double(arrived))
+                    arrived += 1
+                }
+            } while cursor != nil
+            #expect(seen == made.reversed())
+            // Gap fill: what arrived after the first item, oldest first.
+            let newer = try await storage.posts.feed(
+                FeedQuery(source: .global, after: made.last, limit: 50), viewer: nil)
+            #expect(newer.count == arrived)
+            #expect(newer.map(\.id) == newer.map(\.id).sorted { $0.rawValue.uuidString < $1.rawValue.uuidString })
+        }
+    }
+
+    @Test(
+        "kudos are idempotent, counted, previewed, and leave out suspended and blocked people",
+        arguments: StorageBackend.available)
+    func kudos(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "ana")
+            let bea = try await Self.user(storage, "bea")
+            let cai = try await Self.user(storage, "cai")
+            let dee = try await Self.user(storage, "dee")
+            let eve = try await Self.user(storage, "eve")
+            let post = try await Self.post(storage, by: ana)
+            for (index, user) in [bea, cai, dee, eve].enumerated() {
+                #expect(try await storage.posts.addKudos(post.id, by: user.id, at: Self.start + Double(index)))
+            }
+            #expect(try await storage.posts.addKudos(post.id, by: bea.id, at: Self.start + 9) == false)
+            var seen = try #require(try await storage.posts.post(post.id, viewer: bea.id))
+            #expect(seen.kudosCount == 4)
+            #expect(seen.kudosedByMe)
+            #expect(seen.kudosPreview.map(\.username) == ["bea", "cai", "dee"])
+            // Suspended givers and people the viewer blocked disappear from count and preview.
+            try await storage.accounts.setSuspended(cai.id, at: Self.start)
+            try await storage.graph.block(ana.id, dee.id, at: Self.start)
+            seen = try #require(try await storage.posts.post(post.id, viewer: ana.id))
+            #expect(seen.kudosCount == 2)
+            #expect(seen.kudosPreview.map(\.username) == ["bea", "eve"])
+            #expect(try await storage.posts.removeKudos(post.id, by: bea.id))
+            #expect(try await storage.posts.removeKudos(post.id, by: bea.id) == false)
+        }
+    }
+
+    @Test("comments and replies list and count alike, without hidden people", arguments: StorageBackend.available)
+    func comments(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "ana")
+            let bea = try await Self.user(storage, "bea")
+            let troll = try await Self.user(storage, "troll")
+            let post = try await Self.post(storage, by: ana)
+            func comment(
+                _ author: AccountRecord, _ text: String, parent: CommentID? = nil, _ offset: Double
+            )
+                async throws -> CommentRecord
+            {
+                let record = CommentRecord(
+                    id: .generate(at: Self.start + offset), postID: post.id, parentID: parent, authorID: author.id,
+                    text: text, createdAt: Self.start + offset)
+                try await storage.posts.insertComment(record)
+                return record
+            }
+            let first = try await comment(bea, "nice", 1)
+            _ = try await comment(ana, "thanks", parent: first.id, 2)
+            let rude = try await comment(troll, "meh", 3)
+            _ = try await comment(bea, "agreed?", parent: rude.id, 4)
+            let gone = try await comment(bea, "oops", 5)
+            try await storage.posts.tombstoneComment(gone.id, at: Self.start + 6)
+            #expect(try await storage.posts.comment(first.id)?.text == "nice")
+            var listed = try await storage.posts.comments(on: post.id, viewer: ana.id, after: nil, limit: 50)
+            #expect(listed.map(\.text) == ["nice", "thanks", "meh", "agreed?"])
+            // Ana blocks the troll: its comment and the replies under it vanish from her list and her count.
+            try await storage.graph.block(ana.id, troll.id, at: Self.start)
+            listed = try await storage.posts.comments(on: post.id, viewer: ana.id, after: nil, limit: 50)
+            #expect(listed.map(\.text) == ["nice", "thanks"])
+            #expect(try await storage.posts.post(post.id, viewer: ana.id)?.commentsCount == 2)
+            // Paging
+            let firstPage = try await storage.posts.comments(on: post.id, viewer: bea.id, after: nil, limit: 1)
+            let next = try await storage.posts.comments(
+                on: post.id, viewer: bea.id, after: firstPage.last?.id, limit: 1)
+            #expect(next.map(\.text) == ["thanks"])
+        }
+    }
+
+    @Test("follows, requests, blocks and lists", arguments: StorageBackend.available)
+    func graph(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "ana", privacy: .private)
+            let bea = try await Self.user(storage, "bea")
+            let cai = try await Self.user(storage, "cai")
+            #expect(try await storage.graph.follow(bea.id, ana.id, state: .pending, at: Self.start) == .pending)
+            #expect(try await storage.graph.follow(bea.id, ana.id, state: .accepted, at: Self.start) == .pending)
+            #expect(try await storage.graph.relationship(of: bea.id, with: ana.id).following == .requested)
+            let requests = try await storage.graph.followers(
+                of: ana.id, state: .pending, viewer: ana.id, after: nil, limit: 10)
+            #expect(requests.map(\.account.username) == ["bea"])
+            #expect(try await storage.graph.acceptFollow(bea.id, ana.id))
+            #expect(try await storage.graph.acceptFollow(bea.id, ana.id) == false)
+            #expect(try await storage.graph.relationship(of: ana.id, with: bea.id).followedBy)
+            try await storage.graph.follow(cai.id, ana.id, state: .accepted, at: Self.start + 1)
+            var counts = try await storage.graph.counts(of: ana.id)
+            #expect(counts.followers == 2)
+            // Newest first, paged by cursor.
+            let page1 = try await storage.graph.followers(
+                of: ana.id, state: .accepted, viewer: nil, after: nil, limit: 1)
+            #expect(page1.map(\.account.username) == ["cai"])
+            let page2 = try await storage.graph.followers(
+                of: ana.id, state: .accepted, viewer: nil, after: page1.last?.cursor, limit: 1)
+            #expect(page2.map(\.account.username) == ["bea"])
+            // A block removes follows both ways.
+            try await storage.graph.follow(ana.id, cai.id, state: .accepted, at: Self.start)
+            try await storage.graph.block(cai.id, ana.id, at: Self.start)
+            let relation = try await storage.graph.relationship(of: cai.id, with: ana.id)
+            #expect(relation.blocking && relation.following == .none && !relation.followedBy)
+            counts = try await storage.graph.counts(of: ana.id)
+            #expect(counts.followers == 1 && counts.following == 0)
+            // Lists leave out people blocked either way with the viewer.
+            let seenByCai = try await storage.graph.followers(
+                of: ana.id, state: .accepted, viewer: cai.id, after: nil, limit: 10)
+            #expect(seenByCai.map(\.account.username) == ["bea"])
+            try await storage.graph.unblock(cai.id, ana.id)
+            try await storage.graph.mute(cai.id, bea.id, at: Self.start)
+            #expect(try await storage.graph.relationship(of: cai.id, with: bea.id).muting)
+            try await storage.graph.acceptPendingFollows(of: ana.id)
+        }
+    }
+
+    @Test(
+        "posts round-trip with their workout, and edits and personal bests persist", arguments: StorageBackend.available
+    )
+    func postRoundTrip(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "ana")
+            let workout = WorkoutRecord(
+                title: "Leg day", type: .strength, startTime: Self.start, endTime: Self.start + 3600,
+                exercises: [ExerciseEntry(name: "Squat", sets: [WorkoutSet(weightKg: 100, reps: 5, rpe: 8)])])
+            var record = PostRecord(
+                id: .generate(at: Self.start), authorID: ana.id, kind: .workout, text: "done #legday",
+                visibility: .public, workout: workout,
+                records: [PersonalRecord(exercise: "Squat", kind: .heaviestWeight, value: 100, achievedAt: Self.start)],
+                hashtags: ["legday"], mentions: [], textHash: "h", inGlobal: true, performedAt: Self.start,
+                createdAt: Self.start)
+            try await storage.posts.insert(record)
+            #expect(try await storage.posts.record(record.id) == record)
+            record.text = "edited #squats"
+            record.hashtags = ["squats"]
+            record.editedAt = Self.start + 10
+            try await storage.posts.update(record)
+            #expect(try await storage.posts.record(record.id) == record)
+            let post = try #require(try await storage.posts.post(record.id, viewer: nil))
+            #expect(post.workout == workout)
+            #expect(post.personalRecords.count == 1)
+            #expect(try await storage.posts.feed(FeedQuery(source: .tag("legday"), limit: 5), viewer: nil).isEmpty)
+            #expect(try await storage.posts.feed(FeedQuery(source: .tag("squats"), limit: 5), viewer: nil).count == 1)
+            #expect(try await storage.posts.countPosts(by: ana.id, since: Self.start) == 1)
+            #expect(try await storage.posts.hasPost(by: ana.id, textHash: "h", since: Self.start))
+            let bests = [
+                "squat": ExerciseBests(
+                    heaviestKg: 100, bestEstimatedOneRepMaxKg: 116.7, mostRepsAtWeight: ["100.00": 5])
+            ]
+            try await storage.posts.savePersonalBests(bests, of: ana.id)
+            #expect(try await storage.posts.personalBests(of: ana.id) == bests)
+        }
+    }
+}
