@@ -85,6 +85,9 @@ let package = Package(
             name: "spotter",
             dependencies: [
                 "SpotterServer",
+                "SpotterCore",
+                "SpotterModels",
+                "SpotterPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -127,10 +127,37 @@ struct PostgresPostStore: PostStore {
         return try await hydrate(builder.query(sql), viewer: viewer).first
     }
 
-    private func hydrate(_ query: PostgresQuery, viewer: UserID?) async throws -> [Post] {
+    func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let sql = """
+            SELECT \(PostgresPostSQL.columns), p.performed_at, u.featured_at IS NOT NULL
+            FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.visibility = 'public' AND p.performed_at >= \(try builder.bind(since))
+              AND \(PostgresPostSQL.visible) AND \(PostgresPostSQL.notMuted)
+            ORDER BY p.performed_at DESC LIMIT \(try builder.bind(limit))
+            """
+        var extras: [PostID: (Date, Bool)] = [:]
+        let posts = try await hydrate(builder.query(sql), viewer: viewer) { row, post in
+            extras[post.id] = (try row[17].decode(Date.self), try row[18].decode(Bool.self))
+        }
+        return posts.compactMap { post in
+            extras[post.id].map { RankingCandidate(post: post, performedAt: $0.0, authorFeatured: $0.1) }
+        }
+    }
+
+    /// Runs a post query and adds each post's first kudos givers in one more query. `inspect` sees each row
+    /// with its post, for queries that select extra columns after the standard ones.
+    private func hydrate(
+        _ query: PostgresQuery, viewer: UserID?,
+        inspect: (PostgresRandomAccessRow, Post) throws -> Void = { _, _ in }
+    ) async throws -> [Post] {
         var posts: [Post] = []
         for try await row in try await client.query(query, logger: logger) {
-            if let post = try Self.post(from: row.makeRandomAccess()) { posts.append(post) }
+            let access = row.makeRandomAccess()
+            if let post = try Self.post(from: access) {
+                try inspect(access, post)
+                posts.append(post)
+            }
         }
         guard !posts.isEmpty else { return posts }
         var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)

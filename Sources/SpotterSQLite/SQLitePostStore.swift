@@ -138,10 +138,43 @@ struct SQLitePostStore: PostStore {
         .first
     }
 
-    /// Runs a post query and adds each post's first kudos givers in one more query.
-    private func hydrate(sql: String, arguments: StatementArguments, viewer: UserID?) async throws -> [Post] {
+    func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
+        let sql = """
+            SELECT \(SQLitePostSQL.columns), p.performed_at, u.featured_at IS NOT NULL
+            FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.visibility = 'public' AND p.performed_at >= :since AND \(SQLitePostSQL.visible)
+              AND \(SQLitePostSQL.notMuted)
+            ORDER BY p.performed_at DESC LIMIT :limit
+            """
+        var extras: [PostID: (Date, Bool)] = [:]
+        let posts = try await hydrate(
+            sql: sql, arguments: ["since": since.sqliteValue, "viewer": viewer?.description, "limit": limit],
+            viewer: viewer
+        ) { row, post in extras[post.id] = (Date(sqliteValue: row[17]), row[18]) }
+        return posts.compactMap { post in
+            extras[post.id].map { RankingCandidate(post: post, performedAt: $0.0, authorFeatured: $0.1) }
+        }
+    }
+
+    /// Runs a post query and adds each post's first kudos givers in one more query. `inspect` sees each row
+    /// with its post, for queries that select extra columns after the standard ones.
+    private func hydrate(
+        sql: String, arguments: StatementArguments, viewer: UserID?,
+        inspect: (Row, Post) -> Void = { _, _ in }
+    ) async throws -> [Post] {
+        let rows = try await pool.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
+        var posts: [Post] = []
+        for row in rows {
+            guard let post = Self.post(from: row) else { continue }
+            inspect(row, post)
+            posts.append(post)
+        }
+        return try await withKudosPreview(posts, viewer: viewer)
+    }
+
+    private func withKudosPreview(_ posts: [Post], viewer: UserID?) async throws -> [Post] {
         try await pool.read { db in
-            var posts = try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(Self.post(from:))
+            var posts = posts
             guard !posts.isEmpty else { return posts }
             let ids = posts.map(\.id.description)
             let previewSQL = """

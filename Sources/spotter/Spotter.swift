@@ -4,6 +4,6 @@ import ArgumentParser
 struct Spotter: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Spotter: the open social layer for fitness communities.",
-        subcommands: [Serve.self, Migrate.self],
+        subcommands: [Serve.self, Migrate.self, Admin.self],
         defaultSubcommand: Serve.self)
 }

@@ -248,3 +248,45 @@ struct PostsAPITests {
         }
     }
 }
+
+@Suite("Featured feed over HTTP")
+struct FeaturedFeedTests {
+    @Test(
+        "trending public posts rank by reactions and age; featured accounts lead; private posts never show",
+        arguments: StorageBackend.available)
+    func featured(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            let coach = try await api.user("coach")
+            let now = api.clock.now
+            // A week-old session uploaded now, a fresh note, a followers-only post and a coach's post.
+            _ = try await api.workout(ana, "Last week", sets: [WorkoutSet(weightKg: 50, reps: 5)], at: now - 6 * 86_400)
+            let fresh = try await api.post(bea, "Fresh #gym")
+            _ = try await api.post(bea, "Friends only", visibility: .followers)
+            api.clock.advance(by: 60)
+            let coachPost = try await api.post(coach, "Coach tip #training")
+            _ = try await api.call(.post, "/api/v1/posts/\(fresh.id)/kudos", token: ana)
+            var feed = try await api.feed("/api/v1/feeds/featured", token: nil)
+            #expect(feed.items.first?.id == fresh.id)
+            #expect(feed.items.last?.workout?.title == "Last week")
+            #expect(!feed.items.map(\.text).contains("Friends only"))
+            // Once an admin features the coach, the coach leads.
+            let admin = try await api.signup("admin")
+            _ = try await AdminService(storage: api.storage, clock: api.clock).setRole("admin", .admin)
+            #expect(
+                try await api.call(.post, "/api/v1/admin/users/coach/feature", token: admin.accessToken).status
+                    == .noContent)
+            #expect(try await api.call(.post, "/api/v1/admin/users/coach/feature", token: ana).status == .forbidden)
+            feed = try await api.feed("/api/v1/feeds/featured", token: ana)
+            #expect(feed.items.first?.id == coachPost.id)
+            // Pages are positions in the ranking.
+            let first = try await api.feed("/api/v1/feeds/featured?limit=2", token: nil)
+            let cursor = try #require(first.nextCursor)
+            let second = try await api.feed("/api/v1/feeds/featured?limit=2&cursor=\(cursor)", token: nil)
+            #expect(second.items.count == 1)
+            #expect(Set(first.items.map(\.id) + second.items.map(\.id)).count == 3)
+            #expect(try await api.call(.get, "/api/v1/feeds/featured?cursor=abc").status == .badRequest)
+        }
+    }
+}

@@ -5,11 +5,47 @@ import SpotterModels
 /// see, newest first; `since` instead returns what is newer than a cursor, oldest first, for gap fill.
 public struct FeedService: Sendable {
     let storage: any SpotterStorage
+    let clock: any WallClock
     let social: SocialService
+
+    /// How far back the Featured feed looks, and how many candidates it ranks.
+    public static let featuredWindow: TimeInterval = 14 * 24 * 3600
+    public static let featuredCandidates = 500
 
     public init(storage: any SpotterStorage, clock: any WallClock) {
         self.storage = storage
+        self.clock = clock
         self.social = SocialService(storage: storage, clock: clock)
+    }
+
+    /// Trending public posts of the last two weeks, featured accounts boosted (see `FeaturedRanking`).
+    ///
+    /// A ranking moves as reactions come in, so its pages are positions in the ranking computed at each
+    /// request: the cursor is an offset. `since` does not apply (nothing is "newer" in a ranking).
+    public func featured(viewer: AccountRecord?, limit: String?, cursor: String?) async throws -> Page<Post> {
+        let page = try PageRequest(limit: limit, cursor: nil, since: nil)
+        let offset = try cursor.map(Self.decodeOffset) ?? 0
+        let now = clock.now
+        let candidates = try await storage.posts.rankingCandidates(
+            viewer: viewer?.id, since: now.addingTimeInterval(-Self.featuredWindow), limit: Self.featuredCandidates)
+        let ranked = FeaturedRanking.rank(candidates, now: now)
+        let items = Array(ranked.dropFirst(offset).prefix(page.limit))
+        let next = offset + items.count
+        return Page(items: items, nextCursor: next < ranked.count ? Self.encodeOffset(next) : nil)
+    }
+
+    static func encodeOffset(_ offset: Int) -> String {
+        Data("r1:\(offset)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decodeOffset(_ cursor: String) throws -> Int {
+        var base64 = cursor
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard cursor.count <= 32, let data = Data(base64Encoded: base64),
+            let text = String(data: data, encoding: .utf8), text.hasPrefix("r1:"),
+            let offset = Int(text.dropFirst(3)), (0...featuredCandidates).contains(offset)
+        else { throw SpotterError.malformed(detail: "cursor is not a cursor this server gave out.", field: "cursor") }
+        return offset
     }
 
     public func following(viewer: AccountRecord, page: PageRequest) async throws -> Page<Post> {

@@ -16,6 +16,9 @@ public protocol PostStore: Sendable {
     func record(_ id: PostID) async throws -> PostRecord?
     /// Posts as a feed serves them, newest first, only those `viewer` may see.
     func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post]
+    /// Public posts `viewer` may see, done at or after `since` (newest first, at most `limit`), not muted,
+    /// for the Featured ranking.
+    func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate]
     /// One post as `viewer` sees it, or `nil` when it is gone or not for them.
     func post(_ id: PostID, viewer: UserID?) async throws -> Post?
     /// How many of `author`'s posts `viewer` may see.

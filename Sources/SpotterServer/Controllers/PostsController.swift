@@ -58,6 +58,12 @@ struct FeedsController {
 
     var readEndpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("featured") { request, context in
+            let query = request.uri.queryParameters
+            return try await feeds.featured(
+                viewer: context.viewer, limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init)
+            )
+        }
         routes.get("global") { request, context in
             try await feeds.global(viewer: context.viewer, page: try request.pageRequest)
         }
