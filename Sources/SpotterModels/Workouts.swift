@@ -176,3 +176,52 @@ public struct PersonalRecord: Codable, Sendable, Equatable {
         case achievedAt = "achieved_at"
     }
 }
+
+/// `GET /api/v1/users/{username}/progress`: what a profile's charts show, counted in the owner's time zone
+/// from the workouts the viewer may see.
+public struct ProgressReport: Codable, Sendable, Equatable {
+    public struct Week: Codable, Sendable, Equatable {
+        /// Monday 00:00 in the owner's time zone.
+        public var weekStart: Date
+        public var workouts: Int
+        public var volumeKg: Double
+
+        public init(weekStart: Date, workouts: Int, volumeKg: Double) {
+            self.weekStart = weekStart
+            self.workouts = workouts
+            self.volumeKg = volumeKg
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case weekStart = "week_start"
+            case workouts
+            case volumeKg = "volume_kg"
+        }
+    }
+
+    public var timeZone: String
+    public var weeks: [Week]
+    /// Consecutive days with a workout, ending today (or yesterday: a streak lasts until the day is over).
+    public var currentStreak: Int
+    public var longestStreak: Int
+    /// The standing records: the latest of each kind per exercise (and per weight for most reps).
+    public var personalRecords: [PersonalRecord]
+
+    public init(
+        timeZone: String, weeks: [Week], currentStreak: Int, longestStreak: Int, personalRecords: [PersonalRecord]
+    ) {
+        self.timeZone = timeZone
+        self.weeks = weeks
+        self.currentStreak = currentStreak
+        self.longestStreak = longestStreak
+        self.personalRecords = personalRecords
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case timeZone = "time_zone"
+        case weeks
+        case currentStreak = "current_streak"
+        case longestStreak = "longest_streak"
+        case personalRecords = "personal_records"
+    }
+}

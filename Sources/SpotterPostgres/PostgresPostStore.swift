@@ -202,6 +202,29 @@ struct PostgresPostStore: PostStore {
             kudosedByMe: try r[16].decode(Bool.self))
     }
 
+    func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let sql = """
+            SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.author_id = \(try builder.bind(author.rawValue)) AND p.kind = 'workout'
+              AND \(PostgresPostSQL.visible)
+            ORDER BY p.performed_at
+            """
+        var history: [WorkoutHistoryEntry] = []
+        for try await (performedAt, workoutJSON, recordsJSON) in try await client.query(
+            builder.query(sql), logger: logger
+        )
+        .decode((Date, String?, String).self) {
+            let workout = StoredJSON.decode(WorkoutRecord.self, from: workoutJSON)
+            guard workout?.completed ?? false else { continue }
+            history.append(
+                WorkoutHistoryEntry(
+                    performedAt: performedAt, workout: workout,
+                    records: StoredJSON.decode([PersonalRecord].self, from: recordsJSON) ?? []))
+        }
+        return history
+    }
+
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
         var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """

@@ -214,6 +214,26 @@ struct SQLitePostStore: PostStore {
             kudosCount: row[14], commentsCount: row[15], kudosPreview: [], kudosedByMe: row[16])
     }
 
+    func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
+                    WHERE p.author_id = :author AND p.kind = 'workout' AND \(SQLitePostSQL.visible)
+                    ORDER BY p.performed_at
+                    """,
+                arguments: ["author": author.description, "viewer": viewer?.description]
+            ).compactMap { row in
+                let workout = StoredJSON.decode(WorkoutRecord.self, from: row[1])
+                guard workout?.completed ?? false else { return nil }
+                return WorkoutHistoryEntry(
+                    performedAt: Date(sqliteValue: row[0]), workout: workout,
+                    records: StoredJSON.decode([PersonalRecord].self, from: row[2]) ?? [])
+            }
+        }
+    }
+
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(

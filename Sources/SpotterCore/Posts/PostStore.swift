@@ -21,6 +21,8 @@ public protocol PostStore: Sendable {
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate]
     /// One post as `viewer` sees it, or `nil` when it is gone or not for them.
     func post(_ id: PostID, viewer: UserID?) async throws -> Post?
+    /// Every completed workout of `author` that `viewer` may see, oldest first.
+    func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry]
     /// How many of `author`'s posts `viewer` may see.
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int
     /// Posts by `author` created at or after `since`, deleted ones included (for rate limits).

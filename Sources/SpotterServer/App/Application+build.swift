@@ -68,7 +68,8 @@ func buildRouter(
 
     let social = SocialService(storage: storage, clock: clock)
     let feeds = FeedService(storage: storage, clock: clock)
-    let users = UsersController(social: social, feeds: feeds)
+    let users = UsersController(
+        social: social, feeds: feeds, progress: ProgressService(storage: storage, clock: clock))
     let posts = PostsController(
         posts: PostService(storage: storage, clock: clock, configuration: configuration.postRules))
     let feedRoutes = FeedsController(feeds: feeds)

@@ -6,6 +6,7 @@ import SpotterModels
 struct UsersController {
     let social: SocialService
     let feeds: FeedService
+    let progress: ProgressService
 
     /// Readable without signing in (a signed-in viewer sees what their relationships allow).
     var readEndpoints: RouteCollection<AppRequestContext> {
@@ -15,6 +16,11 @@ struct UsersController {
         }
         routes.get(":username/posts") { request, context in
             try await feeds.author(try context.text("username"), viewer: context.viewer, page: try request.pageRequest)
+        }
+        routes.get(":username/progress") { request, context in
+            try await progress.report(
+                for: try context.text("username"), viewer: context.viewer,
+                weeks: request.uri.queryParameters["weeks"].map(String.init))
         }
         routes.get(":username/followers") { request, context in
             try await social.list(

@@ -52,3 +52,4 @@ extension Comment: ResponseEncodable {}
 extension KudosState: ResponseEncodable {}
 extension Relationship: ResponseEncodable {}
 extension Page: ResponseEncodable {}
+extension ProgressReport: ResponseEncodable {}
