@@ -147,7 +147,7 @@ struct PostgresPostStore: PostStore {
 
     /// Runs a post query and adds each post's first kudos givers in one more query. `inspect` sees each row
     /// with its post, for queries that select extra columns after the standard ones.
-    private func hydrate(
+    func hydrate(
         _ query: PostgresQuery, viewer: UserID?,
         inspect: (PostgresRandomAccessRow, Post) throws -> Void = { _, _ in }
     ) async throws -> [Post] {

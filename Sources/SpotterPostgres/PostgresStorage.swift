@@ -18,6 +18,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let idempotency: any IdempotencyStore
     public let graph: any GraphStore
     public let posts: any PostStore
+    public let search: any SearchStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger) {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -26,7 +27,9 @@ public final class PostgresStorage: SpotterStorage, Service {
         tokens = PostgresTokenStore(client: client, logger: logger)
         idempotency = PostgresIdempotencyStore(client: client, logger: logger)
         graph = PostgresGraphStore(client: client, logger: logger)
-        posts = PostgresPostStore(client: client, logger: logger)
+        let postStore = PostgresPostStore(client: client, logger: logger)
+        posts = postStore
+        search = PostgresSearchStore(client: client, logger: logger, posts: postStore)
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.

@@ -158,7 +158,7 @@ struct SQLitePostStore: PostStore {
 
     /// Runs a post query and adds each post's first kudos givers in one more query. `inspect` sees each row
     /// with its post, for queries that select extra columns after the standard ones.
-    private func hydrate(
+    func hydrate(
         sql: String, arguments: StatementArguments, viewer: UserID?,
         inspect: (Row, Post) -> Void = { _, _ in }
     ) async throws -> [Post] {

@@ -13,6 +13,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let idempotency: any IdempotencyStore
     public let graph: any GraphStore
     public let posts: any PostStore
+    public let search: any SearchStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
@@ -30,7 +31,9 @@ public final class SQLiteStorage: SpotterStorage {
         tokens = SQLiteTokenStore(pool: pool)
         idempotency = SQLiteIdempotencyStore(pool: pool)
         graph = SQLiteGraphStore(pool: pool)
-        posts = SQLitePostStore(pool: pool)
+        let postStore = SQLitePostStore(pool: pool)
+        posts = postStore
+        search = SQLiteSearchStore(pool: pool, posts: postStore)
     }
 
     public func migrate() async throws {

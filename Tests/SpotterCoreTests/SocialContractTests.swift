@@ -337,4 +337,32 @@ struct SocialContractTests {
             #expect(try await storage.posts.personalBests(of: ana.id) == bests)
         }
     }
+
+    @Test(
+        "search finds names by trigram or prefix, tags with public counts, and post words",
+        arguments: StorageBackend.available)
+    func search(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "anastasia")
+            let hidden = try await Self.user(storage, "anabel")
+            try await storage.accounts.setSuspended(hidden.id, at: Self.start)
+            _ = try await Self.post(storage, by: ana, "Heavy squats", tags: ["legday", "legs"])
+            _ = try await Self.post(storage, by: ana, "Quiet squats", visibility: .followers, tags: ["legday"])
+            #expect(
+                try await storage.search.users(matching: "nastas", viewer: nil, limit: 10).map(\.username) == [
+                    "anastasia"
+                ])
+            #expect(
+                try await storage.search.users(matching: "an", viewer: nil, limit: 10).map(\.username) == ["anastasia"])
+            #expect(try await storage.search.users(matching: "a_b%", viewer: nil, limit: 10).isEmpty)
+            let tags = try await storage.search.tags(prefix: "leg", viewer: nil, limit: 10)
+            #expect(tags == [TagCount(tag: "legday", postsCount: 1), TagCount(tag: "legs", postsCount: 1)])
+            #expect(try await storage.search.tags(prefix: "leg", viewer: ana.id, limit: 10).first?.postsCount == 1)  // public posts only, whoever asks
+            #expect(
+                try await storage.search.posts(matching: "squats", viewer: nil, limit: 10).map(\.text) == [
+                    "Heavy squats"
+                ])
+            #expect(try await storage.search.posts(matching: "squats", viewer: ana.id, limit: 10).count == 2)
+        }
+    }
 }

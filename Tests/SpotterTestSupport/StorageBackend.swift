@@ -61,10 +61,11 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
         case .postgres:
             guard let url = Self.postgresURL else { throw MissingDatabase() }
             let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try await ExtensionsOnce.shared.ensure(url)
             try await Self.admin(url) { try await $0.query("CREATE SCHEMA \(unescaped: schema)", logger: Self.logger) }
             do {
                 let storage = try PostgresStorage(url: url, logger: Self.logger) { configuration in
-                    configuration.options.additionalStartupParameters = [("search_path", schema)]
+                    configuration.options.additionalStartupParameters = [("search_path", "\(schema), public")]
                     configuration.options.maximumConnections = 8
                 }
                 let result = try await body(storage)
@@ -89,7 +90,7 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
         try await admin(url) { try await $0.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: logger) }
     }
 
-    private static func admin(_ url: String, _ body: (PostgresConnection) async throws -> Void) async throws {
+    fileprivate static func admin(_ url: String, _ body: (PostgresConnection) async throws -> Void) async throws {
         let client = try PostgresURL.configuration(from: url)
         let configuration = PostgresConnection.Configuration(
             host: client.host ?? "127.0.0.1", port: client.port ?? 5432, username: client.username,
@@ -102,5 +103,21 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
             try? await connection.close()
             throw error
         }
+    }
+}
+
+/// Extensions are per database: pg_trgm is created once per test process in `public` (on every test's
+/// search_path), as a production database has it, not inside one test's schema. Concurrent
+/// `CREATE EXTENSION IF NOT EXISTS` can race, so one actor does it.
+private actor ExtensionsOnce {
+    static let shared = ExtensionsOnce()
+    private var done = false
+
+    func ensure(_ url: String) async throws {
+        guard !done else { return }
+        try await StorageBackend.admin(url) {
+            try await $0.query("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public", logger: StorageBackend.logger)
+        }
+        done = true
     }
 }

@@ -83,6 +83,7 @@ func buildRouter(
     reading.addRoutes(users.readEndpoints, atPath: "users")
     reading.addRoutes(posts.readEndpoints, atPath: "posts")
     reading.addRoutes(feedRoutes.readEndpoints, atPath: "feeds")
+    reading.addRoutes(SearchController(search: SearchService(storage: storage)).endpoints, atPath: "search")
 
     let signedIn = api.group()
         .add(middleware: BearerAuthenticator(accounts: accounts))

@@ -1,0 +1,106 @@
+import Foundation
+import SpotterModels
+
+/// `GET /api/v1/search?q=…&type=users|tags|posts`.
+///
+/// People are found by username or display name, by prefix, substring, or with a typo; the database gives
+/// candidates that share letter triples with the query, and `NameMatch` orders them: exact, then prefix,
+/// then by edit distance.
+public struct SearchService: Sendable {
+    public enum Kind: String, Sendable, CaseIterable { case users, tags, posts }
+
+    public static let defaultLimit = 10
+    let storage: any SpotterStorage
+
+    public init(storage: any SpotterStorage) { self.storage = storage }
+
+    public func search(
+        query: String?, type: String?, limit: String?, viewer: AccountRecord?
+    ) async throws
+        -> SearchResults
+    {
+        let q = (query ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(q.count),
+            !q.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw SpotterError.malformed(detail: "q must be 1 to 100 characters of text.", field: "q") }
+        let kinds: [Kind]
+        if let type {
+            guard let kind = Kind(rawValue: type) else {
+                throw SpotterError.malformed(detail: "type must be users, tags or posts.", field: "type")
+            }
+            kinds = [kind]
+        } else {
+            kinds = Kind.allCases
+        }
+        let count = try PageRequest(limit: limit, cursor: nil, since: nil).limit
+        var results = SearchResults()
+        for kind in kinds {
+            switch kind {
+            case .users:
+                let candidates = try await storage.search.users(matching: q, viewer: viewer?.id, limit: 50)
+                results.users = NameMatch.rank(candidates, query: q).prefix(count).map(\.summary)
+            case .tags:
+                let prefix = q.hasPrefix("#") ? String(q.dropFirst()).lowercased() : q.lowercased()
+                if !prefix.isEmpty {
+                    results.tags = try await storage.search.tags(prefix: prefix, viewer: viewer?.id, limit: count)
+                }
+            case .posts:
+                results.posts = try await storage.search.posts(matching: q, viewer: viewer?.id, limit: count)
+            }
+        }
+        return results
+    }
+}
+
+/// Orders name-search candidates; pure.
+public enum NameMatch {
+    public static func rank(_ accounts: [AccountRecord], query: String) -> [AccountRecord] {
+        let q = query.lowercased().hasPrefix("@") ? String(query.lowercased().dropFirst()) : query.lowercased()
+        return accounts.map { (account: $0, score: score($0, q)) }
+            .filter { $0.score < Int.max }
+            .sorted { ($0.score, $0.account.username.lowercased()) < ($1.score, $1.account.username.lowercased()) }
+            .map(\.account)
+    }
+
+    /// Lower is better: 0 exact username, 1 username prefix, 2 display-name word prefix, 3 substring,
+    /// then 10 + edit distance for near misses; `Int.max` for no resemblance.
+    static func score(_ account: AccountRecord, _ q: String) -> Int {
+        let username = account.username.lowercased()
+        let display = account.displayName.lowercased()
+        if username == q { return 0 }
+        if username.hasPrefix(q) { return 1 }
+        if display.split(separator: " ").contains(where: { $0.hasPrefix(q) }) { return 2 }
+        if username.contains(q) || display.contains(q) { return 3 }
+        // Compare with each name's start at about the query's length, so "marahton" is one swap from
+        // "marathon_mike" rather than six edits from the whole name.
+        let nearest =
+            ([username] + display.split(separator: " ").map(String.init))
+            .flatMap { name in
+                [q.count - 1, q.count, q.count + 1].map { editDistance(q, String(name.prefix(max(1, $0)))) }
+            }
+            .min() ?? Int.max
+        let allowed = q.count <= 4 ? 1 : 2
+        return nearest <= allowed ? 10 + nearest : Int.max
+    }
+
+    /// Damerau–Levenshtein (optimal string alignment) distance: a swapped pair of letters is one typo.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+}

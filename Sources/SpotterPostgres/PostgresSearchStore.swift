@@ -1,0 +1,75 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SpotterCore
+import SpotterModels
+
+/// Search on PostgreSQL: pg_trgm similarity for names, `to_tsvector('simple', …)` for post text, both
+/// behind GIN indexes.
+struct PostgresSearchStore: SearchStore {
+    let client: PostgresClient
+    let logger: Logger
+    let posts: PostgresPostStore
+
+    private static let searchable = "(users.username_key || ' ' || lower(users.display_name))"
+
+    func users(matching query: String, viewer: UserID?, limit: Int) async throws -> [AccountRecord] {
+        let name = SearchTerms.name(query)
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let q = try builder.bind(name)
+        let prefix = try builder.bind(SearchTerms.likePrefix(name))
+        let sql = """
+            SELECT \(PostgresAccountStore.columns) FROM users
+            WHERE (\(Self.searchable) % \(q) OR \(q) <% \(Self.searchable)
+                   OR users.username_key LIKE \(prefix) OR lower(users.display_name) LIKE \(prefix))
+              AND \(PostgresPostSQL.listable("users"))
+            ORDER BY word_similarity(\(q), \(Self.searchable)) DESC, users.username_key
+            LIMIT \(try builder.bind(limit))
+            """
+        let query = builder.query(sql)
+        return try await client.withTransaction(logger: logger) { connection in
+            // pg_trgm's default thresholds (0.3 / 0.6) miss a swapped pair of letters in a short name; the
+            // lower ones let the index return such candidates, and NameMatch then ranks and trims them.
+            try await connection.query("SET LOCAL pg_trgm.similarity_threshold = 0.2", logger: logger)
+            try await connection.query("SET LOCAL pg_trgm.word_similarity_threshold = 0.3", logger: logger)
+            var accounts: [AccountRecord] = []
+            for try await row in try await connection.query(query, logger: logger) {
+                accounts.append(try PostgresAccountStore.record(row.makeRandomAccess(), offset: 0))
+            }
+            return accounts
+        }
+    }
+
+    func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let sql = """
+            SELECT t.tag, COUNT(*) FROM post_tags t
+            JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id
+            WHERE t.tag LIKE \(try builder.bind(SearchTerms.likePrefix(prefix))) AND p.visibility = 'public'
+              AND \(PostgresPostSQL.visible)
+            GROUP BY t.tag ORDER BY COUNT(*) DESC, t.tag LIMIT \(try builder.bind(limit))
+            """
+        var tags: [TagCount] = []
+        for try await (tag, count) in try await client.query(builder.query(sql), logger: logger).decode(
+            (String, Int).self)
+        {
+            tags.append(TagCount(tag: tag, postsCount: count))
+        }
+        return tags
+    }
+
+    func posts(matching query: String, viewer: UserID?, limit: Int) async throws -> [Post] {
+        let words = SearchTerms.words(query)
+        guard !words.isEmpty else { return [] }
+        // Words are letters and digits only (SearchTerms.words), so `word:*` is always valid tsquery syntax.
+        let prefixQuery = words.map { "\($0):*" }.joined(separator: " & ")
+        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let sql = """
+            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE to_tsvector('simple', p.text) @@ to_tsquery('simple', \(try builder.bind(prefixQuery)))
+              AND \(PostgresPostSQL.visible)
+            ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
+            """
+        return try await posts.hydrate(builder.query(sql), viewer: viewer)
+    }
+}

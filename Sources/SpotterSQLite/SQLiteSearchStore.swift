@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import SpotterCore
+import SpotterModels
+
+/// Search on SQLite: FTS5 with the trigram tokenizer for names, unicode61 words for post text.
+struct SQLiteSearchStore: SearchStore {
+    let pool: DatabasePool
+    let posts: SQLitePostStore
+
+    func users(matching query: String, viewer: UserID?, limit: Int) async throws -> [AccountRecord] {
+        let trigrams = SearchTerms.trigrams(query)
+        let sql: String
+        var arguments: StatementArguments = ["viewer": viewer?.description, "limit": limit]
+        if trigrams.isEmpty {
+            // Too short for trigrams: prefix match on the indexed username key and the display name.
+            sql = """
+                SELECT \(SQLiteAccountStore.columns) FROM users
+                WHERE (username_key LIKE :prefix ESCAPE '\\' OR lower(display_name) LIKE :prefix ESCAPE '\\')
+                  AND \(SQLitePostSQL.listable("users"))
+                ORDER BY username_key LIMIT :limit
+                """
+            _ = arguments.append(contentsOf: ["prefix": SearchTerms.likePrefix(SearchTerms.name(query))])
+        } else {
+            // Any shared trigram makes a candidate; bm25 puts those sharing the most first.
+            sql = """
+                SELECT \(SQLiteAccountStore.columns) FROM users_fts JOIN users ON users.rowid = users_fts.rowid
+                WHERE users_fts MATCH :match AND \(SQLitePostSQL.listable("users"))
+                ORDER BY bm25(users_fts) LIMIT :limit
+                """
+            _ = arguments.append(contentsOf: ["match": trigrams.map(SearchTerms.fts5Quoted).joined(separator: " OR ")])
+        }
+        let bound = arguments
+        return try await pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: bound).compactMap(SQLiteAccountStore.record)
+        }
+    }
+
+    func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.tag, COUNT(*) FROM post_tags t
+                    JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id
+                    WHERE t.tag >= :low AND t.tag < :high AND p.visibility = 'public' AND \(SQLitePostSQL.visible)
+                    GROUP BY t.tag ORDER BY COUNT(*) DESC, t.tag LIMIT :limit
+                    """,
+                arguments: ["low": prefix, "high": prefix + "\u{FFFF}", "viewer": viewer?.description, "limit": limit]
+            ).map { TagCount(tag: $0[0], postsCount: $0[1]) }
+        }
+    }
+
+    func posts(matching query: String, viewer: UserID?, limit: Int) async throws -> [Post] {
+        let words = SearchTerms.words(query)
+        guard !words.isEmpty else { return [] }
+        let match = words.map { SearchTerms.fts5Quoted($0) + "*" }.joined(separator: " ")
+        let sql = """
+            SELECT \(SQLitePostSQL.columns) FROM posts_fts
+            JOIN posts p ON p.rowid = posts_fts.rowid JOIN users u ON u.id = p.author_id
+            WHERE posts_fts MATCH :match AND \(SQLitePostSQL.visible)
+            ORDER BY p.id DESC LIMIT :limit
+            """
+        return try await posts.hydrate(
+            sql: sql, arguments: ["match": match, "viewer": viewer?.description, "limit": limit], viewer: viewer)
+    }
+}

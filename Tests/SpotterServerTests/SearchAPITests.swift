@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import SpotterModels
+import SpotterTestSupport
+import Testing
+
+@Suite("Search over HTTP")
+struct SearchAPITests {
+    @Test("people by prefix, substring and typo; never blocked or suspended ones", arguments: StorageBackend.available)
+    func people(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            let ana = try await api.user("anastasia")
+            _ = try await api.call(
+                .patch, "/api/v1/me", token: ana, body: UpdateAccountRequest(displayName: "Ana Lifts"))
+            let viewer = try await api.user("viewer")
+            _ = try await api.user("marathon_mike")
+            _ = try await api.user("annabelle")
+            func found(_ q: String, token: String? = nil) async throws -> [String] {
+                let escaped = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? q
+                let results = try await api.call(.get, "/api/v1/search?type=users&q=\(escaped)", token: token)
+                    .decode(SearchResults.self)
+                return results.users.map(\.username)
+            }
+            #expect(try await found("anast").first == "anastasia")
+            #expect(try await found("@AnaSt").first == "anastasia")
+            #expect(try await found("lifts") == ["anastasia"])
+            #expect(try await found("marahton").contains("marathon_mike"))  // swapped letters
+            #expect(try await found("mike").contains("marathon_mike"))
+            #expect(try await found("an").count == 2)
+            #expect(try await found("zzzzzz").isEmpty)
+            _ = try await api.call(.post, "/api/v1/users/viewer/block", token: ana)
+            #expect(try await found("anastasia", token: viewer).isEmpty)
+        }
+    }
+
+    @Test(
+        "hashtags by prefix with public counts; posts by their words, privacy kept", arguments: StorageBackend.available
+    )
+    func tagsAndPosts(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            _ = try await api.post(ana, "Heavy squats today #legday #legs")
+            _ = try await api.post(ana, "More squats #legday")
+            _ = try await api.post(ana, "Secret squats #legsecret", visibility: .followers)
+            let tags = try await api.call(.get, "/api/v1/search?type=tags&q=%23leg").decode(SearchResults.self).tags
+            #expect(tags == [TagCount(tag: "legday", postsCount: 2), TagCount(tag: "legs", postsCount: 1)])
+            let posts = try await api.call(.get, "/api/v1/search?type=posts&q=squats", token: bea).decode(
+                SearchResults.self)
+            #expect(posts.posts.count == 2)
+            let prefix = try await api.call(.get, "/api/v1/search?type=posts&q=heav%20squ").decode(SearchResults.self)
+            #expect(prefix.posts.map(\.text) == ["Heavy squats today #legday #legs"])
+            let own = try await api.call(.get, "/api/v1/search?q=secret", token: ana).decode(SearchResults.self)
+            #expect(own.posts.count == 1)
+            #expect(try await api.call(.get, "/api/v1/search?q=").status == .badRequest)
+            #expect(try await api.call(.get, "/api/v1/search?q=x&type=groups").status == .badRequest)
+            let odd = try await api.call(.get, "/api/v1/search?q=%22%29%20OR%20*%20--%20NEAR").decode(
+                SearchResults.self)
+            #expect(odd.posts.isEmpty)
+        }
+    }
+}
