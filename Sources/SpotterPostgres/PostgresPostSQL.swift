@@ -6,19 +6,25 @@ import PostgresNIO
 enum PostgresPostSQL {
     static let viewer = "$1::uuid"
 
-    /// `VisibilityPolicy.canSee`, in SQL.
-    static let visible = """
-        p.deleted_at IS NULL AND (
-          p.author_id = \(viewer) OR (
-            u.suspended_at IS NULL
-            AND NOT EXISTS (SELECT 1 FROM blocks b
-                            WHERE (b.blocker_id = \(viewer) AND b.blocked_id = p.author_id)
-                               OR (b.blocker_id = p.author_id AND b.blocked_id = \(viewer)))
-            AND ((p.visibility = 'public' AND u.privacy <> 'private')
-                 OR (p.visibility <> 'private'
-                     AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer)
-                                 AND f.followee_id = p.author_id AND f.state = 'accepted')))))
+    /// `VisibilityPolicy.canSee`, in SQL, for posts (or templates, which share the columns) aliased `p`
+    /// with their author aliased `u`.
+    static let visible = visible(post: "p", author: "u")
+
+    /// `visible` for other aliases (a subquery over posts inside a query over something else).
+    static func visible(post p: String, author u: String) -> String {
         """
+        \(p).deleted_at IS NULL AND (
+          \(p).author_id = \(viewer) OR (
+            \(u).suspended_at IS NULL
+            AND NOT EXISTS (SELECT 1 FROM blocks b
+                            WHERE (b.blocker_id = \(viewer) AND b.blocked_id = \(p).author_id)
+                               OR (b.blocker_id = \(p).author_id AND b.blocked_id = \(viewer)))
+            AND ((\(p).visibility = 'public' AND \(u).privacy <> 'private')
+                 OR (\(p).visibility <> 'private'
+                     AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer)
+                                 AND f.followee_id = \(p).author_id AND f.state = 'accepted')))))
+        """
+    }
 
     static let notMuted = """
         NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = \(viewer) AND m.muted_id = p.author_id)

@@ -19,6 +19,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let graph: any GraphStore
     public let posts: any PostStore
     public let search: any SearchStore
+    public let templates: any TemplateStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger) {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -30,6 +31,7 @@ public final class PostgresStorage: SpotterStorage, Service {
         let postStore = PostgresPostStore(client: client, logger: logger)
         posts = postStore
         search = PostgresSearchStore(client: client, logger: logger, posts: postStore)
+        templates = PostgresTemplateStore(client: client, logger: logger)
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.

@@ -14,6 +14,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let graph: any GraphStore
     public let posts: any PostStore
     public let search: any SearchStore
+    public let templates: any TemplateStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
@@ -34,6 +35,7 @@ public final class SQLiteStorage: SpotterStorage {
         let postStore = SQLitePostStore(pool: pool)
         posts = postStore
         search = SQLiteSearchStore(pool: pool, posts: postStore)
+        templates = SQLiteTemplateStore(pool: pool)
     }
 
     public func migrate() async throws {

@@ -357,7 +357,8 @@ struct SocialContractTests {
             #expect(try await storage.search.users(matching: "a_b%", viewer: nil, limit: 10).isEmpty)
             let tags = try await storage.search.tags(prefix: "leg", viewer: nil, limit: 10)
             #expect(tags == [TagCount(tag: "legday", postsCount: 1), TagCount(tag: "legs", postsCount: 1)])
-            #expect(try await storage.search.tags(prefix: "leg", viewer: ana.id, limit: 10).first?.postsCount == 1)  // public posts only, whoever asks
+            // Tag counts are of public posts only, whoever asks.
+            #expect(try await storage.search.tags(prefix: "leg", viewer: ana.id, limit: 10).first?.postsCount == 1)
             #expect(
                 try await storage.search.posts(matching: "squats", viewer: nil, limit: 10).map(\.text) == [
                     "Heavy squats"

@@ -46,7 +46,12 @@ public struct PostService: Sendable {
 
     public func create(_ request: CreatePostRequest, author: AccountRecord) async throws -> Post {
         let text = request.text ?? ""
-        let problems = PostRules.problems(kind: request.kind, text: text, workout: request.workout)
+        var problems = PostRules.problems(kind: request.kind, text: text, workout: request.workout)
+        if let templateID = request.workout?.templateID,
+            try await storage.templates.workoutTemplate(templateID, viewer: author.id) == nil
+        {
+            problems.append(FieldError(field: "workout.template_id", detail: "is not a workout template you can use"))
+        }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let now = clock.now
         try await checkNewAccountLimit(author, now: now)

@@ -73,6 +73,7 @@ func buildRouter(
     let posts = PostsController(
         posts: PostService(storage: storage, clock: clock, configuration: configuration.postRules))
     let feedRoutes = FeedsController(feeds: feeds)
+    let templates = TemplatesController(templates: TemplateService(storage: storage, clock: clock))
     let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)
 
     let api = router.group("api/v1")
@@ -83,6 +84,8 @@ func buildRouter(
     reading.addRoutes(users.readEndpoints, atPath: "users")
     reading.addRoutes(posts.readEndpoints, atPath: "posts")
     reading.addRoutes(feedRoutes.readEndpoints, atPath: "feeds")
+    reading.addRoutes(templates.exerciseReads, atPath: "exercises")
+    reading.addRoutes(templates.workoutReads, atPath: "workout-templates")
     reading.addRoutes(SearchController(search: SearchService(storage: storage)).endpoints, atPath: "search")
 
     let signedIn = api.group()
@@ -97,6 +100,8 @@ func buildRouter(
     signedIn.addRoutes(users.signedInEndpoints, atPath: "users")
     signedIn.addRoutes(posts.signedInEndpoints, atPath: "posts")
     signedIn.addRoutes(feedRoutes.signedInEndpoints, atPath: "feeds")
+    signedIn.addRoutes(templates.exerciseWrites, atPath: "exercises")
+    signedIn.addRoutes(templates.workoutWrites, atPath: "workout-templates")
     signedIn.addRoutes(
         AdminController(admin: AdminService(storage: storage, clock: clock)).endpoints, atPath: "admin/users")
     return router

@@ -1,0 +1,157 @@
+import Foundation
+import SpotterModels
+
+/// Creating, listing and deleting exercise and workout templates.
+public struct TemplateService: Sendable {
+    public static let formats: Set<String> = ["weight", "reps", "rpe", "set_type", "distance", "duration"]
+
+    let storage: any SpotterStorage
+    let clock: any WallClock
+
+    public init(storage: any SpotterStorage, clock: any WallClock) {
+        self.storage = storage
+        self.clock = clock
+    }
+
+    // MARK: Exercises
+
+    public func createExercise(
+        _ request: CreateExerciseTemplateRequest, author: AccountRecord
+    ) async throws
+        -> ExerciseTemplate
+    {
+        var problems: [FieldError] = []
+        let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !(1...100).contains(name.count) {
+            problems.append(.init(field: "name", detail: "must be 1 to 100 characters"))
+        }
+        if (request.equipment?.count ?? 0) > 100 {
+            problems.append(.init(field: "equipment", detail: "must be at most 100 characters"))
+        }
+        let groups = (request.muscleGroups ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if groups.count > 20 || groups.contains(where: { !(1...50).contains($0.count) }) {
+            problems.append(.init(field: "muscle_groups", detail: "must be at most 20 names of 1 to 50 characters"))
+        }
+        let format = request.format ?? ["weight", "reps", "set_type"]
+        if format.isEmpty || !Set(format).isSubset(of: Self.formats) {
+            problems.append(
+                .init(field: "format", detail: "must list fields from \(Self.formats.sorted().joined(separator: ", "))")
+            )
+        }
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        let record = ExerciseTemplateRecord(
+            id: .generate(at: clock.now), authorID: author.id, name: name, equipment: request.equipment,
+            muscleGroups: groups, format: format, visibility: request.visibility ?? .public, createdAt: clock.now)
+        try await storage.templates.insertExercise(record)
+        return try await exercise(record.id, viewer: author)
+    }
+
+    public func exercise(_ id: ExerciseTemplateID, viewer: AccountRecord?) async throws -> ExerciseTemplate {
+        guard let template = try await storage.templates.exercise(id, viewer: viewer?.id) else {
+            throw SpotterError.notFound("No such exercise.")
+        }
+        return template
+    }
+
+    public func exercises(
+        viewer: AccountRecord?, author username: String?, page: PageRequest
+    ) async throws
+        -> Page<ExerciseTemplate>
+    {
+        let author = try await authorID(username, viewer: viewer)
+        let items = try await storage.templates.exercises(
+            viewer: viewer?.id, author: author, before: page.cursor.map(ExerciseTemplateID.init), limit: page.limit + 1)
+        return page.page(items) { $0.id.rawValue }
+    }
+
+    public func deleteExercise(_ id: ExerciseTemplateID, viewer: AccountRecord) async throws {
+        let template = try await exercise(id, viewer: viewer)
+        try Self.requireOwner(template.author.id, viewer)
+        try await storage.templates.tombstoneExercise(id, at: clock.now)
+    }
+
+    // MARK: Workout templates
+
+    public func createWorkoutTemplate(
+        _ request: CreateWorkoutTemplateRequest, author: AccountRecord
+    ) async throws
+        -> WorkoutTemplate
+    {
+        var problems: [FieldError] = []
+        let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !(1...100).contains(name.count) {
+            problems.append(.init(field: "name", detail: "must be 1 to 100 characters"))
+        }
+        if (request.description?.count ?? 0) > 2000 {
+            problems.append(.init(field: "description", detail: "must be at most 2000 characters"))
+        }
+        if !(1...50).contains(request.exercises.count) {
+            problems.append(.init(field: "exercises", detail: "must list 1 to 50 exercises"))
+        }
+        for (index, exercise) in request.exercises.enumerated() {
+            let path = "exercises[\(index)]"
+            if !(1...100).contains(exercise.name.trimmingCharacters(in: .whitespaces).count) {
+                problems.append(.init(field: "\(path).name", detail: "must be 1 to 100 characters"))
+            }
+            if exercise.targetSets.count > 50 {
+                problems.append(.init(field: "\(path).target_sets", detail: "must be at most 50 sets"))
+            }
+            for (setIndex, set) in exercise.targetSets.enumerated() {
+                if let weight = set.weightKg, !(0...2000).contains(weight) {
+                    problems.append(
+                        .init(field: "\(path).target_sets[\(setIndex)].weight_kg", detail: "must be 0 to 2000"))
+                }
+                if let reps = set.reps, !(0...10_000).contains(reps) {
+                    problems.append(.init(field: "\(path).target_sets[\(setIndex)].reps", detail: "must be 0 to 10000"))
+                }
+            }
+            if let exerciseID = exercise.exerciseID,
+                try await storage.templates.exercise(exerciseID, viewer: author.id) == nil
+            {
+                problems.append(.init(field: "\(path).exercise_id", detail: "is not an exercise you can use"))
+            }
+        }
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        let record = WorkoutTemplateRecord(
+            id: .generate(at: clock.now), authorID: author.id, name: name, type: request.type,
+            description: request.description ?? "", exercises: request.exercises,
+            visibility: request.visibility ?? .public, createdAt: clock.now)
+        try await storage.templates.insertWorkoutTemplate(record)
+        return try await workoutTemplate(record.id, viewer: author)
+    }
+
+    public func workoutTemplate(_ id: WorkoutTemplateID, viewer: AccountRecord?) async throws -> WorkoutTemplate {
+        guard let template = try await storage.templates.workoutTemplate(id, viewer: viewer?.id) else {
+            throw SpotterError.notFound("No such workout template.")
+        }
+        return template
+    }
+
+    public func workoutTemplates(
+        viewer: AccountRecord?, author username: String?, page: PageRequest
+    ) async throws
+        -> Page<WorkoutTemplate>
+    {
+        let author = try await authorID(username, viewer: viewer)
+        let items = try await storage.templates.workoutTemplates(
+            viewer: viewer?.id, author: author, before: page.cursor.map(WorkoutTemplateID.init), limit: page.limit + 1)
+        return page.page(items) { $0.id.rawValue }
+    }
+
+    public func deleteWorkoutTemplate(_ id: WorkoutTemplateID, viewer: AccountRecord) async throws {
+        let template = try await workoutTemplate(id, viewer: viewer)
+        try Self.requireOwner(template.author.id, viewer)
+        try await storage.templates.tombstoneWorkoutTemplate(id, at: clock.now)
+    }
+
+    private func authorID(_ username: String?, viewer: AccountRecord?) async throws -> UserID? {
+        guard let username else { return nil }
+        return try await SocialService(storage: storage, clock: clock).visibleAccount(username, viewer: viewer).id
+    }
+
+    private static func requireOwner(_ owner: UserID, _ viewer: AccountRecord) throws {
+        guard owner == viewer.id || viewer.role == .admin else {
+            throw SpotterError.forbidden("Only the template's author can delete it.")
+        }
+    }
+}
