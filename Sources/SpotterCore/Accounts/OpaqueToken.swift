@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SpotterModels
 
 /// Bearer tokens are random strings that mean nothing by themselves; the database holds only their SHA-256.
 ///
@@ -10,10 +11,7 @@ public enum OpaqueToken {
     public static func generate(_ kind: TokenKind) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let text = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let text = Base64URL.encode(Data(bytes))
         return (kind == .access ? "spa_" : "spr_") + text
     }
 

@@ -34,15 +34,10 @@ public struct FeedService: Sendable {
         return Page(items: items, nextCursor: next < ranked.count ? Self.encodeOffset(next) : nil)
     }
 
-    static func encodeOffset(_ offset: Int) -> String {
-        Data("r1:\(offset)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-    }
+    static func encodeOffset(_ offset: Int) -> String { Base64URL.encode("r1:\(offset)") }
 
     static func decodeOffset(_ cursor: String) throws -> Int {
-        var base64 = cursor
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard cursor.count <= 32, let data = Data(base64Encoded: base64),
-            let text = String(data: data, encoding: .utf8), text.hasPrefix("r1:"),
+        guard cursor.count <= 32, let text = Base64URL.decodeText(cursor), text.hasPrefix("r1:"),
             let offset = Int(text.dropFirst(3)), (0...featuredCandidates).contains(offset)
         else { throw SpotterError.malformed(detail: "cursor is not a cursor this server gave out.", field: "cursor") }
         return offset

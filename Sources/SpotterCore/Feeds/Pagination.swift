@@ -38,16 +38,11 @@ public struct PageRequest: Sendable, Equatable {
     }
 
     public static func encode(_ id: UUID) -> String {
-        Data("c1:\(id.uuidString.lowercased())".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode("c1:\(id.uuidString.lowercased())")
     }
 
     static func decode(_ cursor: String, field: String) throws -> UUID {
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard cursor.count <= 64, let data = Data(base64Encoded: base64),
-            let text = String(data: data, encoding: .utf8), text.hasPrefix("c1:"),
+        guard cursor.count <= 64, let text = Base64URL.decodeText(cursor), text.hasPrefix("c1:"),
             let id = UUID(uuidString: String(text.dropFirst(3)))
         else { throw SpotterError.malformed(detail: "\(field) is not a cursor this server gave out.", field: field) }
         return id

@@ -144,10 +144,7 @@ public struct FollowPage: Sendable {
         let base = try PageRequest(limit: limit, cursor: nil, since: nil)
         self.limit = base.limit
         guard let cursor else { return }
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let parts = Data(base64Encoded: base64).flatMap { String(data: $0, encoding: .utf8) }?
-            .split(separator: "|")
+        let parts = Base64URL.decodeText(cursor)?.split(separator: "|")
         guard cursor.count <= 128, let parts, parts.count == 3, parts[0] == "f1",
             let time = Double(parts[1]), let id = UserID(String(parts[2]))
         else { throw SpotterError.malformed(detail: "cursor is not a cursor this server gave out.", field: "cursor") }
@@ -159,9 +156,7 @@ public struct FollowPage: Sendable {
         guard entries.count > limit, let last = items.last else {
             return Page(items: items.map(\.account.summary), nextCursor: nil)
         }
-        let raw = "f1|\(last.since.timeIntervalSince1970)|\(last.account.id)"
-        let cursor = Data(raw.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let cursor = Base64URL.encode("f1|\(last.since.timeIntervalSince1970)|\(last.account.id)")
         return Page(items: items.map(\.account.summary), nextCursor: cursor)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import JWTKit
 import NIOCore
 import SpotterCore
+import SpotterModels
 
 /// Verifies Sign in with Apple identity tokens against Apple's published key set (JWKS).
 ///
@@ -104,9 +105,7 @@ actor AppleJWKSVerifier: AppleIdentityVerifier {
     /// The `kid` of a JWT's header, read without verifying anything.
     private static func keyID(of token: String) -> String? {
         guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
-        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.decode(String(header)),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }
         return object["kid"] as? String

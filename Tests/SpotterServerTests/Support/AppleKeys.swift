@@ -5,6 +5,7 @@ import JWTKit
 import Logging
 import NIOCore
 import ServiceLifecycle
+import SpotterModels
 import _CryptoExtras
 
 /// Keys the test makes, published as a JWKS by a local HTTP server, and identity tokens signed with them,
@@ -34,7 +35,7 @@ struct AppleKeys: Sendable {
             return """
                 {"keys": [
                   {"kty": "EC", "crv": "P-256", "x": "\(ec.x)", "y": "\(ec.y)", "kid": "ec-1", "alg": "ES256", "use": "sig"},
-                  {"kty": "RSA", "n": "\(rsa.modulus.base64URL)", "e": "\(rsa.publicExponent.base64URL)", "kid": "rsa-1", "alg": "RS256", "use": "sig"}
+                  {"kty": "RSA", "n": "\(Base64URL.encode(rsa.modulus))", "e": "\(Base64URL.encode(rsa.publicExponent))", "kid": "rsa-1", "alg": "RS256", "use": "sig"}
                 ]}
                 """
         }
@@ -86,12 +87,5 @@ struct AppleKeys: Sendable {
                 throw error
             }
         }
-    }
-}
-
-extension Data {
-    var base64URL: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
