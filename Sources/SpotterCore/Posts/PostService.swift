@@ -35,11 +35,17 @@ public struct PostService: Sendable {
     let storage: any SpotterStorage
     let clock: any WallClock
     let configuration: Configuration
+    /// Where live clients hear of changes; `nil` where nobody listens (tools, some tests).
+    let events: (any EventBus)?
 
-    public init(storage: any SpotterStorage, clock: any WallClock, configuration: Configuration = Configuration()) {
+    public init(
+        storage: any SpotterStorage, clock: any WallClock, configuration: Configuration = Configuration(),
+        events: (any EventBus)? = nil
+    ) {
         self.storage = storage
         self.clock = clock
         self.configuration = configuration
+        self.events = events
     }
 
     // MARK: Posts
@@ -68,6 +74,7 @@ public struct PostService: Sendable {
             id: id, author: author, kind: request.kind, text: text, visibility: visibility, workout: request.workout,
             records: records, createdAt: now)
         try await storage.posts.insert(record)
+        await events?.publish(.postCreated(id, author: author.id))
         return try await view(id, viewer: author)
     }
 
@@ -91,6 +98,7 @@ public struct PostService: Sendable {
         record = updated
         record.editedAt = clock.now
         try await storage.posts.update(record)
+        await events?.publish(.postUpdated(id, author: record.authorID))
         return try await view(id, viewer: viewer)
     }
 
@@ -106,6 +114,7 @@ public struct PostService: Sendable {
             }
         }
         try await storage.posts.tombstone(id, at: clock.now)
+        await events?.publish(.postDeleted(id, author: record.authorID))
     }
 
     // MARK: Kudos
@@ -116,11 +125,11 @@ public struct PostService: Sendable {
         guard post.author.id != viewer.id else {
             throw SpotterError.forbidden("Kudos are for other people's posts.")
         }
-        if on {
-            _ = try await storage.posts.addKudos(id, by: viewer.id, at: clock.now)
-        } else {
-            _ = try await storage.posts.removeKudos(id, by: viewer.id)
-        }
+        let changed =
+            on
+            ? try await storage.posts.addKudos(id, by: viewer.id, at: clock.now)
+            : try await storage.posts.removeKudos(id, by: viewer.id)
+        if changed { await events?.publish(.kudosChanged(id)) }
         let after = try await get(id, viewer: viewer)
         return KudosState(postID: id, kudosCount: after.kudosCount, kudosedByMe: after.kudosedByMe)
     }
@@ -153,6 +162,7 @@ public struct PostService: Sendable {
             id: .generate(at: clock.now), postID: id, parentID: parentID, authorID: viewer.id, text: text,
             createdAt: clock.now)
         try await storage.posts.insertComment(record)
+        await events?.publish(.commentsChanged(id))
         return Comment(
             id: record.id, postID: id, parentID: parentID, author: viewer.summary, text: text,
             createdAt: record.createdAt)
@@ -168,6 +178,7 @@ public struct PostService: Sendable {
             throw SpotterError.forbidden("Only the comment's author or the post's author can delete it.")
         }
         try await storage.posts.tombstoneComment(commentID, at: clock.now)
+        await events?.publish(.commentsChanged(postID))
     }
 
     // MARK: Helpers

@@ -27,7 +27,9 @@ public func buildApplication(
         throttle: SigninThrottle(limits: configuration.throttle, clock: clock),
         apple: apple,
         lifetimes: configuration.tokenLifetimes)
-    let router = buildRouter(configuration: configuration, storage: storage, accounts: accounts, clock: clock)
+    let events = InProcessEventBus()
+    let router = buildRouter(
+        configuration: configuration, storage: storage, accounts: accounts, clock: clock, events: events)
 
     var app = Application(
         router: router,
@@ -53,7 +55,8 @@ public func buildApplication(
 /// The routes and the middleware around them. Order matters: metrics see every final status; the request id
 /// is set before anything logs; problems are rendered inside the access log so it records their status.
 func buildRouter(
-    configuration: AppConfiguration, storage: any SpotterStorage, accounts: AccountService, clock: any WallClock
+    configuration: AppConfiguration, storage: any SpotterStorage, accounts: AccountService, clock: any WallClock,
+    events: (any EventBus)? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     let maxBodySize = configuration.maxBodySize
@@ -71,7 +74,7 @@ func buildRouter(
     let users = UsersController(
         social: social, feeds: feeds, progress: ProgressService(storage: storage, clock: clock))
     let posts = PostsController(
-        posts: PostService(storage: storage, clock: clock, configuration: configuration.postRules))
+        posts: PostService(storage: storage, clock: clock, configuration: configuration.postRules, events: events))
     let feedRoutes = FeedsController(feeds: feeds)
     let templates = TemplatesController(templates: TemplateService(storage: storage, clock: clock))
     let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)

@@ -1,0 +1,55 @@
+import Foundation
+import SpotterModels
+
+/// Something that happened in the domain that live clients should hear about. Events carry ids only: each
+/// receiver loads what its own viewer may see, so privacy is decided where the data is read, never in the
+/// event itself, and a payload stays far below PostgreSQL's NOTIFY limit.
+public enum DomainEvent: Codable, Sendable, Equatable {
+    case postCreated(PostID, author: UserID)
+    case postUpdated(PostID, author: UserID)
+    case postDeleted(PostID, author: UserID)
+    case kudosChanged(PostID)
+    case commentsChanged(PostID)
+
+    public var postID: PostID {
+        switch self {
+        case .postCreated(let id, _), .postUpdated(let id, _), .postDeleted(let id, _), .kudosChanged(let id),
+            .commentsChanged(let id):
+            id
+        }
+    }
+}
+
+/// The pub/sub port: domain events leave SpotterCore through it. One node uses `InProcessEventBus`; several
+/// nodes sharing PostgreSQL use an adapter that crosses nodes (LISTEN/NOTIFY).
+public protocol EventBus: Sendable {
+    /// Hands an event to every subscriber (on every node, for adapters that span nodes).
+    func publish(_ event: DomainEvent) async
+    /// Every event published from now on, in publication order (per publisher).
+    func subscribe() -> AsyncStream<DomainEvent>
+}
+
+/// Pub/sub within one process. Subscribers are the server's own realtime hub, which drains its stream at
+/// once, so the stream is unbounded here; the bounded buffers that protect against slow clients sit per
+/// socket, behind the hub.
+public final class InProcessEventBus: EventBus, @unchecked Sendable {
+    private let lock = NSLock()
+    private var subscribers: [UUID: AsyncStream<DomainEvent>.Continuation] = [:]
+
+    public init() {}
+
+    public func publish(_ event: DomainEvent) async {
+        let targets = lock.withLock { Array(subscribers.values) }
+        for continuation in targets { continuation.yield(event) }
+    }
+
+    public func subscribe() -> AsyncStream<DomainEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DomainEvent.self)
+        let id = UUID()
+        lock.withLock { subscribers[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.lock.withLock { _ = self?.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}
