@@ -93,6 +93,9 @@ struct PostgresPostStore: PostStore {
                   (SELECT followee_id FROM follows WHERE follower_id = \(v) AND state = 'accepted'))
                 """)
             clauses.append(PostgresPostSQL.notMuted)
+        case .community:
+            clauses.append("p.visibility = 'public'")
+            clauses.append(PostgresPostSQL.notMuted)
         case .global:
             clauses.append("p.in_global AND p.visibility = 'public'")
             clauses.append(PostgresPostSQL.notMuted)

@@ -99,6 +99,9 @@ struct SQLitePostStore: PostStore {
                   (SELECT followee_id FROM follows WHERE follower_id = :viewer AND state = 'accepted'))
                 """)
             clauses.append(SQLitePostSQL.notMuted)
+        case .community:
+            clauses.append("p.visibility = 'public'")
+            clauses.append(SQLitePostSQL.notMuted)
         case .global:
             clauses.append("p.in_global = 1 AND p.visibility = 'public'")
             clauses.append(SQLitePostSQL.notMuted)

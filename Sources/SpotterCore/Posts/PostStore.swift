@@ -52,6 +52,8 @@ public struct FeedQuery: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
         /// The viewer's own posts and those of accounts they follow.
         case following
+        /// Every public post the viewer may see (the realtime `community:feed` topic).
+        case community
         /// Public posts in the global feed (workouts, notes with a fitness tag, no suppressed duplicates).
         case global
         /// Posts carrying a hashtag.

@@ -26,6 +26,7 @@ public struct AppConfiguration: Sendable {
     public var idempotencyRetention: TimeInterval = 24 * 3600
     /// Whether this process sweeps expired tokens and idempotency records hourly.
     public var runsMaintenance = true
+    public var realtime = RealtimeConfiguration()
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 1 << 20
 

@@ -31,14 +31,22 @@ public func buildApplication(
     let router = buildRouter(
         configuration: configuration, storage: storage, accounts: accounts, clock: clock, events: events)
 
+    let hub = RealtimeHub(storage: storage, logger: logger)
+    let socket = PhoenixSocket(
+        accounts: accounts, hub: hub, access: TopicAccess(storage: storage), configuration: configuration.realtime,
+        clock: clock)
     var app = Application(
         router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: socket.router,
+            configuration: .init(ws: .init(maxFrameSize: configuration.realtime.maxFrameSize))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Spotter"),
         onServerRunning: { channel in
             logger.info("Spotter is listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
         },
         logger: logger)
     if let service = storage as? any Service { app.addServices(service) }
+    app.addServices(RealtimeHubService(hub: hub, events: events))
     app.beforeServerStarts {
         try await storage.migrate()
         logger.info("database ready", metadata: ["storage": "\(type(of: storage))"])
@@ -68,6 +76,7 @@ func buildRouter(
         BodyLimitMiddleware(maxBodySize: maxBodySize)
     }
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
+    router.addRoutes(SocketFallbackController(accounts: accounts).endpoints)
 
     let social = SocialService(storage: storage, clock: clock)
     let feeds = FeedService(storage: storage, clock: clock)

@@ -34,6 +34,33 @@ enum TestApp {
     }
 }
 
+extension TestApp {
+    /// Runs the app on a real port (for WebSocket tests): `test` gets the HTTP client and the port.
+    static func runLive(
+        _ backend: StorageBackend,
+        configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ test: @Sendable (APIClient, Int) async throws -> Void
+    ) async throws {
+        var configuration = AppConfiguration()
+        configuration.bcryptCost = 4
+        configuration.runsMaintenance = false
+        configuration.port = 0
+        configure(&configuration)
+        let clock = ManualClock(Date())
+        let finalConfiguration = configuration
+        try await backend.withIsolatedStorage { storage in
+            let app = try await buildApplication(
+                configuration: finalConfiguration, storage: storage, clock: clock, logger: StorageBackend.logger)
+            try await app.test(.live) { client in
+                guard let port = client.port else { throw UnexpectedPort() }
+                try await test(APIClient(client: client, clock: clock, storage: storage), port)
+            }
+        }
+    }
+
+    struct UnexpectedPort: Error {}
+}
+
 /// A thin JSON layer over the test client, so tests read as API calls.
 struct APIClient: Sendable {
     let client: any TestClientProtocol

@@ -1,0 +1,36 @@
+import Foundation
+import SpotterModels
+
+/// Who may join which realtime topic. Joining a topic you may not read gets an error reply, never data.
+public struct TopicAccess: Sendable {
+    let storage: any SpotterStorage
+
+    public init(storage: any SpotterStorage) { self.storage = storage }
+
+    public func canJoin(_ topic: RealtimeTopic, user: AccountRecord) async throws -> Bool {
+        switch topic {
+        case .communityFeed: true
+        case .followingFeed(let owner), .user(let owner): owner == user.id
+        case .post(let id): try await storage.posts.post(id, viewer: user.id) != nil
+        }
+    }
+
+    /// What a client that was away missed on a topic, newest last: posts after the `since` cursor, or `nil`
+    /// when more than `limit` arrived (the client should reload instead).
+    public func missed(
+        on topic: RealtimeTopic, since cursor: String, user: AccountRecord, limit: Int
+    ) async throws
+        -> [Post]?
+    {
+        let after = PostID(rawValue: try PageRequest.decode(cursor, field: "since"))
+        let source: FeedQuery.Source
+        switch topic {
+        case .communityFeed: source = .community
+        case .followingFeed: source = .following
+        case .user, .post: return []
+        }
+        let posts = try await storage.posts.feed(
+            FeedQuery(source: source, after: after, limit: limit + 1), viewer: user.id)
+        return posts.count > limit ? nil : posts
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOConcurrencyHelpers
+import SpotterCore
+import SpotterModels
+
+/// `/socket/websocket?vsn=2.0.0`: the Phoenix Channels v2 endpoint.
+///
+/// The access token comes as `?token=` or in the Phoenix 1.8 subprotocol form
+/// (`Sec-WebSocket-Protocol: phoenix, base64url.bearer.phx.<base64url token>`); it is checked at the upgrade,
+/// and a bad or expired one is refused there (the HTTP route answers 403) so clients refresh and retry.
+struct PhoenixSocket {
+    static let path = "/socket/websocket"
+    static let subprotocolPrefix = "base64url.bearer.phx."
+
+    let accounts: AccountService
+    let hub: RealtimeHub
+    let access: TopicAccess
+    let configuration: RealtimeConfiguration
+    let clock: any WallClock
+
+    /// The router the WebSocket upgrade consults.
+    var router: Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.ws(
+            RouterPath(Self.path),
+            shouldUpgrade: { request, _ in
+                guard let credentials = Self.credentials(request),
+                    (try? await accounts.authenticate(accessToken: credentials.token)) != nil
+                else { return .dontUpgrade }
+                return .upgrade(credentials.subprotocol ? [.secWebSocketProtocol: "phoenix"] : [:])
+            },
+            onUpgrade: { inbound, outbound, context in
+                // The upgrade already checked the token; read the account as it is now.
+                guard let token = Self.credentials(context.request)?.token,
+                    let session = try? await accounts.authenticate(accessToken: token)
+                else {
+                    try await outbound.close(.policyViolation, reason: "invalid token")
+                    return
+                }
+                try await serve(user: session.account, inbound: inbound, outbound: outbound, logger: context.logger)
+            })
+        return router
+    }
+
+    static func credentials(_ request: Request) -> (token: String, subprotocol: Bool)? {
+        if let token = request.uri.queryParameters["token"], !token.isEmpty { return (String(token), false) }
+        let offered = request.headers[values: .secWebSocketProtocol]
+            .flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard offered.contains("phoenix"), let encoded = offered.first(where: { $0.hasPrefix(subprotocolPrefix) }),
+            let token = Base64URL.decodeText(String(encoded.dropFirst(subprotocolPrefix.count)))
+        else { return nil }
+        return (token, true)
+    }
+
+    // MARK: One connection
+
+    private func serve(
+        user: AccountRecord, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger
+    ) async throws {
+        let connection = RealtimeConnection(
+            user: user, connectedAt: clock.now, bufferSize: configuration.outboundBuffer)
+        let lastSeen = NIOLockedValueBox(ContinuousClock.now)
+        await hub.add(connection)
+        try? await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {  // writer: the only task that writes frames
+                for await frame in connection.outbound { try await outbound.write(.text(frame)) }
+                if connection.isOverflowed {
+                    try await outbound.close(.policyViolation, reason: "slow consumer: too many frames waiting")
+                }
+            }
+            group.addTask {  // watchdog: closes a socket that went quiet
+                while true {
+                    try await Task.sleep(for: .milliseconds(200))
+                    if ContinuousClock.now - lastSeen.withLockedValue({ $0 }) > configuration.idleTimeout {
+                        try await outbound.close(.goingAway, reason: "heartbeat timeout")
+                        return
+                    }
+                }
+            }
+            group.addTask {  // reader
+                var limiter = RateWindow(limit: configuration.maxMessagesPerSecond)
+                do {
+                    for try await message in inbound.messages(maxSize: configuration.maxFrameSize) {
+                        lastSeen.withLockedValue { $0 = .now }
+                        guard limiter.allow(now: .now) else {
+                            try await outbound.close(.policyViolation, reason: "too many messages")
+                            break
+                        }
+                        guard case .text(let text) = message,
+                            let frame = try? JSONDecoder().decode(PhoenixMessage.self, from: Data(text.utf8))
+                        else {
+                            try await outbound.close(
+                                .unacceptableData,
+                                reason: "frames are JSON arrays [join_ref, ref, topic, event, payload]")
+                            break
+                        }
+                        await handle(frame, on: connection)
+                    }
+                } catch {
+                    try? await outbound.close(.messageTooLarge, reason: "frame too large")
+                }
+            }
+            // Whichever ends first (client gone, timeout, overflow) ends the connection.
+            _ = try await group.next()
+            group.cancelAll()
+        }
+        connection.finish()
+        await hub.remove(connection)
+        logger.debug("socket closed", metadata: ["user": "\(user.id)"])
+    }
+
+    private func handle(_ frame: PhoenixMessage, on connection: RealtimeConnection) async {
+        switch (frame.topic, frame.event) {
+        case ("phoenix", PhoenixMessage.Event.heartbeat):
+            connection.send(frame.reply(ok: true))
+        case (_, PhoenixMessage.Event.join):
+            await join(frame, on: connection)
+        case (_, PhoenixMessage.Event.leave):
+            if let topic = RealtimeTopic(frame.topic), connection.leave(topic) {
+                await hub.unsubscribe(connection, from: topic)
+            }
+            connection.send(frame.reply(ok: true))
+            connection.send(
+                PhoenixMessage(
+                    joinRef: frame.joinRef, ref: frame.ref, topic: frame.topic, event: PhoenixMessage.Event.close,
+                    payload: .object([:])))
+        default:
+            let joined = RealtimeTopic(frame.topic).map { connection.joinRef(for: $0) != nil } ?? false
+            connection.send(frame.reply(ok: false, response: Self.reason(joined ? "unknown event" : "unmatched topic")))
+        }
+    }
+
+    private func join(_ frame: PhoenixMessage, on connection: RealtimeConnection) async {
+        guard let topic = RealtimeTopic(frame.topic) else {
+            connection.send(frame.reply(ok: false, response: Self.reason("unmatched topic")))
+            return
+        }
+        let alreadyJoined = connection.joinRef(for: topic) != nil
+        guard alreadyJoined || connection.topics.count < configuration.maxTopicsPerSocket else {
+            connection.send(frame.reply(ok: false, response: Self.reason("too many topics")))
+            return
+        }
+        do {
+            guard try await access.canJoin(topic, user: connection.user) else {
+                connection.send(frame.reply(ok: false, response: Self.reason("unauthorized")))
+                return
+            }
+            var response: [String: JSONValue] = [:]
+            if let since = frame.payload["since"]?.stringValue {
+                if let missed = try await access.missed(
+                    on: topic, since: since, user: connection.user, limit: configuration.replayLimit)
+                {
+                    response["missed"] = try JSONValue(encoding: missed)
+                } else {
+                    response["reset"] = .bool(true)
+                }
+            }
+            if case .some(let previous) = connection.join(topic, joinRef: frame.joinRef) {
+                // Joining again replaces the old join, which is closed.
+                connection.send(
+                    PhoenixMessage(
+                        joinRef: previous, ref: previous, topic: frame.topic, event: PhoenixMessage.Event.close,
+                        payload: .object([:])))
+            }
+            connection.send(frame.reply(ok: true, response: .object(response)))
+            await hub.subscribe(connection, to: topic)
+        } catch let error as SpotterError {
+            if case .malformed = error {
+                connection.send(frame.reply(ok: false, response: Self.reason("bad since cursor")))
+            } else {
+                connection.send(frame.reply(ok: false, response: Self.reason("unavailable")))
+            }
+        } catch {
+            connection.send(frame.reply(ok: false, response: Self.reason("unavailable")))
+        }
+    }
+
+    private static func reason(_ text: String) -> JSONValue { .object(["reason": .string(text)]) }
+}
+
+/// Counts messages in the current second.
+struct RateWindow {
+    let limit: Int
+    private var windowStart = ContinuousClock.now
+    private var count = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func allow(now: ContinuousClock.Instant) -> Bool {
+        if now - windowStart >= .seconds(1) {
+            windowStart = now
+            count = 0
+        }
+        count += 1
+        return count <= limit
+    }
+}

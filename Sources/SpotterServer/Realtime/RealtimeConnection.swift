@@ -1,0 +1,54 @@
+import Foundation
+import SpotterCore
+import SpotterModels
+
+/// One socket's state shared between its reader, its writer and the hub: who it is, what it joined, and a
+/// bounded queue of frames to write.
+final class RealtimeConnection: @unchecked Sendable {
+    let id = UUID()
+    let user: AccountRecord
+    let connectedAt: Date
+    /// Frames for the writer task. Bounded: when it is full the client is too slow and is disconnected.
+    let outbound: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
+    private let lock = NSLock()
+    private var joins: [RealtimeTopic: String?] = [:]
+    private var overflowed = false
+
+    init(user: AccountRecord, connectedAt: Date, bufferSize: Int) {
+        self.user = user
+        self.connectedAt = connectedAt
+        (outbound, continuation) = AsyncStream.makeStream(
+            of: String.self, bufferingPolicy: .bufferingOldest(bufferSize))
+    }
+
+    /// Queues a frame; a full queue marks the connection for disconnection instead of blocking the sender.
+    func send(_ message: PhoenixMessage) {
+        guard let data = try? JSONEncoder().encode(message) else { return }
+        if case .dropped = continuation.yield(String(decoding: data, as: UTF8.self)) {
+            lock.withLock { overflowed = true }
+            continuation.finish()
+        }
+    }
+
+    var isOverflowed: Bool { lock.withLock { overflowed } }
+
+    func finish() { continuation.finish() }
+
+    // MARK: Joined topics
+
+    /// Records a join and returns the join ref it replaces, if the topic was joined already.
+    func join(_ topic: RealtimeTopic, joinRef: String?) -> String?? {
+        lock.withLock {
+            let previous = joins[topic]
+            joins[topic] = joinRef
+            return previous
+        }
+    }
+
+    func leave(_ topic: RealtimeTopic) -> Bool { lock.withLock { joins.removeValue(forKey: topic) != nil } }
+
+    func joinRef(for topic: RealtimeTopic) -> String?? { lock.withLock { joins[topic] } }
+
+    var topics: [RealtimeTopic] { lock.withLock { Array(joins.keys) } }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import HTTPTypes
+import SpotterCore
+import SpotterModels
+import SpotterTestSupport
+import Testing
+
+/// The realtime socket, driven over a real WebSocket by a client written to the Phoenix protocol.
+@Suite("Realtime socket")
+struct RealtimeTests {
+    static func isReply(_ ref: String) -> @Sendable (PhoenixMessage) -> Bool {
+        { $0.event == "phx_reply" && $0.ref == ref }
+    }
+
+    @Test(
+        "join, reply, heartbeat, presence; bad tokens are refused at the upgrade", arguments: StorageBackend.available)
+    func basics(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend) { api, port in
+            let ana = try await api.user("ana")
+            let socket = try await PhoenixTestClient.connect(port: port, token: ana)
+            let reply = try await socket.join("community:feed", ref: "1")
+            #expect(reply.payload["status"] == .string("ok"))
+            let state = try await socket.next { $0.event == "presence_state" }
+            #expect(state.payload.objectKeys.count == 1)
+            try await socket.send(joinRef: nil, ref: "2", topic: "phoenix", event: "heartbeat")
+            let beat = try await socket.next(where: Self.isReply("2"))
+            #expect(beat.topic == "phoenix" && beat.payload["status"] == .string("ok"))
+            // The subprotocol form works too.
+            let other = try await PhoenixTestClient.connect(port: port, token: ana, subprotocol: true)
+            #expect(try await other.join("community:feed", ref: "1").payload["status"] == .string("ok"))
+            await other.close()
+            await socket.close()
+            // A bad token never upgrades; over plain HTTP it is a 403, a good token without upgrade a 400.
+            await #expect(throws: (any Error).self) {
+                _ = try await PhoenixTestClient.connect(port: port, token: "spa_nope")
+            }
+            #expect(try await api.call(.get, "/socket/websocket?token=spa_nope").status == .forbidden)
+            #expect(try await api.call(.get, "/socket/websocket?token=\(ana)").status == .badRequest)
+        }
+    }
+
+    @Test("topics are private to who may read them", arguments: StorageBackend.available)
+    func topicPrivacy(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend) { api, port in
+            let ana = try await api.user("ana")
+            let bea = try await api.signup("bea")
+            let secret = try await api.post(bea.accessToken, "just me", visibility: .private)
+            let socket = try await PhoenixTestClient.connect(port: port, token: ana)
+            for (index, topic) in ["feed:\(bea.user.id)", "user:\(bea.user.id)", "post:\(secret.id)", "rooms:lobby"]
+                .enumerated()
+            {
+                let reply = try await socket.join(topic, ref: "r\(index)")
+                #expect(reply.payload["status"] == .string("error"), "\(topic)")
+            }
+            let me = try await api.call(.get, "/api/v1/me", token: ana).decode(Account.self)
+            #expect(try await socket.join("feed:\(me.id)", ref: "mine").payload["status"] == .string("ok"))
+            await socket.close()
+        }
+    }
+
+    @Test("each event reaches only sockets whose user may see the post", arguments: StorageBackend.available)
+    func broadcasts(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend) { api, port in
+            let ana = try await api.user("ana")  // a stranger to Bea
+            let cai = try await api.signup("cai")  // Bea's follower
+            let bea = try await api.user("bea")
+            try await api.follow(cai.accessToken, "bea")
+            let stranger = try await PhoenixTestClient.connect(port: port, token: ana)
+            let follower = try await PhoenixTestClient.connect(port: port, token: cai.accessToken)
+            _ = try await stranger.join("community:feed", ref: "1")
+            _ = try await follower.join("feed:\(cai.user.id)", ref: "1")
+            // A public post reaches the community feed and the follower's feed.
+            let open = try await api.post(bea, "Deadlifts #gym")
+            let seen = try await stranger.next { $0.event == "new_post" }
+            #expect(seen.payload["id"]?.stringValue == open.id.description)
+            #expect(try await follower.next { $0.event == "new_post" }.topic == "feed:\(cai.user.id)")
+            // A followers-only post reaches the follower only.
+            let friends = try await api.post(bea, "Friends only")
+            _ = friends
+            let onlyFriends = try await api.post(bea, "Friends only 2", visibility: .followers)
+            let got = try await follower.next {
+                $0.event == "new_post" && $0.payload["id"]?.stringValue == onlyFriends.id.description
+            }
+            #expect(got.payload["visibility"] == .string("followers"))
+            try await Task.sleep(for: .milliseconds(200))
+            let leaked = stranger.collected { $0.payload["id"]?.stringValue == onlyFriends.id.description }
+            #expect(leaked.isEmpty)
+            // Counts, edits and deletes on the post's own topic.
+            _ = try await stranger.join("post:\(open.id)", ref: "2")
+            _ = try await api.call(.post, "/api/v1/posts/\(open.id)/kudos", token: ana)
+            let likes = try await stranger.next { $0.event == "post_likes_updated" && $0.topic == "post:\(open.id)" }
+            #expect(likes.payload["likes_count"] == .number(1))
+            _ = try await api.call(
+                .post, "/api/v1/posts/\(open.id)/comments", token: ana, body: CreateCommentRequest(text: "nice"))
+            let comments = try await stranger.next {
+                $0.event == "post_comments_updated" && $0.topic == "post:\(open.id)"
+            }
+            #expect(comments.payload["comments_count"] == .number(1))
+            _ = try await api.call(
+                .patch, "/api/v1/posts/\(open.id)", token: bea, body: UpdatePostRequest(text: "Edited #gym"))
+            #expect(try await stranger.next { $0.event == "post_updated" }.payload["text"] == .string("Edited #gym"))
+            _ = try await api.call(.delete, "/api/v1/posts/\(open.id)", token: bea)
+            #expect(
+                try await stranger.next { $0.event == "post_deleted" }.payload["id"] == .string(open.id.description))
+            await stranger.close()
+            await follower.close()
+        }
+    }
+
+    @Test("presence diffs announce who joins and leaves the community feed", arguments: StorageBackend.available)
+    func presence(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend) { api, port in
+            let ana = try await api.signup("ana")
+            let bea = try await api.signup("bea")
+            let first = try await PhoenixTestClient.connect(port: port, token: ana.accessToken)
+            _ = try await first.join("community:feed", ref: "1")
+            let second = try await PhoenixTestClient.connect(port: port, token: bea.accessToken)
+            _ = try await second.join("community:feed", ref: "1")
+            let state = try await second.next { $0.event == "presence_state" }
+            #expect(Set(state.payload.objectKeys) == [ana.user.id.description, bea.user.id.description])
+            let joined = try await first.next { $0.event == "presence_diff" }
+            #expect(joined.payload["joins"]?.objectKeys == [bea.user.id.description])
+            await second.close()
+            let left = try await first.next {
+                $0.event == "presence_diff" && $0.payload["leaves"]?.objectKeys.isEmpty == false
+            }
+            #expect(left.payload["leaves"]?.objectKeys == [bea.user.id.description])
+            await first.close()
+        }
+    }
+
+    @Test("a join with since replays what was missed, or asks for a reset", arguments: StorageBackend.available)
+    func resume(backend: StorageBackend) async throws {
+        try await TestApp.runLive(
+            backend,
+            configure: {
+                $0.realtime.replayLimit = 3; $0.postRules.newAccountPostsPerHour = 100
+            }
+        ) {
+            api, port in
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            let seen = try await api.post(bea, "seen before sleeping #gym")
+            let cursor = PageRequest.encode(seen.id.rawValue)
+            for index in 0..<2 { _ = try await api.post(bea, "missed \(index) #gym") }
+            let socket = try await PhoenixTestClient.connect(port: port, token: ana)
+            let reply = try await socket.join("community:feed", ref: "1", payload: .object(["since": .string(cursor)]))
+            guard case .array(let missed) = reply.payload["response"]?["missed"] else {
+                Issue.record("no missed posts in \(reply.payload)")
+                return
+            }
+            #expect(missed.map { $0["text"] } == [.string("missed 0 #gym"), .string("missed 1 #gym")])
+            for index in 2..<5 { _ = try await api.post(bea, "missed \(index) #gym") }
+            let again = try await socket.join("community:feed", ref: "2", payload: .object(["since": .string(cursor)]))
+            #expect(again.payload["response"]?["reset"] == .bool(true))
+            // The replaced join was closed.
+            #expect(try await socket.next { $0.event == "phx_close" && $0.joinRef == "1" }.topic == "community:feed")
+            let bad = try await socket.join("community:feed", ref: "3", payload: .object(["since": .string("garbage")]))
+            #expect(bad.payload["status"] == .string("error"))
+            await socket.close()
+        }
+    }
+
+    @Test(
+        "silence, floods and malformed frames close the socket with a reason; the server stays up",
+        arguments: StorageBackend.available)
+    func limits(backend: StorageBackend) async throws {
+        try await TestApp.runLive(
+            backend,
+            configure: {
+                $0.realtime.idleTimeout = .milliseconds(600)
+                $0.realtime.maxMessagesPerSecond = 5
+            }
+        ) { api, port in
+            let ana = try await api.user("ana")
+            let quiet = try await PhoenixTestClient.connect(port: port, token: ana)
+            let timeout = try await quiet.waitForClose()
+            #expect(timeout?.reason == "heartbeat timeout")
+            let flood = try await PhoenixTestClient.connect(port: port, token: ana)
+            for index in 0..<10 {
+                try? await flood.send(joinRef: nil, ref: "\(index)", topic: "phoenix", event: "heartbeat")
+            }
+            #expect(try await flood.waitForClose()?.reason == "too many messages")
+            let garbage = try await PhoenixTestClient.connect(port: port, token: ana)
+            try await garbage.sendText(#"{"not": "a frame"}"#)
+            #expect(try await garbage.waitForClose()?.reason?.contains("join_ref") == true)
+            #expect(try await api.call(.get, "/healthz").status == .ok)
+        }
+    }
+}
+
+extension JSONValue {
+    var objectKeys: [String] {
+        if case .object(let object) = self { return object.keys.sorted() }
+        return []
+    }
+}
