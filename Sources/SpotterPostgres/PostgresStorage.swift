@@ -12,6 +12,8 @@ import SpotterCore
 public final class PostgresStorage: SpotterStorage, Service {
     public let client: PostgresClient
     let logger: Logger
+    /// The NOTIFY channel of this database's domain events (tests give each schema its own).
+    public let eventChannel: String
 
     public let accounts: any AccountStore
     public let tokens: any TokenStore
@@ -21,9 +23,10 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let search: any SearchStore
     public let templates: any TemplateStore
 
-    public init(configuration: PostgresClient.Configuration, logger: Logger) {
+    public init(configuration: PostgresClient.Configuration, logger: Logger, eventChannel: String = "spotter_events") {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        self.eventChannel = eventChannel
         accounts = PostgresAccountStore(client: client, logger: logger)
         tokens = PostgresTokenStore(client: client, logger: logger)
         idempotency = PostgresIdempotencyStore(client: client, logger: logger)
@@ -36,13 +39,12 @@ public final class PostgresStorage: SpotterStorage, Service {
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
     public convenience init(
-        url: String, logger: Logger, configure: (inout PostgresClient.Configuration) -> Void = { _ in }
-    )
-        throws
-    {
+        url: String, logger: Logger, eventChannel: String = "spotter_events",
+        configure: (inout PostgresClient.Configuration) -> Void = { _ in }
+    ) throws {
         var configuration = try PostgresURL.configuration(from: url)
         configure(&configuration)
-        self.init(configuration: configuration, logger: logger)
+        self.init(configuration: configuration, logger: logger, eventChannel: eventChannel)
     }
 
     public func run() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import SpotterCore
 import SpotterModels
+import SpotterServer
 import SpotterTestSupport
 import Testing
 
@@ -185,6 +186,42 @@ struct RealtimeTests {
             try await garbage.sendText(#"{"not": "a frame"}"#)
             #expect(try await garbage.waitForClose()?.reason?.contains("join_ref") == true)
             #expect(try await api.call(.get, "/healthz").status == .ok)
+        }
+    }
+}
+
+@Suite("Realtime across nodes")
+struct CrossNodeRealtimeTests {
+    @Test(
+        "a post made through node A reaches a socket on node B (PostgreSQL LISTEN/NOTIFY)",
+        .enabled(if: StorageBackend.postgresURL != nil))
+    func crossNode() async throws {
+        try await StorageBackend.withTwoPostgresNodes { nodeA, nodeB in
+            var configuration = AppConfiguration()
+            configuration.bcryptCost = 4
+            configuration.runsMaintenance = false
+            configuration.port = 0
+            let clock = ManualClock(Date())
+            let appA = try await buildApplication(
+                configuration: configuration, storage: nodeA, clock: clock, logger: StorageBackend.logger)
+            let appB = try await buildApplication(
+                configuration: configuration, storage: nodeB, clock: clock, logger: StorageBackend.logger)
+            try await appA.test(.live) { clientA in
+                try await appB.test(.live) { clientB in
+                    let apiA = APIClient(client: clientA, clock: clock, storage: nodeA)
+                    let apiB = APIClient(client: clientB, clock: clock, storage: nodeB)
+                    let ana = try await apiA.user("ana")
+                    let bea = try await apiB.user("bea")  // an account made on the other node works here too
+                    let socket = try await PhoenixTestClient.connect(port: try #require(clientB.port), token: bea)
+                    _ = try await socket.join("community:feed", ref: "1")
+                    // Give node B's listener a moment to be subscribed before publishing.
+                    try await Task.sleep(for: .milliseconds(300))
+                    let post = try await apiA.post(ana, "Made on node A #gym")
+                    let arrived = try await socket.next { $0.event == "new_post" }
+                    #expect(arrived.payload["id"]?.stringValue == post.id.description)
+                    await socket.close()
+                }
+            }
         }
     }
 }

@@ -64,7 +64,8 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
             try await ExtensionsOnce.shared.ensure(url)
             try await Self.admin(url) { try await $0.query("CREATE SCHEMA \(unescaped: schema)", logger: Self.logger) }
             do {
-                let storage = try PostgresStorage(url: url, logger: Self.logger) { configuration in
+                let storage = try PostgresStorage(url: url, logger: Self.logger, eventChannel: "events_\(schema)") {
+                    configuration in
                     configuration.options.additionalStartupParameters = [("search_path", "\(schema), public")]
                     configuration.options.maximumConnections = 8
                 }
@@ -75,6 +76,30 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
                 try? await Self.dropSchema(schema, url: url)
                 throw error
             }
+        }
+    }
+
+    /// Two storages on one fresh PostgreSQL schema: two nodes of one community, for cross-node tests.
+    public static func withTwoPostgresNodes<T: Sendable>(
+        _ body: @Sendable (any SpotterStorage, any SpotterStorage) async throws -> T
+    ) async throws -> T {
+        guard let url = postgresURL else { throw MissingDatabase() }
+        let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await ExtensionsOnce.shared.ensure(url)
+        try await admin(url) { try await $0.query("CREATE SCHEMA \(unescaped: schema)", logger: logger) }
+        func node() throws -> PostgresStorage {
+            try PostgresStorage(url: url, logger: logger, eventChannel: "events_\(schema)") { configuration in
+                configuration.options.additionalStartupParameters = [("search_path", "\(schema), public")]
+                configuration.options.maximumConnections = 8
+            }
+        }
+        do {
+            let result = try await body(try node(), try node())
+            try await dropSchema(schema, url: url)
+            return result
+        } catch {
+            try? await dropSchema(schema, url: url)
+            throw error
         }
     }
 

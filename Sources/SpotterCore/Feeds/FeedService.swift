@@ -52,8 +52,9 @@ public struct FeedService: Sendable {
     }
 
     public func tag(_ tag: String, viewer: AccountRecord?, page: PageRequest) async throws -> Page<Post> {
-        let normalised = tag.lowercased()
-        guard TextEntities.hashtags(in: "#" + normalised) == [normalised] else {
+        // The tag as TextEntities stores it (lowercased, NFC), so any spelling of it finds its posts.
+        let parsed = TextEntities.hashtags(in: "#" + tag)
+        guard parsed.count == 1, let normalised = parsed.first, normalised.count == tag.count else {
             throw SpotterError.malformed(detail: "tag is not a hashtag.", field: "tag")
         }
         return try await feed(.tag(normalised), viewer: viewer, page: page)

@@ -27,7 +27,17 @@ public func buildApplication(
         throttle: SigninThrottle(limits: configuration.throttle, clock: clock),
         apple: apple,
         lifetimes: configuration.tokenLifetimes)
-    let events = InProcessEventBus()
+    // Several nodes on one PostgreSQL hear each other's events through LISTEN/NOTIFY; one SQLite node needs
+    // no more than a bus in memory.
+    let events: any EventBus
+    var eventService: (any Service)?
+    if let postgres = storage as? PostgresStorage {
+        let bus = PostgresEventBus(client: postgres.client, channel: postgres.eventChannel, logger: logger)
+        events = bus
+        eventService = bus
+    } else {
+        events = InProcessEventBus()
+    }
     let router = buildRouter(
         configuration: configuration, storage: storage, accounts: accounts, clock: clock, events: events)
 
@@ -46,6 +56,7 @@ public func buildApplication(
         },
         logger: logger)
     if let service = storage as? any Service { app.addServices(service) }
+    if let eventService { app.addServices(eventService) }
     app.addServices(RealtimeHubService(hub: hub, events: events))
     app.beforeServerStarts {
         try await storage.migrate()
