@@ -185,6 +185,9 @@ struct RealtimeTests {
             let garbage = try await PhoenixTestClient.connect(port: port, token: ana)
             try await garbage.sendText(#"{"not": "a frame"}"#)
             #expect(try await garbage.waitForClose()?.reason?.contains("join_ref") == true)
+            let huge = try await PhoenixTestClient.connect(port: port, token: ana)
+            try? await huge.sendText("[null,\"1\",\"phoenix\",\"heartbeat\",\"\(String(repeating: "x", count: 100_000))\"]")
+            _ = try await huge.waitForClose()
             #expect(try await api.call(.get, "/healthz").status == .ok)
         }
     }
