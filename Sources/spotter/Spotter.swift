@@ -4,6 +4,6 @@ import ArgumentParser
 struct Spotter: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Spotter: the open social layer for fitness communities.",
-        subcommands: [Serve.self, Migrate.self, Admin.self],
+        subcommands: [Serve.self, Migrate.self, Admin.self, Seed.self, Bench.self],
         defaultSubcommand: Serve.self)
 }
