@@ -59,23 +59,7 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
             let storage = try SQLiteStorage(path: folder.appendingPathComponent("test.sqlite").path)
             return try await body(storage)
         case .postgres:
-            guard let url = Self.postgresURL else { throw MissingDatabase() }
-            let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            try await ExtensionsOnce.shared.ensure(url)
-            try await Self.admin(url) { try await $0.query("CREATE SCHEMA \(unescaped: schema)", logger: Self.logger) }
-            do {
-                let storage = try PostgresStorage(url: url, logger: Self.logger, eventChannel: "events_\(schema)") {
-                    configuration in
-                    configuration.options.additionalStartupParameters = [("search_path", "\(schema), public")]
-                    configuration.options.maximumConnections = 8
-                }
-                let result = try await body(storage)
-                try await Self.dropSchema(schema, url: url)
-                return result
-            } catch {
-                try? await Self.dropSchema(schema, url: url)
-                throw error
-            }
+            return try await Self.withFreshSchema { url, schema in try await body(try Self.node(url, schema)) }
         }
     }
 
@@ -83,23 +67,34 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
     public static func withTwoPostgresNodes<T: Sendable>(
         _ body: @Sendable (any SpotterStorage, any SpotterStorage) async throws -> T
     ) async throws -> T {
+        try await withFreshSchema { url, schema in try await body(try node(url, schema), try node(url, schema)) }
+    }
+
+    /// A new schema on the test database for the length of `body`, dropped afterwards whatever happens.
+    private static func withFreshSchema<T: Sendable>(
+        _ body: (_ url: String, _ schema: String) async throws -> T
+    ) async throws -> T {
         guard let url = postgresURL else { throw MissingDatabase() }
-        let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try await ExtensionsOnce.shared.ensure(url)
-        try await admin(url) { try await $0.query("CREATE SCHEMA \(unescaped: schema)", logger: logger) }
-        func node() throws -> PostgresStorage {
-            try PostgresStorage(url: url, logger: logger, eventChannel: "events_\(schema)") { configuration in
-                configuration.options.additionalStartupParameters = [("search_path", "\(schema), public")]
-                configuration.options.maximumConnections = 8
+        return try await PostgresTestSlots.withSlot {
+            let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try await ExtensionsOnce.shared.ensure(url)
+            try await admin(url) { try await $0.query("CREATE SCHEMA \(unescaped: schema)", logger: logger) }
+            do {
+                let result = try await body(url, schema)
+                try await dropSchema(schema, url: url)
+                return result
+            } catch {
+                try? await dropSchema(schema, url: url)
+                throw error
             }
         }
-        do {
-            let result = try await body(try node(), try node())
-            try await dropSchema(schema, url: url)
-            return result
-        } catch {
-            try? await dropSchema(schema, url: url)
-            throw error
+    }
+
+    /// A storage that sees only `schema` (and `public`, for extensions) and has its own event channel.
+    private static func node(_ url: String, _ schema: String) throws -> PostgresStorage {
+        try PostgresStorage(url: url, logger: logger, eventChannel: "events_\(schema)") { configuration in
+            configuration.options.additionalStartupParameters = [("search_path", "\(schema), public")]
+            configuration.options.maximumConnections = 8
         }
     }
 
@@ -133,16 +128,67 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
 
 /// Extensions are per database: pg_trgm is created once per test process in `public` (on every test's
 /// search_path), as a production database has it, not inside one test's schema. Concurrent
-/// `CREATE EXTENSION IF NOT EXISTS` can race, so one actor does it.
+/// `CREATE EXTENSION IF NOT EXISTS` races (a unique violation in pg_extension), and an actor alone does not
+/// serialize it: it is re-entered at the `await`. So every caller awaits the one task that does it.
 private actor ExtensionsOnce {
     static let shared = ExtensionsOnce()
-    private var done = false
+    private var creation: Task<Void, any Error>?
 
     func ensure(_ url: String) async throws {
-        guard !done else { return }
-        try await StorageBackend.admin(url) {
-            try await $0.query("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public", logger: StorageBackend.logger)
+        let creation =
+            self.creation
+            ?? Task {
+                try await StorageBackend.admin(url) {
+                    try await $0.query(
+                        "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public", logger: StorageBackend.logger)
+                }
+            }
+        self.creation = creation
+        do {
+            try await creation.value
+        } catch {
+            self.creation = nil  // let a later test try again rather than inherit one failure
+            throw error
         }
-        done = true
+    }
+}
+
+/// Swift Testing starts every test at once; unbounded, the PostgreSQL tests would open more connections than
+/// the server allows (each holds an admin connection and a pool). At most `capacity` fresh schemas exist at a
+/// time; the rest wait their turn. Callers never nest, so waiting cannot deadlock.
+private actor PostgresTestSlots {
+    static let shared = PostgresTestSlots(capacity: 12)
+    private let capacity: Int
+    private var inUse = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func acquire() async {
+        if inUse < capacity {
+            inUse += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }  // the releaser hands its slot over
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            inUse -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+
+    static func withSlot<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await shared.acquire()
+        do {
+            let result = try await body()
+            await shared.release()
+            return result
+        } catch {
+            await shared.release()
+            throw error
+        }
     }
 }

@@ -28,6 +28,9 @@ start_postgres() {
     -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null \
     || { cat "$PG_DIR/server.log" >&2; return 1; }
   as_postgres "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres spotter_test
+  # Search needs pg_trgm; a production database has it before Spotter starts, and so does this one.
+  as_postgres "$bin/psql" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d spotter_test \
+    -c "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public" >/dev/null
   export SPOTTER_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/spotter_test"
   echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT"
 }
