@@ -137,7 +137,7 @@ struct PostgresGraphStore: GraphStore {
         edgeColumn: String, otherColumn: String, user: UserID, state: FollowEdgeState, viewer: UserID?,
         after: FollowCursor?, limit: Int
     ) async throws -> [FollowEntry] {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let userBind = try builder.bind(user.rawValue)
         let stateBind = try builder.bind(state.rawValue)
         var cursorClause = ""

@@ -62,8 +62,8 @@ enum PostgresPostSQL {
         private(set) var binds = PostgresBindings()
         private var count = 1
 
-        init(viewer: UUID?) throws {
-            try binds.append(viewer)
+        init(viewer: UUID?) {
+            binds.append(viewer)
         }
 
         /// Adds a bind and returns its placeholder.

@@ -82,7 +82,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post] {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         var clauses = [PostgresPostSQL.visible]
         let v = PostgresPostSQL.viewer
         switch query.source {
@@ -122,7 +122,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func post(_ id: PostID, viewer: UserID?) async throws -> Post? {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """
             SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
             WHERE p.id = \(try builder.bind(id.rawValue)) AND \(PostgresPostSQL.visible)
@@ -131,7 +131,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """
             SELECT \(PostgresPostSQL.columns), p.performed_at, u.featured_at IS NOT NULL
             FROM posts p JOIN users u ON u.id = p.author_id
@@ -163,7 +163,7 @@ struct PostgresPostStore: PostStore {
             }
         }
         guard !posts.isEmpty else { return posts }
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let ids = try builder.bind(posts.map(\.id.rawValue))
         let sql = """
             SELECT r.post_id, u.id, u.username, u.display_name, u.avatar_url FROM (
@@ -206,7 +206,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """
             SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
             WHERE p.author_id = \(try builder.bind(author.rawValue)) AND p.kind = 'workout'
@@ -229,7 +229,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """
             SELECT COUNT(*) FROM posts p JOIN users u ON u.id = p.author_id
             WHERE p.author_id = \(try builder.bind(author.rawValue)) AND \(PostgresPostSQL.visible)
@@ -300,7 +300,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment] {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         var clauses = ["c.post_id = \(try builder.bind(post.rawValue))", PostgresPostSQL.visibleComment("c")]
         if let after { clauses.append("c.id > \(try builder.bind(after.rawValue))") }
         let sql = """

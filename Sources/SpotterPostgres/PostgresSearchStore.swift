@@ -15,7 +15,7 @@ struct PostgresSearchStore: SearchStore {
 
     func users(matching query: String, viewer: UserID?, limit: Int) async throws -> [AccountRecord] {
         let name = SearchTerms.name(query)
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let q = try builder.bind(name)
         let prefix = try builder.bind(SearchTerms.likePrefix(name))
         let sql = """
@@ -41,7 +41,7 @@ struct PostgresSearchStore: SearchStore {
     }
 
     func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """
             SELECT t.tag, COUNT(*) FROM post_tags t
             JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id
@@ -63,7 +63,7 @@ struct PostgresSearchStore: SearchStore {
         guard !words.isEmpty else { return [] }
         // Words are letters and digits only (SearchTerms.words), so `word:*` is always valid tsquery syntax.
         let prefixQuery = words.map { "\($0):*" }.joined(separator: " & ")
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """
             SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
             WHERE to_tsvector('simple', p.text) @@ to_tsquery('simple', \(try builder.bind(prefixQuery)))

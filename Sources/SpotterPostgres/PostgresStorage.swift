@@ -70,6 +70,7 @@ public final class PostgresStorage: SpotterStorage, Service {
 }
 
 /// Turns PostgreSQL's unique violations (SQLSTATE 23505) into `StorageError.duplicate`, naming the wire field.
+@discardableResult
 func mappingConstraintErrors<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()

@@ -22,7 +22,7 @@ struct PostgresTemplateStore: TemplateStore {
     }
 
     func exercise(_ id: ExerciseTemplateID, viewer: UserID?) async throws -> ExerciseTemplate? {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let clause = "p.id = \(try builder.bind(id.rawValue))"
         return try await exercises(&builder, clause: clause, limit: 1).first
     }
@@ -32,7 +32,7 @@ struct PostgresTemplateStore: TemplateStore {
     ) async throws
         -> [ExerciseTemplate]
     {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         var clauses = ["TRUE"]
         if let author { clauses.append("p.author_id = \(try builder.bind(author.rawValue))") }
         if let before { clauses.append("p.id < \(try builder.bind(before.rawValue))") }
@@ -84,7 +84,7 @@ struct PostgresTemplateStore: TemplateStore {
     }
 
     func workoutTemplate(_ id: WorkoutTemplateID, viewer: UserID?) async throws -> WorkoutTemplate? {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let clause = "p.id = \(try builder.bind(id.rawValue))"
         return try await workoutTemplates(&builder, clause: clause, limit: 1).first
     }
@@ -94,7 +94,7 @@ struct PostgresTemplateStore: TemplateStore {
     ) async throws
         -> [WorkoutTemplate]
     {
-        var builder = try PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         var clauses = ["TRUE"]
         if let author { clauses.append("p.author_id = \(try builder.bind(author.rawValue))") }
         if let before { clauses.append("p.id < \(try builder.bind(before.rawValue))") }

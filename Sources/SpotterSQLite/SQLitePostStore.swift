@@ -149,30 +149,33 @@ struct SQLitePostStore: PostStore {
               AND \(SQLitePostSQL.notMuted)
             ORDER BY p.performed_at DESC LIMIT :limit
             """
-        var extras: [PostID: (Date, Bool)] = [:]
-        let posts = try await hydrate(
+        return try await hydrate(
             sql: sql, arguments: ["since": since.sqliteValue, "viewer": viewer?.description, "limit": limit],
             viewer: viewer
-        ) { row, post in extras[post.id] = (Date(sqliteValue: row[17]), row[18]) }
-        return posts.compactMap { post in
-            extras[post.id].map { RankingCandidate(post: post, performedAt: $0.0, authorFeatured: $0.1) }
+        ) { row in (performedAt: Date(sqliteValue: row[17]), authorFeatured: row[18] as Bool) }
+        .map {
+            RankingCandidate(post: $0.post, performedAt: $0.extra.performedAt, authorFeatured: $0.extra.authorFeatured)
         }
     }
 
-    /// Runs a post query and adds each post's first kudos givers in one more query. `inspect` sees each row
-    /// with its post, for queries that select extra columns after the standard ones.
-    func hydrate(
-        sql: String, arguments: StatementArguments, viewer: UserID?,
-        inspect: (Row, Post) -> Void = { _, _ in }
-    ) async throws -> [Post] {
-        let rows = try await pool.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
-        var posts: [Post] = []
-        for row in rows {
-            guard let post = Self.post(from: row) else { continue }
-            inspect(row, post)
-            posts.append(post)
+    /// Runs a post query and adds each post's first kudos givers in one more query.
+    func hydrate(sql: String, arguments: StatementArguments, viewer: UserID?) async throws -> [Post] {
+        try await hydrate(sql: sql, arguments: arguments, viewer: viewer) { _ in () }.map(\.post)
+    }
+
+    /// Like `hydrate`, with `extra` reading what the query selects after the standard columns. Rows are read
+    /// inside the database read: GRDB's rows aren't `Sendable`, and returning them would pick its blocking
+    /// `read` overload, which holds a cooperative thread for the whole query.
+    func hydrate<Extra: Sendable>(
+        sql: String, arguments: StatementArguments, viewer: UserID?, extra: @escaping @Sendable (Row) -> Extra
+    ) async throws -> [(post: Post, extra: Extra)] {
+        let rows = try await pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+                Self.post(from: row).map { ($0, extra(row)) }
+            }
         }
-        return try await withKudosPreview(posts, viewer: viewer)
+        let posts = try await withKudosPreview(rows.map(\.0), viewer: viewer)
+        return zip(posts, rows).map { (post: $0, extra: $1.1) }
     }
 
     private func withKudosPreview(_ posts: [Post], viewer: UserID?) async throws -> [Post] {

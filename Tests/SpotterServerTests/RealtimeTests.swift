@@ -193,6 +193,55 @@ struct RealtimeTests {
             #expect(try await api.call(.get, "/healthz").status == .ok)
         }
     }
+    @Test(
+        "a client that stops reading is cut off, and the others get every post on time",
+        arguments: StorageBackend.available)
+    func slowConsumer(backend: StorageBackend) async throws {
+        try await TestApp.runLive(
+            backend,
+            configure: {
+                $0.realtime.outboundBuffer = 2
+                $0.realtime.slowConsumerGrace = .milliseconds(200)
+                $0.realtime.sendBufferSize = 16 * 1024
+                $0.postRules.newAccountAge = 0  // a new account's hourly cap is tested elsewhere
+            }
+        ) { api, port in
+            let ana = try await api.user("ana")
+            let fast = try await PhoenixTestClient.connect(port: port, token: try await api.user("bea"))
+            _ = try await fast.join("community:feed", ref: "1")
+            let cem = try await api.signup("cem")
+            let stalled = try await StalledSocket.connect(port: port, token: cem.accessToken)
+            try await stalled.sendText(#"["1","1","community:feed","phx_join",{}]"#)
+            _ = try await stalled.read { frame in
+                if case .text(let text) = frame { return text.contains("phx_reply") }
+                return false
+            }
+            // 60 posts of about 4 KB: more than the server's send buffer (capped, so a few hundred kilobytes
+            // suffice), NIO's write buffer and a queue of 2 frames hold for a client that reads nothing.
+            let body = String(repeating: "Deadlift day, heavy triples and a long cooldown. ", count: 80)
+            var last: Post?
+            for index in 0..<60 { last = try await api.post(ana, "\(index) \(body)") }
+            let lastID = try #require(last).id.description
+            _ = try await fast.next(timeout: .seconds(10)) {
+                $0.event == "new_post" && $0.payload["id"]?.stringValue == lastID
+            }
+            #expect(fast.collected { $0.event == "new_post" }.count == 59, "the fast client got every post")
+            // The server lets go of the stalled socket by itself (its presence leaves) while it still reads nothing…
+            _ = try await fast.next {
+                $0.event == "presence_diff" && $0.payload["leaves"]?.objectKeys == [cem.user.id.description]
+            }
+            // …and the stalled client, reading again, finds the connection ended short of the last post.
+            let frames = try await stalled.drainUntilClosed()
+            let posts = frames.filter { if case .text(let text) = $0 { text.contains("new_post") } else { false } }
+            #expect(posts.count < 60)
+            for case .close(let code, _) in frames { #expect(code == 1008) }  // told why, if it got that far
+            let metrics = try await api.call(.get, "/metrics")
+            #expect(
+                String(buffer: metrics.body).contains(#"spotter_realtime_disconnects_total{reason="slow_consumer"}"#))
+            #expect(try await api.call(.get, "/healthz").status == .ok)
+            await fast.close()
+        }
+    }
 }
 
 @Suite("Realtime across nodes")

@@ -10,7 +10,7 @@ public struct PostService: Sendable {
     public struct Configuration: Sendable {
         /// Notes carrying one of these tags join the global feed (workouts always do).
         public var fitnessTags: Set<String>
-        /// Accounts younger than this are limited to `newAccountPostsPerHour`.
+        /// Accounts younger than this are limited to `newAccountPostsPerHour`; 0 turns the limit off.
         public var newAccountAge: TimeInterval
         public var newAccountPostsPerHour: Int
         /// The same text again within this window stays out of the global feed.
@@ -213,7 +213,9 @@ public struct PostService: Sendable {
     }
 
     private func checkNewAccountLimit(_ author: AccountRecord, now: Date) async throws {
-        guard now.timeIntervalSince(author.createdAt) < configuration.newAccountAge else { return }
+        // 0 turns the rule off; compared as an age it wouldn't, as a stored time may be rounded past `now`.
+        guard configuration.newAccountAge > 0, now.timeIntervalSince(author.createdAt) < configuration.newAccountAge
+        else { return }
         let recent = try await storage.posts.countPosts(by: author.id, since: now.addingTimeInterval(-3600))
         if recent >= configuration.newAccountPostsPerHour {
             throw SpotterError.rateLimited(

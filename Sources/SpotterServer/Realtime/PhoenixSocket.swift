@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import SpotterCore
 import SpotterModels
 
@@ -23,8 +24,8 @@ struct PhoenixSocket {
     let clock: any WallClock
 
     /// The router the WebSocket upgrade consults.
-    var router: Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    var router: Router<SocketRequestContext> {
+        let router = Router(context: SocketRequestContext.self)
         router.ws(
             RouterPath(Self.path),
             shouldUpgrade: { request, _ in
@@ -41,7 +42,9 @@ struct PhoenixSocket {
                     try await outbound.close(.policyViolation, reason: "invalid token")
                     return
                 }
-                try await serve(user: session.account, inbound: inbound, outbound: outbound, logger: context.logger)
+                try await serve(
+                    user: session.account, inbound: inbound, outbound: outbound,
+                    channel: context.requestContext.channel, logger: context.logger)
             })
         return router
     }
@@ -59,58 +62,97 @@ struct PhoenixSocket {
     // MARK: One connection
 
     private func serve(
-        user: AccountRecord, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger
+        user: AccountRecord, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        channel: any Channel, logger: Logger
     ) async throws {
         let connection = RealtimeConnection(
             user: user, connectedAt: clock.now, bufferSize: configuration.outboundBuffer)
         let lastSeen = NIOLockedValueBox(ContinuousClock.now)
+        if let size = configuration.sendBufferSize {
+            try? await channel.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size)).get()
+        }
         await hub.add(connection)
+        RealtimeMetrics.connections.increment()
         try? await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {  // writer: the only task that writes frames
-                for await frame in connection.outbound { try await outbound.write(.text(frame)) }
-                if connection.isOverflowed {
-                    try await outbound.close(.policyViolation, reason: "slow consumer: too many frames waiting")
+                for await frame in connection.outbound {
+                    guard !connection.isOverflowed else { break }  // evicted: what is queued is not owed
+                    try await outbound.write(.text(frame))
                 }
             }
-            group.addTask {  // watchdog: closes a socket that went quiet
+            group.addTask {  // overflow: watched apart, as the writer may be stuck on a socket nobody reads
+                for await _ in connection.overflowSignal {}
+            }
+            group.addTask {  // watchdog: closes a socket that went quiet, waking once per idle period
                 while true {
-                    try await Task.sleep(for: .milliseconds(200))
-                    if ContinuousClock.now - lastSeen.withLockedValue({ $0 }) > configuration.idleTimeout {
+                    let deadline = lastSeen.withLockedValue { $0 } + configuration.idleTimeout
+                    if ContinuousClock.now >= deadline {
+                        RealtimeMetrics.disconnected(.heartbeatTimeout)
                         try await outbound.close(.goingAway, reason: "heartbeat timeout")
                         return
                     }
+                    try await Task.sleep(until: deadline, clock: .continuous)
                 }
             }
-            group.addTask {  // reader
-                var limiter = RateWindow(limit: configuration.maxMessagesPerSecond)
-                do {
-                    for try await message in inbound.messages(maxSize: configuration.maxFrameSize) {
-                        lastSeen.withLockedValue { $0 = .now }
-                        guard limiter.allow(now: .now) else {
-                            try await outbound.close(.policyViolation, reason: "too many messages")
-                            break
-                        }
-                        guard case .text(let text) = message,
-                            let frame = try? JSONDecoder().decode(PhoenixMessage.self, from: Data(text.utf8))
-                        else {
-                            try await outbound.close(
-                                .unacceptableData,
-                                reason: "frames are JSON arrays [join_ref, ref, topic, event, payload]")
-                            break
-                        }
-                        await handle(frame, on: connection)
-                    }
-                } catch {
-                    try? await outbound.close(.messageTooLarge, reason: "frame too large")
-                }
-            }
+            group.addTask { try await read(inbound, outbound: outbound, connection: connection, lastSeen: lastSeen) }
             // Whichever ends first (client gone, timeout, overflow) ends the connection.
             _ = try await group.next()
+            if connection.isOverflowed { await evict(outbound: outbound, channel: channel, logger: logger) }
             group.cancelAll()
         }
         connection.finish()
         await hub.remove(connection)
+        RealtimeMetrics.connections.decrement()
         logger.debug("socket closed", metadata: ["user": "\(user.id)"])
+    }
+
+    private func read(
+        _ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: RealtimeConnection,
+        lastSeen: NIOLockedValueBox<ContinuousClock.Instant>
+    ) async throws {
+        var limiter = RateWindow(limit: configuration.maxMessagesPerSecond)
+        do {
+            for try await message in inbound.messages(maxSize: configuration.maxFrameSize) {
+                lastSeen.withLockedValue { $0 = .now }
+                guard limiter.allow(now: .now) else {
+                    RealtimeMetrics.disconnected(.rateLimited)
+                    try? await outbound.close(.policyViolation, reason: "too many messages")
+                    return
+                }
+                guard case .text(let text) = message,
+                    let frame = try? JSONDecoder().decode(PhoenixMessage.self, from: Data(text.utf8))
+                else {
+                    RealtimeMetrics.disconnected(.malformedFrame)
+                    try? await outbound.close(
+                        .unacceptableData, reason: "frames are JSON arrays [join_ref, ref, topic, event, payload]")
+                    return
+                }
+                await handle(frame, on: connection)
+            }
+        } catch {  // the only error reading throws on an open connection: a frame over `maxSize`
+            RealtimeMetrics.disconnected(.frameTooLarge)
+            try? await outbound.close(.messageTooLarge, reason: "frame too large")
+        }
+    }
+
+    /// Cuts off a client whose outbound queue overflowed. It is told why if its socket still takes a frame;
+    /// one that stopped reading never will, so after the grace period the channel is closed without the
+    /// close handshake, which also fails the write its writer is stuck on.
+    private func evict(outbound: WebSocketOutboundWriter, channel: any Channel, logger: Logger) async {
+        RealtimeMetrics.disconnected(.slowConsumer)
+        logger.notice("slow consumer disconnected", metadata: ["queue": "\(configuration.outboundBuffer)"])
+        let grace = configuration.slowConsumerGrace
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                (try? await outbound.close(.policyViolation, reason: "slow consumer: too many frames waiting")) != nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: grace)
+                return false
+            }
+            if await group.next() != true { channel.close(promise: nil) }
+            group.cancelAll()
+        }
     }
 
     private func handle(_ frame: PhoenixMessage, on connection: RealtimeConnection) async {

@@ -7,6 +7,13 @@ public struct RealtimeConfiguration: Sendable {
     /// Frames waiting to be written to one socket; past it the client is too slow and is disconnected, so it
     /// never delays anyone else.
     public var outboundBuffer = 1024
+    /// How long an evicted slow consumer gets to take its close frame. A client that stopped reading never
+    /// will, so after this the connection is cut without the close handshake rather than held open.
+    public var slowConsumerGrace: Duration = .seconds(2)
+    /// Caps the kernel's send buffer of each socket (SO_SNDBUF, in bytes; Linux doubles it). `nil` keeps
+    /// Linux's autotuning, which lets one socket whose client stopped reading hold up to the third figure of
+    /// `net.ipv4.tcp_wmem` (4 MB by default) before the queue above even starts to fill.
+    public var sendBufferSize: Int?
     public var maxTopicsPerSocket = 50
     public var maxMessagesPerSecond = 50
     public var maxFrameSize = 64 * 1024

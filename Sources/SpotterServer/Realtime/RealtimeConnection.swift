@@ -11,6 +11,10 @@ final class RealtimeConnection: @unchecked Sendable {
     /// Frames for the writer task. Bounded: when it is full the client is too slow and is disconnected.
     let outbound: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
+    /// Ends when the outbound queue overflows (or when whoever waits on it is cancelled), and at no other
+    /// time: the eviction task waits on it, because the writer may be stuck on a socket nobody reads.
+    let overflowSignal: AsyncStream<Void>
+    private let overflowContinuation: AsyncStream<Void>.Continuation
     private let lock = NSLock()
     private var joins: [RealtimeTopic: String?] = [:]
     private var overflowed = false
@@ -20,6 +24,7 @@ final class RealtimeConnection: @unchecked Sendable {
         self.connectedAt = connectedAt
         (outbound, continuation) = AsyncStream.makeStream(
             of: String.self, bufferingPolicy: .bufferingOldest(bufferSize))
+        (overflowSignal, overflowContinuation) = AsyncStream.makeStream(of: Void.self)
     }
 
     /// Queues a frame; a full queue marks the connection for disconnection instead of blocking the sender.
@@ -28,6 +33,7 @@ final class RealtimeConnection: @unchecked Sendable {
         if case .dropped = continuation.yield(String(decoding: data, as: UTF8.self)) {
             lock.withLock { overflowed = true }
             continuation.finish()
+            overflowContinuation.finish()
         }
     }
 

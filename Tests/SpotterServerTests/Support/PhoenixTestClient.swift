@@ -21,6 +21,7 @@ final class PhoenixTestClient: Sendable {
     static func connect(port: Int, token: String, subprotocol: Bool = false) async throws -> PhoenixTestClient {
         let client = PhoenixTestClient()
         var configuration = WebSocketClientConfiguration()
+        configuration.maxFrameSize = 1 << 20  // a workout's new_post can be far over the 16 KiB default
         var url = "ws://127.0.0.1:\(port)/socket/websocket?vsn=2.0.0"
         if subprotocol {
             configuration.additionalHeaders[.secWebSocketProtocol] =

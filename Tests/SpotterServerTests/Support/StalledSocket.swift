@@ -1,0 +1,173 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import SpotterModels
+
+/// A WebSocket client that stops reading: the slow consumer the server must cut off without delaying anyone.
+///
+/// It speaks RFC 6455 by hand over plain TCP with a small receive buffer and automatic reads off, so nothing
+/// leaves the kernel unless the test asks: after the upgrade and a join, what the server sends piles up.
+final class StalledSocket: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A frame from the server (servers never mask).
+    enum Frame: Equatable {
+        case text(String)
+        case close(code: UInt16, reason: String)
+        case other(opcode: UInt8)
+    }
+
+    private let channel: any Channel
+    private let bytes: Collector
+
+    private init(channel: any Channel, bytes: Collector) {
+        self.channel = channel
+        self.bytes = bytes
+    }
+
+    static func connect(port: Int, token: String) async throws -> StalledSocket {
+        let collector = Collector()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.autoRead, value: false)
+            .channelOption(.socketOption(.so_rcvbuf), value: 4096)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        let socket = StalledSocket(channel: channel, bytes: collector)
+        try await socket.write(
+            Array(
+                ("GET /socket/websocket?vsn=2.0.0&token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Key: \(Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())"
+                    + "\r\n\r\n").utf8))
+        let head = try await socket.readUpgradeResponse()
+        guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "no upgrade: \(head)") }
+        return socket
+    }
+
+    /// Sends a text frame, masked as RFC 6455 requires of clients.
+    func sendText(_ text: String) async throws {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+        }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try await write(frame)
+    }
+
+    /// Reads (only now) until a frame matching `predicate` arrives; frames before it are dropped.
+    func read(until predicate: (Frame) -> Bool, timeout: Duration = .seconds(5)) async throws -> Frame {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            while let frame = bytes.nextFrame() {
+                if predicate(frame) { return frame }
+            }
+            channel.read()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw Failure(description: "no matching frame")
+    }
+
+    /// Starts reading again and returns every frame until the server ends the connection.
+    func drainUntilClosed(timeout: Duration = .seconds(10)) async throws -> [Frame] {
+        try await channel.setOption(.autoRead, value: true).get()
+        channel.read()
+        let deadline = ContinuousClock.now + timeout
+        var frames: [Frame] = []
+        while ContinuousClock.now < deadline {
+            let ended = bytes.ended  // read before taking frames, so none that came before the end is missed
+            while let frame = bytes.nextFrame() { frames.append(frame) }
+            if ended { return frames }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw Failure(description: "the server kept the connection open; \(frames.count) frames so far")
+    }
+
+    func close() async { try? await channel.close() }
+
+    private func write(_ bytes: [UInt8]) async throws {
+        try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
+    }
+
+    private func readUpgradeResponse() async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if let head = bytes.takeHead() { return head }
+            channel.read()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw Failure(description: "no upgrade response")
+    }
+}
+
+/// Collects what arrives and cuts it into the HTTP response head and then WebSocket frames.
+private final class Collector: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let state = NIOLockedValueBox<(buffer: [UInt8], ended: Bool)>(([], false))
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+        state.withLockedValue { $0.buffer += bytes }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state.withLockedValue { $0.ended = true }
+        context.fireChannelInactive()
+    }
+
+    var ended: Bool { state.withLockedValue { $0.ended } }
+
+    func takeHead() -> String? {
+        state.withLockedValue { state in
+            let end: [UInt8] = Array("\r\n\r\n".utf8)
+            guard
+                let index = (0..<max(0, state.buffer.count - 3)).first(where: {
+                    Array(state.buffer[$0..<$0 + 4]) == end
+                })
+            else { return nil }
+            let head = String(decoding: state.buffer[..<index], as: UTF8.self)
+            state.buffer.removeFirst(index + 4)
+            return head
+        }
+    }
+
+    func nextFrame() -> StalledSocket.Frame? {
+        state.withLockedValue { state in
+            let buffer = state.buffer
+            guard buffer.count >= 2 else { return nil }
+            let opcode = buffer[0] & 0x0f
+            var length = Int(buffer[1] & 0x7f)
+            var offset = 2
+            if length == 126 {
+                guard buffer.count >= 4 else { return nil }
+                length = Int(buffer[2]) << 8 | Int(buffer[3])
+                offset = 4
+            } else if length == 127 {
+                guard buffer.count >= 10 else { return nil }
+                length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+                offset = 10
+            }
+            guard buffer.count >= offset + length else { return nil }
+            let payload = Array(buffer[offset..<offset + length])
+            state.buffer.removeFirst(offset + length)
+            switch opcode {
+            case 0x1: return .text(String(decoding: payload, as: UTF8.self))
+            case 0x8:
+                let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
+                return .close(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
+            default: return .other(opcode: opcode)
+            }
+        }
+    }
+}
