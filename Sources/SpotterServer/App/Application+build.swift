@@ -41,7 +41,8 @@ public func buildApplication(
     let router = buildRouter(
         configuration: configuration, storage: storage, accounts: accounts, clock: clock, events: events)
 
-    let hub = RealtimeHub(storage: storage, logger: logger)
+    let hub = RealtimeHub(
+        storage: storage, logger: logger, presenceInterval: configuration.realtime.presenceInterval)
     let socket = PhoenixSocket(
         accounts: accounts, hub: hub, access: TopicAccess(storage: storage), configuration: configuration.realtime,
         clock: clock)

@@ -14,6 +14,8 @@ public struct RealtimeConfiguration: Sendable {
     /// Linux's autotuning, which lets one socket whose client stopped reading hold up to the third figure of
     /// `net.ipv4.tcp_wmem` (4 MB by default) before the queue above even starts to fill.
     public var sendBufferSize: Int?
+    /// Presence joins and leaves gather this long and go out as one `presence_diff`.
+    public var presenceInterval: Duration = .milliseconds(500)
     public var maxTopicsPerSocket = 50
     public var maxMessagesPerSecond = 50
     public var maxFrameSize = 64 * 1024

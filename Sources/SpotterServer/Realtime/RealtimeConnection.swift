@@ -29,8 +29,13 @@ final class RealtimeConnection: @unchecked Sendable {
 
     /// Queues a frame; a full queue marks the connection for disconnection instead of blocking the sender.
     func send(_ message: PhoenixMessage) {
-        guard let data = try? JSONEncoder().encode(message) else { return }
-        if case .dropped = continuation.yield(String(decoding: data, as: UTF8.self)) {
+        guard let text = message.encoded() else { return }
+        send(text: text)
+    }
+
+    /// Queues a frame encoded once for many sockets.
+    func send(text: String) {
+        if case .dropped = continuation.yield(text) {
             lock.withLock { overflowed = true }
             continuation.finish()
             overflowContinuation.finish()
@@ -57,4 +62,11 @@ final class RealtimeConnection: @unchecked Sendable {
     func joinRef(for topic: RealtimeTopic) -> String?? { lock.withLock { joins[topic] } }
 
     var topics: [RealtimeTopic] { lock.withLock { Array(joins.keys) } }
+}
+
+extension PhoenixMessage {
+    /// The frame as text, or nil if it can't be encoded (never, for the messages the server builds).
+    func encoded() -> String? {
+        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) }
+    }
 }

@@ -12,12 +12,18 @@ import SpotterModels
 actor RealtimeHub {
     let storage: any SpotterStorage
     let logger: Logger
+    /// How long presence changes gather before one `presence_diff` carries them all.
+    let presenceInterval: Duration
     private var connections: [UUID: RealtimeConnection] = [:]
     private var subscribers: [RealtimeTopic: Set<UUID>] = [:]
+    private var pendingJoins: [UUID: RealtimeConnection] = [:]
+    private var pendingLeaves: [UUID: RealtimeConnection] = [:]
+    private var presenceFlushScheduled = false
 
-    init(storage: any SpotterStorage, logger: Logger) {
+    init(storage: any SpotterStorage, logger: Logger, presenceInterval: Duration = .milliseconds(500)) {
         self.storage = storage
         self.logger = logger
+        self.presenceInterval = presenceInterval
     }
 
     func add(_ connection: RealtimeConnection) { connections[connection.id] = connection }
@@ -31,14 +37,20 @@ actor RealtimeHub {
         subscribers[topic, default: []].insert(connection.id)
         if topic == .communityFeed {
             connection.send(.broadcast(topic: topic.description, event: "presence_state", payload: presenceState()))
-            broadcastPresence(joins: [connection], leaves: [], except: connection.id)
+            pendingJoins[connection.id] = connection
+            schedulePresenceFlush()
         }
     }
 
     func unsubscribe(_ connection: RealtimeConnection, from topic: RealtimeTopic) {
         guard subscribers[topic]?.remove(connection.id) != nil else { return }
         if subscribers[topic]?.isEmpty == true { subscribers[topic] = nil }
-        if topic == .communityFeed { broadcastPresence(joins: [], leaves: [connection], except: connection.id) }
+        if topic == .communityFeed {
+            // Sent even if its join is still pending: someone's presence_state may already list it.
+            pendingJoins[connection.id] = nil
+            pendingLeaves[connection.id] = connection
+            schedulePresenceFlush()
+        }
     }
 
     var connectionCount: Int { connections.count }
@@ -50,12 +62,33 @@ actor RealtimeHub {
         return Self.presence(online)
     }
 
-    private func broadcastPresence(joins: [RealtimeConnection], leaves: [RealtimeConnection], except: UUID) {
-        let diff = JSONValue.object(["joins": Self.presence(joins), "leaves": Self.presence(leaves)])
-        for id in subscribers[.communityFeed] ?? [] where id != except {
-            connections[id]?.send(
-                .broadcast(topic: RealtimeTopic.communityFeed.description, event: "presence_diff", payload: diff))
+    /// Presence changes are sent in batches: one diff per interval instead of one per change, so 10,000 people
+    /// joining costs each subscriber a few frames rather than 10,000 (Phoenix's own Tracker batches between
+    /// nodes the same way). Everyone gets the same diff, joiners too: as in Phoenix, clients merge presences by
+    /// `phx_ref`, so a join they already had from `presence_state` changes nothing.
+    private func schedulePresenceFlush() {
+        guard !presenceFlushScheduled else { return }
+        presenceFlushScheduled = true
+        Task { [presenceInterval] in
+            try? await Task.sleep(for: presenceInterval)
+            self.flushPresence()  // the task runs on this actor
         }
+    }
+
+    private func flushPresence() {
+        presenceFlushScheduled = false
+        guard !pendingJoins.isEmpty || !pendingLeaves.isEmpty else { return }
+        let diff = JSONValue.object([
+            "joins": Self.presence(Array(pendingJoins.values)), "leaves": Self.presence(Array(pendingLeaves.values)),
+        ])
+        pendingJoins = [:]
+        pendingLeaves = [:]
+        guard
+            let frame = PhoenixMessage.broadcast(
+                topic: RealtimeTopic.communityFeed.description, event: "presence_diff", payload: diff
+            ).encoded()
+        else { return }
+        for id in subscribers[.communityFeed] ?? [] { connections[id]?.send(text: frame) }
     }
 
     private static func presence(_ connections: [RealtimeConnection]) -> JSONValue {
