@@ -89,15 +89,50 @@ struct SQLitePostStore: PostStore {
     }
 
     func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post] {
+        if case .following = query.source, viewer != nil {
+            let posts = try await feedQuery(query, viewer: viewer, candidates: query.limit * 3)
+            if posts.count == query.limit { return posts }
+            // Fewer than a page among the candidates: the feed is short, or many were hidden. Ask in full.
+        }
+        return try await feedQuery(query, viewer: viewer, candidates: nil)
+    }
+
+    /// One feed page. With `candidates`, the Following feed first takes that many newest posts of the people
+    /// followed from the covering index `posts_by_author(author_id, id)` alone, and checks visibility on those
+    /// only: the newest `limit` visible posts are among them whenever they hold `limit` visible ones. Without
+    /// it, every post of everyone followed is checked and sorted (30 ms for 50 people with 100 posts each).
+    private func feedQuery(_ query: FeedQuery, viewer: UserID?, candidates: Int?) async throws -> [Post] {
         var arguments: StatementArguments = ["viewer": viewer?.description, "limit": query.limit]
         var clauses = [SQLitePostSQL.visible]
+        var order = "DESC"
+        var cursor: String?
+        if let after = query.after {
+            cursor = "> :after"
+            order = "ASC"
+            _ = arguments.append(contentsOf: ["after": after.description])
+        } else if let before = query.before {
+            cursor = "< :before"
+            _ = arguments.append(contentsOf: ["before": before.description])
+        }
         switch query.source {
         case .following:
-            clauses.append(
+            let authors = """
+                SELECT followee_id FROM follows WHERE follower_id = :viewer AND state = 'accepted'
+                UNION ALL SELECT :viewer
                 """
-                (p.author_id = :viewer OR p.author_id IN
-                  (SELECT followee_id FROM follows WHERE follower_id = :viewer AND state = 'accepted'))
-                """)
+            if let candidates {
+                // INDEXED BY: the planner otherwise takes posts_by_author_text, which isn't covering.
+                clauses.append(
+                    """
+                    p.id IN (SELECT c.id FROM posts c INDEXED BY posts_by_author
+                             WHERE c.deleted_at IS NULL AND c.author_id IN (\(authors))
+                             \(cursor.map { "AND c.id \($0)" } ?? "")
+                             ORDER BY c.id \(order) LIMIT :candidates)
+                    """)
+                _ = arguments.append(contentsOf: ["candidates": candidates])
+            } else {
+                clauses.append("p.author_id IN (\(authors))")
+            }
             clauses.append(SQLitePostSQL.notMuted)
         case .community:
             clauses.append("p.visibility = 'public'")
@@ -113,15 +148,7 @@ struct SQLitePostStore: PostStore {
             clauses.append("p.author_id = :author")
             _ = arguments.append(contentsOf: ["author": author.description])
         }
-        var order = "DESC"
-        if let after = query.after {
-            clauses.append("p.id > :after")
-            order = "ASC"
-            _ = arguments.append(contentsOf: ["after": after.description])
-        } else if let before = query.before {
-            clauses.append("p.id < :before")
-            _ = arguments.append(contentsOf: ["before": before.description])
-        }
+        if let cursor { clauses.append("p.id \(cursor)") }
         let sql = """
             SELECT \(SQLitePostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
             WHERE \(clauses.joined(separator: "\nAND "))

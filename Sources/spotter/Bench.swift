@@ -8,7 +8,8 @@ import SpotterPostgres
 /// lost its index.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure Spotter against the configured database.", subcommands: [Feeds.self])
+        abstract: "Measure Spotter against the configured database.",
+        subcommands: [Feeds.self, Fanout.self, RealtimeUsers.self])
 }
 
 extension Bench {

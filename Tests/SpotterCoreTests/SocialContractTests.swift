@@ -139,6 +139,19 @@ struct SocialContractTests {
             // Muting hides from feeds, not from the profile.
             let profile = try await storage.posts.feed(FeedQuery(source: .author(muted.id), limit: 20), viewer: me.id)
             #expect(profile.count == 1)
+            // Pages whose newest candidates are hidden (a muted author's many posts, a friend's private ones)
+            // still fill with the visible posts behind them, in order, across pages.
+            var older: [PostID] = []
+            for second in 6..<9 {
+                older.append(try await Self.post(storage, by: friend, at: Self.start + Double(second)).id)
+            }
+            for second in 9..<19 { _ = try await Self.post(storage, by: muted, at: Self.start + Double(second)) }
+            _ = try await Self.post(storage, by: friend, visibility: .private, at: Self.start + 19)
+            let first = try await storage.posts.feed(FeedQuery(source: .following, limit: 2), viewer: me.id)
+            #expect(first.map(\.id) == [older[2], older[1]])
+            let second = try await storage.posts.feed(
+                FeedQuery(source: .following, before: older[1], limit: 2), viewer: me.id)
+            #expect(second.map(\.id) == [older[0], friends.id])
         }
     }
 

@@ -1,0 +1,302 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import HummingbirdWSClient
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import SpotterCore
+import SpotterModels
+
+extension Bench {
+    /// `spotter bench realtime-users`: accounts with ready access tokens for the fan-out benchmark, so thousands
+    /// of sockets can connect without thousands of bcrypt sign-ins.
+    struct RealtimeUsers: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "realtime-users",
+            abstract: "Create accounts with access tokens for `spotter bench fanout`.",
+            discussion: """
+                Writes one access token per line to --tokens-file (readable by its owner only): the first \
+                publishes, the others subscribe. The tokens last a day; use a database made for the benchmark.
+                """)
+
+        @OptionGroup var options: ServerOptions
+        @Option(help: "Accounts to create (subscribers + 1 publisher).") var users = 10_001
+        @Option(help: "Where to write the tokens.") var tokensFile: String
+
+        func run() async throws {
+            let (users, tokensFile) = (users, tokensFile)
+            try await withSeedableStorage(options) { storage, bulk in
+                let now = Date()
+                // A month old, so the new-account posting limit doesn't apply to the publisher.
+                let joined = now - 30 * 24 * 3600
+                let first = try await bulk.size().accounts
+                let accounts = (0..<users).map { number in
+                    let username = "listener" + String(format: "%05d", first + number)
+                    return AccountRecord(
+                        id: UserID(rawValue: UUIDv7.make(at: joined)), username: username,
+                        email: "\(username)@example.com", passwordHash: nil, displayName: "Listener \(number)",
+                        appleSubject: nil, createdAt: joined)
+                }
+                for batch in stride(from: 0, to: accounts.count, by: 1000) {
+                    try await bulk.loadAccounts(Array(accounts[batch..<min(batch + 1000, accounts.count)]))
+                }
+                var tokens: [String] = []
+                for account in accounts {
+                    let token = OpaqueToken.generate(.access)
+                    try await storage.tokens.insert(
+                        TokenRecord(
+                            hash: OpaqueToken.hash(token), userID: account.id, family: UUID(), kind: .access,
+                            createdAt: now, expiresAt: now + 24 * 3600))
+                    tokens.append(token)
+                }
+                let written = FileManager.default.createFile(
+                    atPath: tokensFile, contents: Data((tokens.joined(separator: "\n") + "\n").utf8),
+                    attributes: [.posixPermissions: 0o600])
+                guard written else { throw ValidationError("Could not write \(tokensFile).") }
+                ProgressBar.write("\(users) accounts with tokens in \(tokensFile).\n")
+            }
+        }
+    }
+
+    /// `spotter bench fanout`: N WebSocket subscribers on one topic and a publisher at a steady rate, against
+    /// Spotter's `community:feed` or an nchan channel, with the same client; prints one markdown row.
+    struct Fanout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure realtime fan-out: delivery latency, share delivered, memory per idle socket.",
+            discussion: """
+                Connects the subscribers, measures the server's memory (VmRSS of --server-pid, summed) before \
+                and after they connect, publishes --messages at --rate per second, and times each delivery from \
+                the moment its publish request started. Run it on another core than the server (taskset).
+                """)
+
+        enum Target: String, ExpressibleByArgument, CaseIterable {
+            case spotter
+            case nchan
+        }
+
+        @Option(help: "spotter (community:feed) or nchan (/sub and /pub on the same channel).") var target: Target
+        @Option(help: "The server's base URL.") var url = "http://127.0.0.1:8080"
+        @Option(help: "Tokens from `spotter bench realtime-users` (spotter only).") var tokensFile: String?
+        @Option(help: "Subscribers to connect.") var subscribers = 1000
+        @Option(help: "Messages to publish.") var messages = 100
+        @Option(help: "Messages per second.") var rate = 10.0
+        @Option(help: "Server process ids whose memory to measure (repeat for several).") var serverPid: [Int32] = []
+        @Option(help: "Seconds to wait for the last deliveries.") var drain = 10.0
+        @Flag(help: "Print the table header first.") var header = false
+
+        func validate() throws {
+            guard subscribers >= 1, messages >= 1, rate > 0 else {
+                throw ValidationError("--subscribers and --messages must be at least 1, --rate above 0.")
+            }
+            if target == .spotter && tokensFile == nil { throw ValidationError("--tokens-file is needed for spotter.") }
+        }
+
+        func run() async throws {
+            var logger = Logger(label: "spotter-bench")
+            logger.logLevel = .error
+            let tokens = try tokensFile.map { try Self.readTokens($0, needed: subscribers + 1) } ?? []
+            let run = FanoutRun(
+                target: target, base: url, tokens: tokens, subscribers: subscribers, messages: messages,
+                logger: logger)
+            let before = Self.residentKilobytes(serverPid)
+            let connected = try await run.connectAll()
+            try await Task.sleep(for: .seconds(2))  // let the server settle (presence batches, allocator)
+            let after = Self.residentKilobytes(serverPid)
+            try await run.publish(rate: rate)
+            let figures = try await run.collect(drain: .seconds(drain))
+            await run.closeAll()
+            if header {
+                print(
+                    "| server | subscribers | messages | rate/s | delivered | p50 ms | p99 ms | max ms | KB/idle socket |"
+                )
+                print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+            }
+            let memory = serverPid.isEmpty ? "–" : String(format: "%.1f", Double(after - before) / Double(connected))
+            print(
+                "| \(target.rawValue) | \(connected) | \(messages) | \(String(format: "%g", rate)) | "
+                    + String(
+                        format: "%.2f%% | %.1f | %.1f | %.1f | ", figures.deliveredShare * 100, figures.p50,
+                        figures.p99, figures.max) + "\(memory) |")
+        }
+
+        static func readTokens(_ path: String, needed: Int) throws -> [String] {
+            let tokens = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+            guard tokens.count >= needed else {
+                throw ValidationError("\(path) holds \(tokens.count) tokens; \(needed) are needed.")
+            }
+            return tokens
+        }
+
+        /// The summed resident memory of `pids` in KiB, from /proc (Linux).
+        static func residentKilobytes(_ pids: [Int32]) -> Int {
+            pids.reduce(0) { total, pid in
+                let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+                let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+                return total + (line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0)
+            }
+        }
+    }
+}
+
+/// One benchmark run: the subscribers' sockets, the publisher, and what arrived when.
+final class FanoutRun: Sendable {
+    struct Figures {
+        var deliveredShare: Double
+        /// Milliseconds from the publish request to the delivery.
+        var p50: Double
+        var p99: Double
+        var max: Double
+    }
+
+    /// Marks a message in the published text, so a subscriber finds its number without decoding JSON.
+    static let marker = "fanout-"
+
+    let target: Bench.Fanout.Target
+    let base: String
+    let tokens: [String]
+    let subscribers: Int
+    let messages: Int
+    let logger: Logger
+    private let sentAt: NIOLockedValueBox<[ContinuousClock.Instant?]>
+    private let latencies = NIOLockedValueBox<[Double]>([])
+    private let ready = NIOLockedValueBox(0)
+    private let sockets = NIOLockedValueBox<[Task<Void, Never>]>([])
+    private let writers = NIOLockedValueBox<[WebSocketOutboundWriter]>([])
+
+    init(
+        target: Bench.Fanout.Target, base: String, tokens: [String], subscribers: Int, messages: Int, logger: Logger
+    ) {
+        self.target = target
+        self.base = base
+        self.tokens = tokens
+        self.subscribers = subscribers
+        self.messages = messages
+        self.logger = logger
+        sentAt = NIOLockedValueBox(Array(repeating: nil, count: messages))
+        latencies.withLockedValue { $0.reserveCapacity(subscribers * messages) }
+    }
+
+    /// Connects every subscriber, a hundred at a time, and waits until each has joined (Spotter) or connected
+    /// (nchan). Returns how many are ready.
+    func connectAll() async throws -> Int {
+        let socketBase = base.replacingOccurrences(of: "http://", with: "ws://")
+        for index in 0..<subscribers {
+            let url =
+                target == .spotter
+                ? "\(socketBase)/socket/websocket?vsn=2.0.0&token=\(tokens[index + 1])" : "\(socketBase)/sub"
+            let task = Task { await self.subscribe(url) }
+            sockets.withLockedValue { $0.append(task) }
+            if index % 100 == 99 {
+                while ready.withLockedValue({ $0 }) < index - 200 { try await Task.sleep(for: .milliseconds(5)) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ready.withLockedValue({ $0 }) < subscribers && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        ProgressBar.write("\(ready.withLockedValue { $0 }) of \(subscribers) subscribers ready.\n")
+        return ready.withLockedValue { $0 }
+    }
+
+    private func subscribe(_ url: String) async {
+        var configuration = WebSocketClientConfiguration()
+        configuration.maxFrameSize = 1 << 20
+        _ = try? await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+            inbound, outbound, _ in
+            self.writers.withLockedValue { $0.append(outbound) }
+            let heartbeat: Task<Void, Never>?
+            if self.target == .spotter {
+                try await outbound.write(.text(#"["1","1","community:feed","phx_join",{}]"#))
+                // Spotter closes a socket after 60 s without a frame from the client.
+                heartbeat = Task {
+                    var ref = 2
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(25))
+                        try? await outbound.write(.text(#"[null,"\#(ref)","phoenix","heartbeat",{}]"#))
+                        ref += 1
+                    }
+                }
+            } else {
+                heartbeat = nil
+                self.ready.withLockedValue { $0 += 1 }
+            }
+            defer { heartbeat?.cancel() }
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                guard case .text(let text) = message else { continue }
+                let arrived = ContinuousClock.now
+                if let number = Self.messageNumber(in: text) {
+                    self.record(number, arrived: arrived)
+                } else if self.target == .spotter, text.hasPrefix(#"["1","1","community:feed","phx_reply""#) {
+                    self.ready.withLockedValue { $0 += 1 }
+                }
+            }
+        }
+    }
+
+    private func record(_ number: Int, arrived: ContinuousClock.Instant) {
+        guard let sent = sentAt.withLockedValue({ number < $0.count ? $0[number] : nil }) else { return }
+        let milliseconds = (arrived - sent).seconds * 1000
+        latencies.withLockedValue { $0.append(milliseconds) }
+    }
+
+    static func messageNumber(in text: String) -> Int? {
+        guard let range = text.range(of: marker) else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Publishes the messages at a steady rate, each in its own request so a slow answer delays no other.
+    func publish(rate: Double) async throws {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let start = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            for number in 0..<messages {
+                let due = start + .seconds(Double(number) / rate)
+                try? await Task.sleep(until: due, clock: .continuous)
+                group.addTask {
+                    var request = HTTPClientRequest(
+                        url: self.target == .spotter ? "\(self.base)/api/v1/posts" : "\(self.base)/pub")
+                    request.method = .POST
+                    let text = "\(Self.marker)\(number) steady state, easy miles #run"
+                    if self.target == .spotter {
+                        request.headers.add(name: "Authorization", value: "Bearer \(self.tokens[0])")
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string: #"{"kind":"note","text":"\#(text)"}"#))
+                    } else {
+                        request.body = .bytes(ByteBuffer(string: text))
+                    }
+                    self.sentAt.withLockedValue { $0[number] = .now }
+                    do {
+                        let response = try await client.execute(request, timeout: .seconds(30))
+                        if response.status.code >= 300 {
+                            ProgressBar.write("publish \(number): HTTP \(response.status.code)\n")
+                        }
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                    } catch {
+                        ProgressBar.write("publish \(number) failed: \(error)\n")
+                    }
+                }
+            }
+        }
+        try await client.shutdown()
+    }
+
+    /// Waits until everything arrived or `drain` passed since publishing ended, then computes the figures.
+    func collect(drain: Duration) async throws -> Figures {
+        let expected = ready.withLockedValue { $0 } * messages
+        let deadline = ContinuousClock.now + drain
+        while latencies.withLockedValue({ $0.count }) < expected && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let sorted = latencies.withLockedValue { $0 }.sorted()
+        return Figures(
+            deliveredShare: Double(sorted.count) / Double(max(1, expected)),
+            p50: FeedBench.percentile(0.50, of: sorted), p99: FeedBench.percentile(0.99, of: sorted),
+            max: sorted.last ?? 0)
+    }
+
+    func closeAll() async {
+        for writer in writers.withLockedValue({ $0 }) { try? await writer.close(.normalClosure, reason: nil) }
+        for task in sockets.withLockedValue({ $0 }) { task.cancel() }
+    }
+}
