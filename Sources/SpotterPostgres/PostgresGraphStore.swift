@@ -132,6 +132,14 @@ struct PostgresGraphStore: GraphStore {
         return (0, 0)
     }
 
+    func peopleInBlocks() async throws -> Set<UserID> {
+        let rows = try await client.query(
+            "SELECT blocker_id FROM blocks UNION SELECT blocked_id FROM blocks", logger: logger)
+        var people: Set<UserID> = []
+        for try await id in rows.decode(UUID.self) { people.insert(UserID(rawValue: id)) }
+        return people
+    }
+
     /// Column names come from the two callers above, never from input.
     private func list(
         edgeColumn: String, otherColumn: String, user: UserID, state: FollowEdgeState, viewer: UserID?,

@@ -130,6 +130,13 @@ struct PostgresPostStore: PostStore {
         return try await hydrate(builder.query(sql), viewer: viewer).first
     }
 
+    func kudosGivers(of post: PostID) async throws -> Set<UserID> {
+        let rows = try await client.query("SELECT user_id FROM kudos WHERE post_id = \(post.rawValue)", logger: logger)
+        var givers: Set<UserID> = []
+        for try await id in rows.decode(UUID.self) { givers.insert(UserID(rawValue: id)) }
+        return givers
+    }
+
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """

@@ -126,6 +126,13 @@ struct SQLiteGraphStore: GraphStore {
             viewer: viewer, after: after, limit: limit)
     }
 
+    func peopleInBlocks() async throws -> Set<UserID> {
+        let ids = try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT blocker_id FROM blocks UNION SELECT blocked_id FROM blocks")
+        }
+        return Set(ids.compactMap(UserID.init))
+    }
+
     func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
         try await pool.read { db in
             let row = try Row.fetchOne(

@@ -168,6 +168,13 @@ struct SQLitePostStore: PostStore {
         .first
     }
 
+    func kudosGivers(of post: PostID) async throws -> Set<UserID> {
+        let ids = try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT user_id FROM kudos WHERE post_id = ?", arguments: [post.description])
+        }
+        return Set(ids.compactMap(UserID.init))
+    }
+
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
         let sql = """
             SELECT \(SQLitePostSQL.columns), p.performed_at, u.featured_at IS NOT NULL

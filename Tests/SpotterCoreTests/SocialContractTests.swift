@@ -215,6 +215,8 @@ struct SocialContractTests {
                 #expect(try await storage.posts.addKudos(post.id, by: user.id, at: Self.start + Double(index)))
             }
             #expect(try await storage.posts.addKudos(post.id, by: bea.id, at: Self.start + 9) == false)
+            #expect(try await storage.posts.kudosGivers(of: post.id) == [bea.id, cai.id, dee.id, eve.id])
+            #expect(try await storage.graph.peopleInBlocks().isEmpty)
             var seen = try #require(try await storage.posts.post(post.id, viewer: bea.id))
             #expect(seen.kudosCount == 4)
             #expect(seen.kudosedByMe)
@@ -222,6 +224,7 @@ struct SocialContractTests {
             // Suspended givers and people the viewer blocked disappear from count and preview.
             try await storage.accounts.setSuspended(cai.id, at: Self.start)
             try await storage.graph.block(ana.id, dee.id, at: Self.start)
+            #expect(try await storage.graph.peopleInBlocks() == [ana.id, dee.id])
             seen = try #require(try await storage.posts.post(post.id, viewer: ana.id))
             #expect(seen.kudosCount == 2)
             #expect(seen.kudosPreview.map(\.username) == ["bea", "eve"])

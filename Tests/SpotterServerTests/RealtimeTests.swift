@@ -108,6 +108,38 @@ struct RealtimeTests {
         }
     }
 
+    @Test(
+        "one shared view per post still carries each viewer's own kudos and skips blocked people",
+        arguments: StorageBackend.available)
+    func sharedView(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend) { api, port in
+            let bea = try await api.user("bea")
+            let ana = try await api.user("ana")
+            let cai = try await api.user("cai")
+            let dan = try await api.user("dan")
+            _ = try await api.call(.post, "/api/v1/users/dan/block", token: bea)
+            var sockets: [String: PhoenixTestClient] = [:]
+            for (name, token) in [("ana", ana), ("cai", cai), ("dan", dan)] {
+                let socket = try await PhoenixTestClient.connect(port: port, token: token)
+                _ = try await socket.join("community:feed", ref: "1")
+                sockets[name] = socket
+            }
+            let post = try await api.post(bea, "Tempo run #run")
+            _ = try await api.call(.post, "/api/v1/posts/\(post.id)/kudos", token: ana)
+            _ = try await api.call(
+                .patch, "/api/v1/posts/\(post.id)", token: bea, body: UpdatePostRequest(text: "Tempo run, 8 km #run"))
+            for (name, kudosed) in [("ana", true), ("cai", false)] {
+                let updated = try await #require(sockets[name]).next { $0.event == "post_updated" }
+                #expect(updated.payload["kudosed_by_me"] == .bool(kudosed), "\(name)")
+                #expect(updated.payload["kudos_count"] == .number(1), "\(name)")
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(
+                try #require(sockets["dan"]).collected { $0.payload["id"]?.stringValue == post.id.description }.isEmpty)
+            for socket in sockets.values { await socket.close() }
+        }
+    }
+
     @Test("presence diffs announce who joins and leaves the community feed", arguments: StorageBackend.available)
     func presence(backend: StorageBackend) async throws {
         try await TestApp.runLive(backend) { api, port in

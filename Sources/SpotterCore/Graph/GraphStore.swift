@@ -33,6 +33,9 @@ public protocol GraphStore: Sendable {
     func following(of user: UserID, viewer: UserID?, after: FollowCursor?, limit: Int) async throws -> [FollowEntry]
     /// Accepted followers and followings, not counting suspended accounts.
     func counts(of user: UserID) async throws -> (followers: Int, following: Int)
+    /// Everyone who blocks someone or is blocked by someone. The realtime hub serves everyone else one shared
+    /// view of a public post, since blocks are all that make one such viewer's view differ from another's.
+    func peopleInBlocks() async throws -> Set<UserID>
 }
 
 public enum FollowEdgeState: String, Sendable {

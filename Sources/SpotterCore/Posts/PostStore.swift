@@ -21,6 +21,8 @@ public protocol PostStore: Sendable {
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate]
     /// One post as `viewer` sees it, or `nil` when it is gone or not for them.
     func post(_ id: PostID, viewer: UserID?) async throws -> Post?
+    /// Everyone who gave the post kudos (suspended people included: callers filter as they need).
+    func kudosGivers(of post: PostID) async throws -> Set<UserID>
     /// Every completed workout of `author` that `viewer` may see, oldest first.
     func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry]
     /// How many of `author`'s posts `viewer` may see.

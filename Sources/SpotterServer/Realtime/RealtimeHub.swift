@@ -155,15 +155,33 @@ actor RealtimeHub {
 
     /// Sends `event` to each target socket whose user may see the post (and, on a Following feed, follows
     /// its author), with a payload made from the post as that user sees it.
+    ///
+    /// A post everyone may see looks the same to everyone who has no block with anyone, but for
+    /// `kudosed_by_me`: those sockets share one read and one encoding per topic and kudos state. Only people
+    /// with blocks, and posts not visible to everyone, are read viewer by viewer.
     private func fanOut(
         _ id: PostID, event: String, topics kinds: TopicKinds, payload: (Post) throws -> JSONValue
     ) async throws {
+        let targets = targets(for: id, topics: kinds)
+        guard !targets.isEmpty else { return }
+        let shared = try await sharedView(of: id)
         var views: [UserID: Post?] = [:]
         var follows: [UserID: Bool] = [:]
-        for (topic, connection) in targets(for: id, topics: kinds) {
+        var frames: [String: String?] = [:]
+        for (topic, connection) in targets {
             let viewer = connection.user.id
-            if views[viewer] == nil { views[viewer] = .some(try await storage.posts.post(id, viewer: viewer)) }
-            guard let view = views[viewer] ?? nil else { continue }
+            let view: Post
+            var sharedKey: String?
+            if let shared, !shared.peopleInBlocks.contains(viewer) {
+                var post = shared.post
+                post.kudosedByMe = shared.kudosGivers.contains(viewer)
+                view = post
+                sharedKey = "\(topic) \(post.kudosedByMe)"
+            } else {
+                if views[viewer] == nil { views[viewer] = .some(try await storage.posts.post(id, viewer: viewer)) }
+                guard let own = views[viewer] ?? nil else { continue }
+                view = own
+            }
             switch topic {
             case .communityFeed:
                 guard view.visibility == .public else { continue }
@@ -179,8 +197,33 @@ actor RealtimeHub {
             case .post, .user:
                 break
             }
-            connection.send(.broadcast(topic: topic.description, event: event, payload: try payload(view)))
+            guard let sharedKey else {
+                connection.send(.broadcast(topic: topic.description, event: event, payload: try payload(view)))
+                continue
+            }
+            if frames[sharedKey] == nil {
+                frames[sharedKey] = .some(
+                    PhoenixMessage.broadcast(topic: topic.description, event: event, payload: try payload(view))
+                        .encoded())
+            }
+            if let frame = frames[sharedKey] ?? nil { connection.send(text: frame) }
         }
+    }
+
+    /// The view of a post shared by everyone outside `peopleInBlocks`: the anonymous view, which equals
+    /// theirs (the same rule and counts; blocks are the only viewer-dependent filter) but for their own kudos.
+    /// Nil when the post isn't visible to everyone (followers-only, a private account, deleted).
+    private struct SharedView {
+        var post: Post
+        var peopleInBlocks: Set<UserID>
+        var kudosGivers: Set<UserID>
+    }
+
+    private func sharedView(of id: PostID) async throws -> SharedView? {
+        guard let post = try await storage.posts.post(id, viewer: nil) else { return nil }
+        return SharedView(
+            post: post, peopleInBlocks: try await storage.graph.peopleInBlocks(),
+            kudosGivers: try await storage.posts.kudosGivers(of: id))
     }
 }
 
