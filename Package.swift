@@ -80,6 +80,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            exclude: ["Resources/realtime.md"],
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),

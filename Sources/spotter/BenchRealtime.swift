@@ -207,7 +207,8 @@ final class FanoutRun: Sendable {
             self.writers.withLockedValue { $0.append(outbound) }
             let heartbeat: Task<Void, Never>?
             if self.target == .spotter {
-                try await outbound.write(.text(#"["1","1","community:feed","phx_join",{}]"#))
+                // Presence off: nchan has none, so both measure fan-out alone.
+                try await outbound.write(.text(#"["1","1","community:feed","phx_join",{"presence":false}]"#))
                 // Spotter closes a socket after 60 s without a frame from the client.
                 heartbeat = Task {
                     var ref = 2

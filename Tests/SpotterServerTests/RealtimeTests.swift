@@ -149,14 +149,32 @@ struct RealtimeTests {
             _ = try await first.join("community:feed", ref: "1")
             let second = try await PhoenixTestClient.connect(port: port, token: bea.accessToken)
             _ = try await second.join("community:feed", ref: "1")
+            // The state may lag the latest joins by one diff interval; state and the next diff together,
+            // merged as Phoenix clients do, list both.
             let state = try await second.next { $0.event == "presence_state" }
-            #expect(Set(state.payload.objectKeys) == [ana.user.id.description, bea.user.id.description])
+            let nextDiff = try await second.next { $0.event == "presence_diff" }
+            let merged = Set(state.payload.objectKeys).union(nextDiff.payload["joins"]?.objectKeys ?? [])
+                .subtracting(nextDiff.payload["leaves"]?.objectKeys ?? [])
+            #expect(merged == [ana.user.id.description, bea.user.id.description])
             // Diffs come in batches, to joiners too (clients merge presences by phx_ref, as in Phoenix), so
             // the first may hear of its own join before Bea's.
             let joined = try await first.next {
                 $0.event == "presence_diff" && $0.payload["joins"]?.objectKeys.contains(bea.user.id.description) == true
             }
             #expect(joined.payload["leaves"]?.objectKeys == [])
+            // A client that shows no presence opts out of its frames, and still counts as present.
+            let cai = try await api.signup("cai")
+            let quiet = try await PhoenixTestClient.connect(port: port, token: cai.accessToken)
+            _ = try await quiet.join("community:feed", ref: "1", payload: .object(["presence": .bool(false)]))
+            let caiJoined = try await first.next {
+                $0.event == "presence_diff" && $0.payload["joins"]?.objectKeys == [cai.user.id.description]
+            }
+            #expect(caiJoined.payload["leaves"]?.objectKeys == [])
+            #expect(quiet.collected { $0.event.hasPrefix("presence") }.isEmpty)
+            await quiet.close()
+            _ = try await first.next {
+                $0.event == "presence_diff" && $0.payload["leaves"]?.objectKeys == [cai.user.id.description]
+            }
             await second.close()
             let left = try await first.next {
                 $0.event == "presence_diff" && $0.payload["leaves"]?.objectKeys.isEmpty == false

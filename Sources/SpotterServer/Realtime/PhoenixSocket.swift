@@ -209,7 +209,8 @@ struct PhoenixSocket {
                         payload: .object([:])))
             }
             connection.send(frame.reply(ok: true, response: .object(response)))
-            await hub.subscribe(connection, to: topic)
+            // A client that shows no presence can spare itself the frames: `{"presence": false}`.
+            await hub.subscribe(connection, to: topic, presence: frame.payload["presence"] != .bool(false))
         } catch let error as SpotterError {
             if case .malformed = error {
                 connection.send(frame.reply(ok: false, response: Self.reason("bad since cursor")))

@@ -19,6 +19,10 @@ actor RealtimeHub {
     private var pendingJoins: [UUID: RealtimeConnection] = [:]
     private var pendingLeaves: [UUID: RealtimeConnection] = [:]
     private var presenceFlushScheduled = false
+    /// Community-feed sockets that receive presence (all but those that joined with `"presence": false`).
+    private var presenceListeners: Set<UUID> = []
+    /// `presence_state`, encoded once until the next diff goes out (see `subscribe`).
+    private var presenceStateFrame: String?
 
     init(storage: any SpotterStorage, logger: Logger, presenceInterval: Duration = .milliseconds(500)) {
         self.storage = storage
@@ -33,13 +37,23 @@ actor RealtimeHub {
         for topic in connection.topics { unsubscribe(connection, from: topic) }
     }
 
-    func subscribe(_ connection: RealtimeConnection, to topic: RealtimeTopic) {
+    /// Subscribes a socket. On the community feed everyone counts as present, and those who want presence get
+    /// `presence_state` now and the diffs after. The state is encoded once per diff interval rather than per
+    /// join (it lists everyone, so per join it would cost O(N²) in a join storm); a joiner may get it without
+    /// the latest joins and leaves, which the next diff carries, and Phoenix clients merge the two.
+    func subscribe(_ connection: RealtimeConnection, to topic: RealtimeTopic, presence: Bool = true) {
         subscribers[topic, default: []].insert(connection.id)
-        if topic == .communityFeed {
-            connection.send(.broadcast(topic: topic.description, event: "presence_state", payload: presenceState()))
-            pendingJoins[connection.id] = connection
-            schedulePresenceFlush()
+        guard topic == .communityFeed else { return }
+        pendingJoins[connection.id] = connection
+        schedulePresenceFlush()
+        guard presence else { return }
+        presenceListeners.insert(connection.id)
+        if presenceStateFrame == nil {
+            presenceStateFrame =
+                PhoenixMessage.broadcast(topic: topic.description, event: "presence_state", payload: presenceState())
+                .encoded()
         }
+        if let presenceStateFrame { connection.send(text: presenceStateFrame) }
     }
 
     func unsubscribe(_ connection: RealtimeConnection, from topic: RealtimeTopic) {
@@ -49,6 +63,7 @@ actor RealtimeHub {
             // Sent even if its join is still pending: someone's presence_state may already list it.
             pendingJoins[connection.id] = nil
             pendingLeaves[connection.id] = connection
+            presenceListeners.remove(connection.id)
             schedulePresenceFlush()
         }
     }
@@ -78,17 +93,17 @@ actor RealtimeHub {
     private func flushPresence() {
         presenceFlushScheduled = false
         guard !pendingJoins.isEmpty || !pendingLeaves.isEmpty else { return }
-        let diff = JSONValue.object([
-            "joins": Self.presence(Array(pendingJoins.values)), "leaves": Self.presence(Array(pendingLeaves.values)),
-        ])
+        presenceStateFrame = nil
+        let (joins, leaves) = (Array(pendingJoins.values), Array(pendingLeaves.values))
         pendingJoins = [:]
         pendingLeaves = [:]
-        guard
+        guard !presenceListeners.isEmpty,
             let frame = PhoenixMessage.broadcast(
-                topic: RealtimeTopic.communityFeed.description, event: "presence_diff", payload: diff
+                topic: RealtimeTopic.communityFeed.description, event: "presence_diff",
+                payload: .object(["joins": Self.presence(joins), "leaves": Self.presence(leaves)])
             ).encoded()
         else { return }
-        for id in subscribers[.communityFeed] ?? [] { connections[id]?.send(text: frame) }
+        for id in presenceListeners { connections[id]?.send(text: frame) }
     }
 
     private static func presence(_ connections: [RealtimeConnection]) -> JSONValue {
