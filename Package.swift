@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "spotter", targets: ["spotter"]),
         .library(name: "SpotterModels", targets: ["SpotterModels"]),
+        .library(name: "SpotterKit", targets: ["SpotterKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -84,6 +85,12 @@ let package = Package(
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
+        // The client SDK: Foundation and the wire types only, so it builds for iOS as for Linux.
+        .target(
+            name: "SpotterKit",
+            dependencies: ["SpotterModels"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "spotter",
             dependencies: [
@@ -134,6 +141,17 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SpotterKitTests",
+            dependencies: [
+                "SpotterKit",
+                "SpotterServer",
+                "SpotterTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

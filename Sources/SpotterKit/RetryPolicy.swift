@@ -1,0 +1,63 @@
+import Foundation
+
+/// When `SpotterClient` tries a request again (the Nova seed's policy):
+///
+/// - 401: refresh the tokens once (concurrent 401s share one refresh), then retry;
+/// - 429: wait `Retry-After` (or the backoff, when there is none), then retry;
+/// - 5xx and network errors: exponential backoff with jitter;
+/// - any other 4xx: never.
+///
+/// A request is tried at most `maxAttempts` times in all; a refresh does not count as an attempt.
+public struct RetryPolicy: Sendable, Equatable {
+    public var maxAttempts: Int
+    /// The wait before the second try; each later wait doubles, up to `maxDelay`.
+    public var baseDelay: Duration
+    public var maxDelay: Duration
+    /// The longest `Retry-After` honoured; a server asking for longer gets the error back instead.
+    public var maxRetryAfter: Duration
+
+    public init(
+        maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(8),
+        maxRetryAfter: Duration = .seconds(60)
+    ) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// No retries: for callers that handle failure themselves (the outbox retries on its own schedule).
+    public static let none = RetryPolicy(maxAttempts: 1)
+
+    /// The wait after failed attempt `attempt` (1-based): "full jitter", a random share of the exponential
+    /// delay, so many clients failing together don't come back together.
+    public func backoff(after attempt: Int, random: Double) -> Duration {
+        let exponential = baseDelay * (1 << min(max(attempt - 1, 0), 20))
+        let capped = min(exponential, maxDelay)
+        return capped * min(max(random, 0), 1)
+    }
+
+    /// The wait a 429 asks for: its `Retry-After` in seconds (or an HTTP date), else the backoff. Nil when
+    /// the server asks for longer than `maxRetryAfter`.
+    public func waitFor429(retryAfter header: String?, after attempt: Int, random: Double, now: Date) -> Duration? {
+        guard let header else { return backoff(after: attempt, random: random) }
+        let seconds: Double
+        if let value = Double(header.trimmingCharacters(in: .whitespaces)) {
+            seconds = value
+        } else if let date = Self.httpDate(header) {
+            seconds = date.timeIntervalSince(now)
+        } else {
+            return backoff(after: attempt, random: random)
+        }
+        let wait = Duration.milliseconds(Int64(max(0, seconds) * 1000))
+        return wait > maxRetryAfter ? nil : wait
+    }
+
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

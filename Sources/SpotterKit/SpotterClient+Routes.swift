@@ -1,0 +1,201 @@
+import Foundation
+import SpotterModels
+
+/// Which feed to read.
+public enum FeedKind: Sendable, Hashable {
+    /// My posts and those of people I follow.
+    case following
+    /// Featured accounts' posts and trending public posts.
+    case featured
+    /// Public workout-related posts.
+    case global
+    /// Posts with a hashtag (without the `#`).
+    case tag(String)
+    /// One person's posts (their profile).
+    case user(String)
+
+    var path: String {
+        switch self {
+        case .following: "/api/v1/feeds/following"
+        case .featured: "/api/v1/feeds/featured"
+        case .global: "/api/v1/feeds/global"
+        case .tag(let tag): "/api/v1/feeds/tags/\(tag.pathEscaped)"
+        case .user(let username): "/api/v1/users/\(username.pathEscaped)/posts"
+        }
+    }
+}
+
+/// What `search` looks for.
+public enum SearchKind: String, Sendable {
+    case users, tags, posts
+}
+
+/// Nothing: for calls whose success has no body (204).
+struct NoContent: Decodable {}
+
+extension SpotterClient {
+    // MARK: Accounts
+
+    /// Creates an account and signs in with it.
+    @discardableResult
+    public func signUp(email: String, username: String, password: String) async throws -> Account {
+        let response: TokenResponse = try await call(
+            Call(
+                method: "POST", path: "/api/v1/auth/signup",
+                body: try Self.encoder.encode(SignupRequest(email: email, username: username, password: password)),
+                authenticated: false))
+        try await store(response)
+        return response.user
+    }
+
+    /// Signs in with a username or email and a password, and keeps the session in the token store.
+    @discardableResult
+    public func signIn(login: String, password: String) async throws -> Account {
+        let response: TokenResponse = try await call(
+            Call(
+                method: "POST", path: "/api/v1/auth/signin",
+                body: try Self.encoder.encode(SigninRequest(login: login, password: password)),
+                authenticated: false))
+        try await store(response)
+        return response.user
+    }
+
+    /// Ends this login on the server and forgets it here — here even when the server can't be reached, since
+    /// someone signing out offline must not stay signed in.
+    public func signOut() async throws {
+        _ = try? await send(Call(method: "POST", path: "/api/v1/auth/signout", idempotencyKey: Self.newKey()))
+        try await tokens.clear()
+    }
+
+    /// The signed-in account, with its email address.
+    public func me() async throws -> Account {
+        try await call(Call(method: "GET", path: "/api/v1/me"))
+    }
+
+    /// Changes the fields given; the server checks each and names any it refuses.
+    public func updateProfile(_ changes: UpdateAccountRequest, idempotencyKey: String? = nil) async throws -> Account {
+        try await call(
+            Call(
+                method: "PATCH", path: "/api/v1/me", body: try Self.encoder.encode(changes),
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    // MARK: People
+
+    public func profile(_ username: String) async throws -> Profile {
+        try await call(
+            Call(method: "GET", path: "/api/v1/users/\(username.pathEscaped)", authenticated: await isSignedIn))
+    }
+
+    /// Follows, or asks to follow a private account (the relationship then says `requested`).
+    public func follow(_ username: String, idempotencyKey: String? = nil) async throws -> Relationship {
+        try await call(
+            Call(
+                method: "POST", path: "/api/v1/users/\(username.pathEscaped)/follow",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    public func unfollow(_ username: String, idempotencyKey: String? = nil) async throws -> Relationship {
+        try await call(
+            Call(
+                method: "DELETE", path: "/api/v1/users/\(username.pathEscaped)/follow",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    // MARK: Feeds and posts
+
+    /// A page of a feed, newest first. Pass the previous page's `nextCursor` as `cursor` for the next page,
+    /// or a cursor as `since` for what is newer than it.
+    ///
+    /// ```swift
+    /// var page = try await client.feed(.following, limit: 20)
+    /// while let cursor = page.nextCursor { page = try await client.feed(.following, cursor: cursor) }
+    /// ```
+    public func feed(
+        _ kind: FeedKind, cursor: String? = nil, since: String? = nil, limit: Int? = nil
+    ) async throws -> Page<Post> {
+        var query: [URLQueryItem] = []
+        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        if let since { query.append(URLQueryItem(name: "since", value: since)) }
+        if let limit { query.append(URLQueryItem(name: "limit", value: String(limit))) }
+        let authenticated = kind == .following ? true : await isSignedIn
+        return try await call(Call(method: "GET", path: kind.path, query: query, authenticated: authenticated))
+    }
+
+    public func post(_ id: PostID) async throws -> Post {
+        try await call(Call(method: "GET", path: "/api/v1/posts/\(id)", authenticated: await isSignedIn))
+    }
+
+    /// Publishes a note or a workout. The idempotency key makes a retried call (or a replayed outbox action)
+    /// land once.
+    public func createPost(_ request: CreatePostRequest, idempotencyKey: String? = nil) async throws -> Post {
+        try await call(
+            Call(
+                method: "POST", path: "/api/v1/posts", body: try Self.encoder.encode(request),
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    public func updatePost(
+        _ id: PostID, _ request: UpdatePostRequest, idempotencyKey: String? = nil
+    ) async throws
+        -> Post
+    {
+        try await call(
+            Call(
+                method: "PATCH", path: "/api/v1/posts/\(id)", body: try Self.encoder.encode(request),
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    public func deletePost(_ id: PostID, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            Call(method: "DELETE", path: "/api/v1/posts/\(id)", idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    /// Gives (`true`) or takes back (`false`) kudos; either is idempotent on the server.
+    public func setKudos(_ given: Bool, on id: PostID, idempotencyKey: String? = nil) async throws -> KudosState {
+        try await call(
+            Call(
+                method: given ? "POST" : "DELETE", path: "/api/v1/posts/\(id)/kudos",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    public func comments(on id: PostID, cursor: String? = nil, limit: Int? = nil) async throws -> Page<Comment> {
+        var query: [URLQueryItem] = []
+        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        if let limit { query.append(URLQueryItem(name: "limit", value: String(limit))) }
+        return try await call(
+            Call(method: "GET", path: "/api/v1/posts/\(id)/comments", query: query, authenticated: await isSignedIn))
+    }
+
+    public func addComment(
+        _ request: CreateCommentRequest, on id: PostID, idempotencyKey: String? = nil
+    ) async throws
+        -> Comment
+    {
+        try await call(
+            Call(
+                method: "POST", path: "/api/v1/posts/\(id)/comments", body: try Self.encoder.encode(request),
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    // MARK: Search
+
+    public func search(_ text: String, kind: SearchKind) async throws -> SearchResults {
+        try await call(
+            Call(
+                method: "GET", path: "/api/v1/search",
+                query: [URLQueryItem(name: "q", value: text), URLQueryItem(name: "type", value: kind.rawValue)],
+                authenticated: await isSignedIn))
+    }
+
+    /// A fresh idempotency key.
+    public nonisolated static func newKey() -> String { UUID().uuidString.lowercased() }
+}
+
+extension String {
+    /// Escaped for one path segment.
+    var pathEscaped: String {
+        addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? self
+    }
+}

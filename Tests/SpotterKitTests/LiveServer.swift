@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOConcurrencyHelpers
+import SpotterCore
+import SpotterKit
+import SpotterServer
+import SpotterTestSupport
+
+/// A real Spotter server (SQLite, a fresh database) on a free port in this process, with a clock the test
+/// moves: SDK tests talk to it over HTTP exactly as an app would.
+enum LiveServer {
+    struct NoPort: Error {}
+
+    static func run(
+        configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ body: @Sendable (_ baseURL: URL, _ clock: ManualClock) async throws -> Void
+    ) async throws {
+        var configuration = AppConfiguration()
+        configuration.bcryptCost = 4
+        configuration.runsMaintenance = false
+        configuration.port = 0
+        configure(&configuration)
+        let settings = configuration
+        let clock = ManualClock(Date())
+        try await StorageBackend.sqlite.withIsolatedStorage { storage in
+            let app = try await buildApplication(
+                configuration: settings, storage: storage, clock: clock, logger: StorageBackend.logger)
+            try await app.test(.live) { client in
+                guard let port = client.port else { throw NoPort() }
+                try await body(URL(string: "http://127.0.0.1:\(port)")!, clock)
+            }
+        }
+    }
+}
+
+/// Records the waits a client asks for instead of sleeping, and can move the server's clock by them.
+final class RecordingSleeper: Sendable {
+    private let waits = NIOLockedValueBox<[Duration]>([])
+    let clock: ManualClock?
+
+    init(moving clock: ManualClock? = nil) { self.clock = clock }
+
+    var recorded: [Duration] { waits.withLockedValue { $0 } }
+
+    var sleep: @Sendable (Duration) async throws -> Void {
+        { duration in
+            self.waits.withLockedValue { $0.append(duration) }
+            self.clock?.advance(by: Double(duration.components.seconds) + 1)
+        }
+    }
+}
+
+/// The real network, with a count of requests per path and, optionally, made-up failures first.
+final class CountingTransport: HTTPTransport {
+    private let base = URLSessionTransport()
+    private let counts = NIOLockedValueBox<[String: Int]>([:])
+    private let failures = NIOLockedValueBox<[Int]>([])
+
+    /// The next requests get these statuses (an empty body) instead of reaching the server.
+    init(failFirstWith statuses: [Int] = []) { failures.withLockedValue { $0 = statuses } }
+
+    func count(_ path: String) -> Int { counts.withLockedValue { $0[path] ?? 0 } }
+
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        counts.withLockedValue { $0[request.url.path, default: 0] += 1 }
+        if let status = failures.withLockedValue({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            return HTTPResponseData(status: status, headers: [:], body: Data())
+        }
+        return try await base.send(request)
+    }
+}
