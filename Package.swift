@@ -85,10 +85,15 @@ let package = Package(
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
-        // The client SDK: Foundation and the wire types only, so it builds for iOS as for Linux.
+        // The client SDK: Foundation, the wire types and a WebSocket client that runs on Linux and Apple
+        // platforms alike, so it builds for iOS as for Linux.
         .target(
             name: "SpotterKit",
-            dependencies: ["SpotterModels"],
+            dependencies: [
+                "SpotterModels",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -150,6 +155,8 @@ let package = Package(
                 "SpotterKit",
                 "SpotterServer",
                 "SpotterTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

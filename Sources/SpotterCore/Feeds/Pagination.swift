@@ -37,15 +37,13 @@ public struct PageRequest: Sendable, Equatable {
         }
     }
 
-    public static func encode(_ id: UUID) -> String {
-        Base64URL.encode("c1:\(id.uuidString.lowercased())")
-    }
+    public static func encode(_ id: UUID) -> String { FeedCursor.at(id) }
 
     /// The id inside a cursor; throws a 400 naming `field` for anything this server did not give out.
     public static func decode(_ cursor: String, field: String) throws -> UUID {
-        guard cursor.count <= 64, let text = Base64URL.decodeText(cursor), text.hasPrefix("c1:"),
-            let id = UUID(uuidString: String(text.dropFirst(3)))
-        else { throw SpotterError.malformed(detail: "\(field) is not a cursor this server gave out.", field: field) }
+        guard let id = FeedCursor.id(in: cursor) else {
+            throw SpotterError.malformed(detail: "\(field) is not a cursor this server gave out.", field: field)
+        }
         return id
     }
 

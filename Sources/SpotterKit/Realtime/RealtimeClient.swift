@@ -1,0 +1,239 @@
+import Foundation
+import HummingbirdWSClient
+import Logging
+import SpotterModels
+
+/// What the realtime socket delivers, once per post id and in order of arrival.
+public enum RealtimeEvent: Sendable, Equatable {
+    /// A post new to this client: pushed live, or replayed after a reconnect (`since`).
+    case newPost(Post, topic: String)
+    /// Any other event on a topic (`post_updated`, `post_likes_updated`, `presence_diff`, …), as sent.
+    case event(topic: String, name: String, payload: JSONValue)
+    /// Too much was missed on the topic to replay: reload it over REST.
+    case reset(topic: String)
+    /// The socket opened (true) or was lost (false): for an offline indicator.
+    case connection(Bool)
+}
+
+/// The live connection: a thin I/O shell around `RealtimeMachine`, over HummingbirdWSClient (which runs on
+/// Linux and Apple platforms alike; URLSession's WebSocket does not exist on Linux).
+///
+/// ```swift
+/// let realtime = RealtimeClient(baseURL: url) { try await session.currentAccessToken() }
+/// await realtime.join("community:feed")
+/// for await event in realtime.events {
+///     if case .newPost(let post, _) = event { feed.insert(post) }
+/// }
+/// ```
+public actor RealtimeClient {
+    public typealias TokenProvider = @Sendable () async throws -> String
+
+    public nonisolated let baseURL: URL
+    /// Everything the socket delivers; ends when the client is released.
+    public nonisolated let events: AsyncStream<RealtimeEvent>
+    private let continuation: AsyncStream<RealtimeEvent>.Continuation
+    private let token: TokenProvider
+    private let logger: Logger
+    private var machine: RealtimeMachine
+    private let origin = ContinuousClock.now
+    /// Each socket gets a number; what an old socket reports after it was replaced is ignored.
+    private var generation = 0
+    private var socket: Task<Void, Never>?
+    private var writer: WebSocketOutboundWriter?
+    private var timer: Task<Void, Never>?
+    private var seen = SeenPosts(capacity: 5000)
+
+    /// - Parameter token: asked on every connect, so a reconnect never replays an expired token.
+    public init(
+        baseURL: URL, schedule: RealtimeSchedule = RealtimeSchedule(), logger: Logger? = nil,
+        token: @escaping TokenProvider
+    ) {
+        self.baseURL = baseURL
+        self.token = token
+        self.machine = RealtimeMachine(schedule: schedule)
+        self.logger = logger ?? Logger(label: "spotterkit.realtime")
+        (events, continuation) = AsyncStream.makeStream(of: RealtimeEvent.self)
+    }
+
+    deinit { continuation.finish() }
+
+    /// Joins a topic now and after every reconnect (connecting if needed).
+    public func join(_ topic: String) { apply(.join(topic)) }
+    public func leave(_ topic: String) { apply(.leave(topic)) }
+    /// Connects (again), for a start or a return to the foreground.
+    public func start() { apply(.start) }
+    /// Closes for the background; `start()` resumes every topic where it left off.
+    public func background() { apply(.background) }
+    /// Closes and forgets every topic.
+    public func signOut() { apply(.signOut) }
+
+    public var phase: RealtimeMachine.Phase { machine.phase }
+
+    // MARK: The machine's inputs and outputs
+
+    private var now: Duration { ContinuousClock.now - origin }
+
+    private func apply(_ input: RealtimeMachine.Input) {
+        for output in machine.handle(input, now: now) { perform(output) }
+        scheduleTick()
+    }
+
+    private func perform(_ output: RealtimeMachine.Output) {
+        switch output {
+        case .openSocket:
+            open()
+        case .closeSocket:
+            close()
+        case .sendHeartbeat(let ref):
+            send(
+                PhoenixMessage(
+                    joinRef: nil, ref: ref, topic: "phoenix", event: PhoenixMessage.Event.heartbeat,
+                    payload: .object([:])))
+        case .sendJoin(let ref, let topic, let since):
+            send(
+                PhoenixMessage(
+                    joinRef: ref, ref: ref, topic: topic, event: PhoenixMessage.Event.join,
+                    payload: .object(since.map { ["since": .string($0)] } ?? [:])))
+        case .sendLeave(let ref, let topic):
+            send(
+                PhoenixMessage(
+                    joinRef: nil, ref: ref, topic: topic, event: PhoenixMessage.Event.leave,
+                    payload: .object([:])))
+        }
+    }
+
+    /// One timer, always for the machine's next deadline.
+    private func scheduleTick() {
+        timer?.cancel()
+        guard let deadline = machine.nextDeadline else { return }
+        let wait = max(deadline - now, .zero)
+        timer = Task { [weak self] in
+            try? await Task.sleep(for: wait)
+            guard !Task.isCancelled else { return }
+            await self?.apply(.tick)
+        }
+    }
+
+    // MARK: The socket
+
+    private func open() {
+        generation += 1
+        let current = generation
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        let path = components?.path ?? ""
+        components?.scheme = baseURL.scheme == "https" ? "wss" : "ws"
+        components?.path = path.trimmingSuffix("/") + "/socket/websocket"
+        let base = components?.url
+        socket = Task { [token, logger] in
+            do {
+                guard let base else { throw URLError(.badURL) }
+                let token = try await token()
+                var url = URLComponents(url: base, resolvingAgainstBaseURL: false)
+                url?.queryItems = [
+                    URLQueryItem(name: "vsn", value: "2.0.0"), URLQueryItem(name: "token", value: token),
+                ]
+                guard let address = url?.url?.absoluteString else { throw URLError(.badURL) }
+                var configuration = WebSocketClientConfiguration()
+                configuration.maxFrameSize = 1 << 22
+                _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: logger) {
+                    inbound, outbound, _ in
+                    await self.opened(outbound, generation: current)
+                    for try await message in inbound.messages(maxSize: 1 << 22) {
+                        guard case .text(let text) = message else { continue }
+                        await self.received(text, generation: current)
+                    }
+                }
+            } catch {
+                logger.debug("realtime socket failed", metadata: ["error": "\(error)"])
+            }
+            self.closed(generation: current)  // this task runs on the actor
+        }
+    }
+
+    private func close() {
+        generation += 1  // whatever the old socket reports from now on is stale
+        let (writer, socket) = (self.writer, self.socket)
+        self.writer = nil
+        self.socket = nil
+        Task {
+            try? await writer?.close(.normalClosure, reason: nil)
+            socket?.cancel()
+        }
+        continuation.yield(.connection(false))
+    }
+
+    private func opened(_ outbound: WebSocketOutboundWriter, generation: Int) {
+        guard generation == self.generation else { return }
+        writer = outbound
+        continuation.yield(.connection(true))
+        apply(.opened)
+    }
+
+    private func closed(generation: Int) {
+        guard generation == self.generation else { return }
+        writer = nil
+        socket = nil
+        continuation.yield(.connection(false))
+        apply(.closed)
+    }
+
+    private func send(_ message: PhoenixMessage) {
+        guard let writer, let data = try? JSONEncoder().encode(message) else { return }
+        let text = String(decoding: data, as: UTF8.self)
+        Task { try? await writer.write(.text(text)) }
+    }
+
+    private func received(_ text: String, generation: Int) {
+        guard generation == self.generation,
+            let message = try? JSONDecoder().decode(PhoenixMessage.self, from: Data(text.utf8))
+        else { return }
+        switch message.event {
+        case PhoenixMessage.Event.reply:
+            let ok = message.payload["status"] == .string("ok")
+            if ok, message.topic != "phoenix", let response = message.payload["response"] {
+                if response["reset"] == .bool(true) { continuation.yield(.reset(topic: message.topic)) }
+                if case .array(let missed) = response["missed"] {
+                    for value in missed { deliver(value, topic: message.topic) }
+                }
+            }
+            apply(.reply(ref: message.ref ?? "", topic: message.topic, ok: ok))
+        case PhoenixMessage.Event.close, PhoenixMessage.Event.error:
+            // A close answering our own leave or a replaced join is expected; the machine ignores topics it
+            // no longer holds, and rejoins any it still does.
+            if message.event == PhoenixMessage.Event.error || machine.isJoined(message.topic) {
+                apply(.channelLost(message.topic))
+            }
+        case "new_post":
+            deliver(message.payload, topic: message.topic)
+        default:
+            continuation.yield(.event(topic: message.topic, name: message.event, payload: message.payload))
+        }
+    }
+
+    /// Emits a post once, and remembers it as where the topic resumes.
+    private func deliver(_ value: JSONValue, topic: String) {
+        guard let data = try? JSONEncoder().encode(value),
+            let post = try? SpotterClient.decoder.decode(Post.self, from: data)
+        else { return }
+        apply(.received(topic: topic, cursor: FeedCursor.at(post.id.rawValue)))
+        guard seen.insert(post.id) else { return }
+        continuation.yield(.newPost(post, topic: topic))
+    }
+}
+
+/// The post ids seen lately, to deliver each once (a replay after a reconnect overlaps what came live).
+struct SeenPosts {
+    let capacity: Int
+    private var ids: Set<PostID> = []
+    private var order: [PostID] = []
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Adds an id; false if it was already there.
+    mutating func insert(_ id: PostID) -> Bool {
+        guard ids.insert(id).inserted else { return false }
+        order.append(id)
+        if order.count > capacity { ids.remove(order.removeFirst()) }
+        return true
+    }
+}

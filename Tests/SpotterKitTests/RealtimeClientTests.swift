@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import SpotterCore
+import SpotterKit
+import SpotterModels
+import SpotterServer
+import SpotterTestSupport
+import Testing
+
+/// RealtimeClient against a real server that goes away and comes back on the same port.
+@Suite("RealtimeClient")
+struct RealtimeClientTests {
+    @Test("live posts arrive once each; after the server restarts, the gap is filled")
+    func reconnectFillsTheGap() async throws {
+        let port = try await Self.freePort()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        try await StorageBackend.sqlite.withIsolatedStorage { storage in
+            var server = try await Self.startServer(storage: storage, port: port)
+            let ana = SpotterClient(baseURL: url)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: "correct horse battery")
+            let beaTokens = MemoryTokenStore()
+            let bea = SpotterClient(baseURL: url, tokens: beaTokens)
+            try await bea.signUp(email: "bea@example.com", username: "bea", password: "correct horse battery")
+            // Reconnect after a second, so a post can be made while Bea is away.
+            let realtime = RealtimeClient(baseURL: url, schedule: RealtimeSchedule(reconnect: [.seconds(1)])) {
+                guard let tokens = await beaTokens.load() else { throw SpotterClientError.signedOut }
+                return tokens.accessToken
+            }
+            let received = EventLog(realtime.events)
+            await realtime.join("community:feed")
+            try await received.wait { $0 == .connection(true) }
+            try await Task.sleep(for: .milliseconds(200))  // the join's reply
+
+            let first = try await ana.createPost(CreatePostRequest(kind: .note, text: "Before #run"))
+            try await received.wait { $0.postID == first.id }
+
+            server.cancel()
+            _ = await server.result
+            try await received.wait { $0 == .connection(false) }
+            server = try await Self.startServer(storage: storage, port: port)
+            let missed = try await ana.createPost(CreatePostRequest(kind: .note, text: "While away #run"))
+            if case .waiting = await realtime.phase {} else { Issue.record("Bea reconnected before the post") }
+            try await received.wait(timeout: .seconds(10)) { $0.postID == missed.id }
+            let after = try await ana.createPost(CreatePostRequest(kind: .note, text: "After #run"))
+            try await received.wait { $0.postID == after.id }
+            #expect(received.postIDs == [first.id, missed.id, after.id])
+            await realtime.signOut()
+            server.cancel()
+            _ = await server.result
+        }
+    }
+
+    /// Starts the app on `port` and waits until it answers.
+    static func startServer(storage: any SpotterStorage, port: Int) async throws -> Task<Void, any Error> {
+        var configuration = AppConfiguration()
+        configuration.bcryptCost = 4
+        configuration.runsMaintenance = false
+        configuration.port = port
+        configuration.postRules.newAccountAge = 0
+        let app = try await buildApplication(
+            configuration: configuration, storage: storage, clock: SystemClock(), logger: StorageBackend.logger)
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let health = URL(string: "http://127.0.0.1:\(port)/healthz")!
+        for _ in 0..<100 {
+            if (try? await URLSessionTransport().send(HTTPRequestData(method: "GET", url: health)))?.status == 200 {
+                return task
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        throw SpotterClientError.transport("the server did not start")
+    }
+
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+}
+
+/// Collects a client's events as they come, for tests to wait on.
+final class EventLog: Sendable {
+    private let events = NIOLockedValueBox<[RealtimeEvent]>([])
+    private let reader: Task<Void, Never>
+
+    init(_ stream: AsyncStream<RealtimeEvent>) {
+        let events = self.events
+        reader = Task { for await event in stream { events.withLockedValue { $0.append(event) } } }
+    }
+
+    deinit { reader.cancel() }
+
+    var postIDs: [PostID] { events.withLockedValue { $0.compactMap(\.postID) } }
+
+    struct Timeout: Error {}
+
+    func wait(timeout: Duration = .seconds(5), for predicate: @Sendable (RealtimeEvent) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if events.withLockedValue({ $0.contains(where: predicate) }) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Timeout()
+    }
+}
+
+extension RealtimeEvent {
+    var postID: PostID? {
+        if case .newPost(let post, _) = self { return post.id }
+        return nil
+    }
+}
