@@ -85,12 +85,13 @@ let package = Package(
             resources: [.copy("Resources/openapi.yaml")],
             swiftSettings: swiftSettings
         ),
-        // The client SDK: Foundation, the wire types and a WebSocket client that runs on Linux and Apple
-        // platforms alike, so it builds for iOS as for Linux.
+        // The client SDK: Foundation, the wire types, GRDB for the outbox and caches, and a WebSocket client
+        // that runs on Linux and Apple platforms alike, so it builds for iOS as for Linux.
         .target(
             name: "SpotterKit",
             dependencies: [
                 "SpotterModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 import SpotterCore
 import SpotterKit
 import SpotterServer
@@ -31,6 +33,37 @@ enum LiveServer {
                 try await body(URL(string: "http://127.0.0.1:\(port)")!, clock)
             }
         }
+    }
+
+    // A server that can stop and start again on one port, over one database, for offline and reconnect tests.
+
+    /// Starts the app on `port` and waits until it answers.
+    static func start(storage: any SpotterStorage, port: Int) async throws -> Task<Void, any Error> {
+        var configuration = AppConfiguration()
+        configuration.bcryptCost = 4
+        configuration.runsMaintenance = false
+        configuration.port = port
+        configuration.postRules.newAccountAge = 0
+        let app = try await buildApplication(
+            configuration: configuration, storage: storage, clock: SystemClock(), logger: StorageBackend.logger)
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let health = URL(string: "http://127.0.0.1:\(port)/healthz")!
+        for _ in 0..<100 {
+            if (try? await URLSessionTransport().send(HTTPRequestData(method: "GET", url: health)))?.status == 200 {
+                return task
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        throw SpotterClientError.transport("the server did not start")
+    }
+
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
     }
 }
 

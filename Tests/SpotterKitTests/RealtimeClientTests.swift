@@ -15,10 +15,10 @@ import Testing
 struct RealtimeClientTests {
     @Test("live posts arrive once each; after the server restarts, the gap is filled")
     func reconnectFillsTheGap() async throws {
-        let port = try await Self.freePort()
+        let port = try await LiveServer.freePort()
         let url = URL(string: "http://127.0.0.1:\(port)")!
         try await StorageBackend.sqlite.withIsolatedStorage { storage in
-            var server = try await Self.startServer(storage: storage, port: port)
+            var server = try await LiveServer.start(storage: storage, port: port)
             let ana = SpotterClient(baseURL: url)
             try await ana.signUp(email: "ana@example.com", username: "ana", password: "correct horse battery")
             let beaTokens = MemoryTokenStore()
@@ -40,7 +40,7 @@ struct RealtimeClientTests {
             server.cancel()
             _ = await server.result
             try await received.wait { $0 == .connection(false) }
-            server = try await Self.startServer(storage: storage, port: port)
+            server = try await LiveServer.start(storage: storage, port: port)
             let missed = try await ana.createPost(CreatePostRequest(kind: .note, text: "While away #run"))
             if case .waiting = await realtime.phase {} else { Issue.record("Bea reconnected before the post") }
             try await received.wait(timeout: .seconds(10)) { $0.postID == missed.id }
@@ -51,35 +51,6 @@ struct RealtimeClientTests {
             server.cancel()
             _ = await server.result
         }
-    }
-
-    /// Starts the app on `port` and waits until it answers.
-    static func startServer(storage: any SpotterStorage, port: Int) async throws -> Task<Void, any Error> {
-        var configuration = AppConfiguration()
-        configuration.bcryptCost = 4
-        configuration.runsMaintenance = false
-        configuration.port = port
-        configuration.postRules.newAccountAge = 0
-        let app = try await buildApplication(
-            configuration: configuration, storage: storage, clock: SystemClock(), logger: StorageBackend.logger)
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
-        let health = URL(string: "http://127.0.0.1:\(port)/healthz")!
-        for _ in 0..<100 {
-            if (try? await URLSessionTransport().send(HTTPRequestData(method: "GET", url: health)))?.status == 200 {
-                return task
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        task.cancel()
-        throw SpotterClientError.transport("the server did not start")
-    }
-
-    static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close()
-        return port
     }
 }
 
