@@ -101,6 +101,7 @@ let package = Package(
             name: "spotter",
             dependencies: [
                 "SpotterServer",
+                "SpotterKit",
                 "SpotterCore",
                 "SpotterModels",
                 "SpotterPostgres",

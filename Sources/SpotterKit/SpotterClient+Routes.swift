@@ -72,6 +72,14 @@ extension SpotterClient {
         try await call(Call(method: "GET", path: "/api/v1/me"))
     }
 
+    /// An access token that worked a moment ago (refreshed first if the stored one had expired): what the
+    /// realtime socket's token closure should return, since the socket checks it only at connect.
+    public func currentAccessToken() async throws -> String {
+        _ = try await me()
+        guard let session = try await tokens.load() else { throw SpotterClientError.signedOut }
+        return session.accessToken
+    }
+
     /// Changes the fields given; the server checks each and names any it refuses.
     public func updateProfile(_ changes: UpdateAccountRequest, idempotencyKey: String? = nil) async throws -> Account {
         try await call(

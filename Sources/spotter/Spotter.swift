@@ -4,6 +4,9 @@ import ArgumentParser
 struct Spotter: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Spotter: the open social layer for fitness communities.",
-        subcommands: [Serve.self, Migrate.self, Admin.self, Seed.self, Bench.self],
+        subcommands: [
+            Serve.self, Migrate.self, Admin.self, Seed.self, Bench.self,
+            Login.self, Feed.self, PostNote.self, Kudos.self, Tail.self, Outbox.self,
+        ],
         defaultSubcommand: Serve.self)
 }

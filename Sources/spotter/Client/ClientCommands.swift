@@ -1,0 +1,197 @@
+import ArgumentParser
+import Foundation
+import SpotterKit
+import SpotterModels
+
+/// Where the terminal client keeps its state: `$SPOTTER_HOME`, else `~/.config/spotter`.
+struct ClientHome {
+    let folder: URL
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let home = environment["SPOTTER_HOME"], !home.isEmpty {
+            folder = URL(fileURLWithPath: home)
+        } else {
+            folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/spotter")
+        }
+    }
+
+    var tokens: FileTokenStore { FileTokenStore(path: folder.appendingPathComponent("session.json").path) }
+    var outboxPath: String { folder.appendingPathComponent("outbox.sqlite").path }
+    private var serverFile: URL { folder.appendingPathComponent("server") }
+
+    /// The server remembered by the last `spotter login`.
+    var rememberedServer: String? {
+        (try? String(contentsOf: serverFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func remember(server: String) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(server.utf8).write(to: serverFile)
+    }
+}
+
+/// `--server`, shared by the client commands: given, else remembered, else the local default.
+struct ClientOptions: ParsableArguments {
+    @Option(help: "The Spotter server (default: the one from `spotter login`, else http://localhost:8080).")
+    var server: String?
+
+    func client(_ home: ClientHome = ClientHome()) throws -> SpotterClient {
+        let address = server ?? home.rememberedServer ?? "http://localhost:8080"
+        guard let url = URL(string: address), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("--server must be an http or https URL, not \(address).")
+        }
+        return SpotterClient(baseURL: url, tokens: home.tokens)
+    }
+
+    func outbox(_ home: ClientHome = ClientHome()) throws -> ActionQueue {
+        try FileManager.default.createDirectory(at: home.folder, withIntermediateDirectories: true)
+        return try ActionQueue(path: home.outboxPath, client: try client(home))
+    }
+}
+
+/// `spotter login`: signs in and remembers the server and the session (in a file only you can read).
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Sign in to a Spotter server.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Your username or email.") var login: String
+    @Option(help: "Your password (asked for when left out; env SPOTTER_PASSWORD).") var password: String?
+
+    func run() async throws {
+        let home = ClientHome()
+        let secret =
+            password ?? ProcessInfo.processInfo.environment["SPOTTER_PASSWORD"]
+            ?? String(cString: getpass("Password: "))
+        let account = try await options.client(home).signIn(login: login, password: secret)
+        try home.remember(server: options.server ?? home.rememberedServer ?? "http://localhost:8080")
+        print("Signed in as @\(account.username).")
+    }
+}
+
+/// `spotter feed [following|featured|global]`: a page of a feed, newest first.
+struct Feed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a feed.")
+    enum Which: String, ExpressibleByArgument, CaseIterable { case following, featured, global }
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "following, featured or global.") var which: Which = .following
+    @Option(help: "Posts to show (1 to 50).") var limit = 20
+
+    func run() async throws {
+        let kind: FeedKind =
+            switch which {
+            case .following: .following
+            case .featured: .featured
+            case .global: .global
+            }
+        let page = try await options.client().feed(kind, limit: limit)
+        if page.items.isEmpty { print("Nothing here yet.") }
+        for post in page.items { print(PostText.render(post)) }
+    }
+}
+
+/// `spotter kudos <post id>` (or `--undo`): through the outbox, so it is kept and sent later when offline.
+struct Kudos: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Give kudos to a post (or take them back).")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The post's id.") var post: String
+    @Flag(help: "Take kudos back.") var undo = false
+
+    func run() async throws {
+        guard let id = PostID(post) else { throw ValidationError("\(post) is not a post id.") }
+        let outbox = try options.outbox()
+        try await outbox.enqueue(.setKudos(id, given: !undo))
+        try await OutboxReport.drainAndReport(outbox)
+    }
+}
+
+/// `spotter post <text>`: a note, through the outbox.
+struct PostNote: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "post", abstract: "Post a note.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The text; #tags and @mentions are linked.") var text: String
+
+    func run() async throws {
+        let outbox = try options.outbox()
+        try await outbox.enqueue(.createPost(CreatePostRequest(kind: .note, text: text)))
+        try await OutboxReport.drainAndReport(outbox)
+    }
+}
+
+/// `spotter outbox`: what waits to be sent, and what was given up on; sends what it can.
+struct Outbox: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show and send pending actions.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "Put a failed action back in line (its #number).") var retry: Int64?
+    @Option(help: "Drop an action for good (its #number).") var discard: Int64?
+
+    func run() async throws {
+        let outbox = try options.outbox()
+        if let retry { try await outbox.retry(retry) }
+        if let discard { try await outbox.discard(discard) }
+        try await OutboxReport.drainAndReport(outbox, listing: true)
+    }
+}
+
+/// `spotter tail`: live posts from the community feed until interrupted.
+struct Tail: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Follow new posts live.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "The topic (community:feed, or feed:<your user id>).") var topic = "community:feed"
+
+    func run() async throws {
+        let client = try options.client()
+        let live = RealtimeClient(baseURL: client.baseURL) { try await client.currentAccessToken() }
+        await live.join(topic)
+        for await event in live.events {
+            switch event {
+            case .newPost(let post, _): print(PostText.render(post))
+            case .connection(let up): FileHandle.standardError.write(Data((up ? "live\n" : "offline…\n").utf8))
+            case .reset: print("(too much missed; run `spotter feed` to catch up)")
+            case .event: break
+            }
+        }
+    }
+}
+
+enum OutboxReport {
+    static func drainAndReport(_ outbox: ActionQueue, listing: Bool = false) async throws {
+        for outcome in await outbox.drain() {
+            switch outcome {
+            case .landed(let queued): print("sent: \(describe(queued.action))")
+            case .refused(let queued, let problem):
+                print("refused: \(describe(queued.action)): \(problem.detail ?? problem.title)")
+            case .gaveUp(let queued, _): print("gave up for now: \(describe(queued.action))")
+            }
+        }
+        let pending = try await outbox.pending
+        if !pending.isEmpty { print("\(pending.count) waiting to be sent (offline?); `spotter outbox` sends them.") }
+        guard listing else { return }
+        for queued in pending { print("  waiting #\(queued.id): \(describe(queued.action))") }
+        for queued in try await outbox.failed {
+            print("  failed #\(queued.id): \(describe(queued.action)) — \(queued.failure ?? "")")
+        }
+    }
+
+    static func describe(_ action: Action) -> String {
+        switch action {
+        case .setKudos(let post, let given): given ? "kudos to \(post)" : "kudos taken back from \(post)"
+        case .comment(let post, _): "comment on \(post)"
+        case .createPost(let request): "post \"\((request.text ?? "").prefix(40))\""
+        case .follow(let username): "follow @\(username)"
+        case .unfollow(let username): "unfollow @\(username)"
+        case .updateProfile: "profile changes"
+        }
+    }
+}
+
+enum PostText {
+    static func render(_ post: Post) -> String {
+        var lines = ["@\(post.author.username) · \(post.id)"]
+        if let workout = post.workout {
+            lines.append("  \(workout.title): \(workout.exercises.count) exercises")
+        }
+        if !post.text.isEmpty { lines.append("  \(post.text)") }
+        lines.append("  \(post.kudosCount) kudos\(post.kudosedByMe ? " (yours)" : "") · \(post.commentsCount) comments")
+        return lines.joined(separator: "\n")
+    }
+}
