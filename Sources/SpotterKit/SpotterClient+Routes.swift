@@ -186,6 +186,32 @@ extension SpotterClient {
                 idempotencyKey: idempotencyKey ?? Self.newKey()))
     }
 
+    // MARK: Templates
+
+    /// Workout templates the user may use, newest first; `author` narrows to one person's.
+    public func workoutTemplates(author: String? = nil, cursor: String? = nil) async throws -> Page<WorkoutTemplate> {
+        var query: [URLQueryItem] = []
+        if let author { query.append(URLQueryItem(name: "author", value: author)) }
+        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        return try await call(
+            Call(method: "GET", path: "/api/v1/workout-templates", query: query, authenticated: await isSignedIn))
+    }
+
+    public func workoutTemplate(_ id: WorkoutTemplateID) async throws -> WorkoutTemplate {
+        try await call(Call(method: "GET", path: "/api/v1/workout-templates/\(id)", authenticated: await isSignedIn))
+    }
+
+    public func createWorkoutTemplate(
+        _ request: CreateWorkoutTemplateRequest, idempotencyKey: String? = nil
+    )
+        async throws -> WorkoutTemplate
+    {
+        try await call(
+            Call(
+                method: "POST", path: "/api/v1/workout-templates", body: try Self.encoder.encode(request),
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
     // MARK: Search
 
     public func search(_ text: String, kind: SearchKind) async throws -> SearchResults {
