@@ -110,6 +110,30 @@ extension SpotterClient {
                 idempotencyKey: idempotencyKey ?? Self.newKey()))
     }
 
+    /// Blocks (`true`) or unblocks: a block hides both people from each other everywhere.
+    public func setBlocked(
+        _ blocked: Bool, _ username: String, idempotencyKey: String? = nil
+    ) async throws
+        -> Relationship
+    {
+        try await call(
+            Call(
+                method: blocked ? "POST" : "DELETE", path: "/api/v1/users/\(username.pathEscaped)/block",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    /// Mutes (`true`) or unmutes: a mute hides someone from my feeds only.
+    public func setMuted(
+        _ muted: Bool, _ username: String, idempotencyKey: String? = nil
+    ) async throws
+        -> Relationship
+    {
+        try await call(
+            Call(
+                method: muted ? "POST" : "DELETE", path: "/api/v1/users/\(username.pathEscaped)/mute",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
     // MARK: Feeds and posts
 
     /// A page of a feed, newest first. Pass the previous page's `nextCursor` as `cursor` for the next page,
