@@ -210,6 +210,23 @@ enum PostgresMigrations {
                 "CREATE INDEX posts_by_template ON posts(template_id) WHERE template_id IS NOT NULL",
             ]
         ),
+        (
+            "2026-11-23 analytics",
+            [
+                """
+                CREATE TABLE analytics_events (
+                    id BIGSERIAL PRIMARY KEY,
+                    user_id UUID NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    occurred_at TIMESTAMPTZ NOT NULL,
+                    received_at TIMESTAMPTZ NOT NULL,
+                    properties TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX analytics_by_time ON analytics_events(occurred_at, user_id)",
+                "CREATE INDEX analytics_by_name ON analytics_events(name, occurred_at)",
+            ]
+        ),
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

@@ -22,6 +22,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let posts: any PostStore
     public let search: any SearchStore
     public let templates: any TemplateStore
+    public let analytics: any AnalyticsStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger, eventChannel: String = "spotter_events") {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -35,6 +36,7 @@ public final class PostgresStorage: SpotterStorage, Service {
         posts = postStore
         search = PostgresSearchStore(client: client, logger: logger, posts: postStore)
         templates = PostgresTemplateStore(client: client, logger: logger)
+        analytics = PostgresAnalyticsStore(client: client, logger: logger)
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.

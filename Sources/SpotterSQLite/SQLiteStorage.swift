@@ -15,6 +15,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let posts: any PostStore
     public let search: any SearchStore
     public let templates: any TemplateStore
+    public let analytics: any AnalyticsStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
@@ -36,6 +37,7 @@ public final class SQLiteStorage: SpotterStorage {
         posts = postStore
         search = SQLiteSearchStore(pool: pool, posts: postStore)
         templates = SQLiteTemplateStore(pool: pool)
+        analytics = SQLiteAnalyticsStore(pool: pool)
     }
 
     public func migrate() async throws {

@@ -14,6 +14,7 @@ public protocol SpotterStorage: Sendable {
     var posts: any PostStore { get }
     var search: any SearchStore { get }
     var templates: any TemplateStore { get }
+    var analytics: any AnalyticsStore { get }
 
     /// Brings the schema up to date. Safe to run on every start and from several nodes at once.
     func migrate() async throws

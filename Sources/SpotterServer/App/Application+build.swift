@@ -128,6 +128,9 @@ func buildRouter(
     signedIn.addRoutes(templates.workoutWrites, atPath: "workout-templates")
     signedIn.addRoutes(
         AdminController(admin: AdminService(storage: storage, clock: clock)).endpoints, atPath: "admin/users")
+    signedIn.addRoutes(
+        AnalyticsController(analytics: AnalyticsService(storage: storage, clock: clock)).endpoints,
+        atPath: "analytics")
     return router
 }
 

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SpotterCore
+import SpotterModels
+
+struct PostgresAnalyticsStore: AnalyticsStore {
+    let client: PostgresClient
+    let logger: Logger
+
+    func insert(_ events: [AnalyticsRecord]) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            for record in events {
+                try await connection.query(
+                    """
+                    INSERT INTO analytics_events (user_id, name, occurred_at, received_at, properties)
+                    VALUES (\(record.userID.rawValue), \(record.event.name), \(record.event.occurredAt),
+                            \(record.receivedAt), \(StoredJSON.encode(record.event.properties)))
+                    """, logger: logger)
+            }
+        }
+    }
+
+    func dailyActiveUsers(since: Date) async throws -> [DailyCount] {
+        let rows = try await client.query(
+            """
+            SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, COUNT(DISTINCT user_id)::BIGINT
+            FROM analytics_events WHERE occurred_at >= \(since) GROUP BY day ORDER BY day
+            """, logger: logger)
+        var counts: [DailyCount] = []
+        for try await (day, count) in rows.decode((String, Int).self) {
+            counts.append(DailyCount(day: day, count: count))
+        }
+        return counts
+    }
+
+    func topEvents(since: Date, limit: Int) async throws -> [NameCount] {
+        let rows = try await client.query(
+            """
+            SELECT name, COUNT(*)::BIGINT FROM analytics_events WHERE occurred_at >= \(since)
+            GROUP BY name ORDER BY 2 DESC, name LIMIT \(limit)
+            """, logger: logger)
+        var counts: [NameCount] = []
+        for try await (name, count) in rows.decode((String, Int).self) {
+            counts.append(NameCount(name: name, count: count))
+        }
+        return counts
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+import SpotterCore
+import SpotterModels
+
+struct SQLiteAnalyticsStore: AnalyticsStore {
+    let pool: DatabasePool
+
+    func insert(_ events: [AnalyticsRecord]) async throws {
+        try await pool.write { db in
+            for record in events {
+                try db.execute(
+                    sql: """
+                        INSERT INTO analytics_events (user_id, name, occurred_at, received_at, properties)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        record.userID.description, record.event.name, record.event.occurredAt.sqliteValue,
+                        record.receivedAt.sqliteValue, StoredJSON.encode(record.event.properties),
+                    ])
+            }
+        }
+    }
+
+    func dailyActiveUsers(since: Date) async throws -> [DailyCount] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT date(occurred_at, 'unixepoch'), COUNT(DISTINCT user_id) FROM analytics_events
+                    WHERE occurred_at >= ? GROUP BY 1 ORDER BY 1
+                    """, arguments: [since.sqliteValue]
+            )
+            .map { DailyCount(day: $0[0], count: $0[1]) }
+        }
+    }
+
+    func topEvents(since: Date, limit: Int) async throws -> [NameCount] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name, COUNT(*) FROM analytics_events WHERE occurred_at >= ?
+                    GROUP BY name ORDER BY 2 DESC, name LIMIT ?
+                    """, arguments: [since.sqliteValue, limit]
+            )
+            .map { NameCount(name: $0[0], count: $0[1]) }
+        }
+    }
+}
