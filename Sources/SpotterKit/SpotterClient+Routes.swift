@@ -236,6 +236,19 @@ extension SpotterClient {
                 idempotencyKey: idempotencyKey ?? Self.newKey()))
     }
 
+    // MARK: Analytics
+
+    /// Sends up to 100 events at once (`AnalyticsTracker` batches them for you).
+    @discardableResult
+    public func sendAnalytics(_ events: [AnalyticsEvent], idempotencyKey: String? = nil) async throws -> Int {
+        let accepted: AnalyticsAccepted = try await call(
+            Call(
+                method: "POST", path: "/api/v1/analytics/events",
+                body: try Self.encoder.encode(AnalyticsBatch(events: events)),
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+        return accepted.accepted
+    }
+
     // MARK: Search
 
     public func search(_ text: String, kind: SearchKind) async throws -> SearchResults {

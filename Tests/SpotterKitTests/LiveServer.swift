@@ -18,6 +18,14 @@ enum LiveServer {
         configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
         _ body: @Sendable (_ baseURL: URL, _ clock: ManualClock) async throws -> Void
     ) async throws {
+        try await runWithStorage(configure: configure) { url, clock, _ in try await body(url, clock) }
+    }
+
+    /// Like `run`, and `body` may also look into the server's database (for what no API shows).
+    static func runWithStorage(
+        configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ body: @Sendable (_ baseURL: URL, _ clock: ManualClock, _ storage: any SpotterStorage) async throws -> Void
+    ) async throws {
         var configuration = AppConfiguration()
         configuration.bcryptCost = 4
         configuration.runsMaintenance = false
@@ -30,7 +38,7 @@ enum LiveServer {
                 configuration: settings, storage: storage, clock: clock, logger: StorageBackend.logger)
             try await app.test(.live) { client in
                 guard let port = client.port else { throw NoPort() }
-                try await body(URL(string: "http://127.0.0.1:\(port)")!, clock)
+                try await body(URL(string: "http://127.0.0.1:\(port)")!, clock, storage)
             }
         }
     }

@@ -44,7 +44,7 @@ public actor SpotterCache {
         self.me = me
         self.settings = settings
         self.now = now
-        database = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
+        database = try openLocalDatabase(path)
         try Self.migrator.migrate(database)
     }
 

@@ -65,7 +65,7 @@ public actor ActionQueue {
     public init(path: String?, client: SpotterClient, maxAttempts: Int = 3) throws {
         self.client = client
         self.maxAttempts = maxAttempts
-        database = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
+        database = try openLocalDatabase(path)
         try Self.migrator.migrate(database)
     }
 
