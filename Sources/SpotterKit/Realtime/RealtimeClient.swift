@@ -42,6 +42,7 @@ public actor RealtimeClient {
     private var writer: WebSocketOutboundWriter?
     private var timer: Task<Void, Never>?
     private var seen = SeenPosts(capacity: 5000)
+    private var connectedHandlers: [@Sendable () async -> Void] = []
 
     /// - Parameter token: asked on every connect, so a reconnect never replays an expired token.
     public init(
@@ -68,6 +69,10 @@ public actor RealtimeClient {
     public func signOut() { apply(.signOut) }
 
     public var phase: RealtimeMachine.Phase { machine.phase }
+
+    /// Runs `handler` each time the socket opens (the network is back): for draining the outbox, without
+    /// taking `events` from whoever reads it.
+    public func onConnected(_ handler: @escaping @Sendable () async -> Void) { connectedHandlers.append(handler) }
 
     // MARK: The machine's inputs and outputs
 
@@ -167,6 +172,7 @@ public actor RealtimeClient {
         writer = outbound
         continuation.yield(.connection(true))
         apply(.opened)
+        for handler in connectedHandlers { Task { await handler() } }
     }
 
     private func closed(generation: Int) {
