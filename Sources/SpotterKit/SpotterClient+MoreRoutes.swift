@@ -1,0 +1,127 @@
+import Foundation
+import SpotterModels
+
+/// The rest of the REST API: Sign in with Apple, follower lists and requests, progress, comment and template
+/// deletion, exercise templates, and moderation.
+extension SpotterClient {
+    // MARK: Sign in with Apple
+
+    /// Signs in with the identity token from `ASAuthorizationAppleIDCredential` and the raw nonce whose
+    /// SHA-256 was in the request; creates the account the first time (`username` picks its name).
+    @discardableResult
+    public func signInWithApple(identityToken: String, nonce: String, username: String? = nil) async throws -> Account {
+        let response: TokenResponse = try await call(
+            Call(
+                method: "POST", path: "/api/v1/auth/apple",
+                body: try Self.encoder.encode(
+                    AppleSigninRequest(identityToken: identityToken, nonce: nonce, username: username)),
+                authenticated: false))
+        try await store(response)
+        return response.user
+    }
+
+    // MARK: People
+
+    public func followers(of username: String, cursor: String? = nil) async throws -> Page<AuthorSummary> {
+        try await page("/api/v1/users/\(username.pathEscaped)/followers", cursor: cursor)
+    }
+
+    public func following(of username: String, cursor: String? = nil) async throws -> Page<AuthorSummary> {
+        try await page("/api/v1/users/\(username.pathEscaped)/following", cursor: cursor)
+    }
+
+    /// People asking to follow my private account.
+    public func followRequests(cursor: String? = nil) async throws -> Page<AuthorSummary> {
+        try await page("/api/v1/me/follow-requests", cursor: cursor, authenticated: true)
+    }
+
+    /// Approves (`true`) or denies a follow request.
+    public func answerFollowRequest(from username: String, approve: Bool, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            Call(
+                method: "POST",
+                path: "/api/v1/me/follow-requests/\(username.pathEscaped)/\(approve ? "approve" : "deny")",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    /// Workouts and volume per week, streaks and personal records, from what the viewer may see.
+    public func progress(of username: String) async throws -> ProgressReport {
+        try await call(
+            Call(
+                method: "GET", path: "/api/v1/users/\(username.pathEscaped)/progress",
+                authenticated: await isSignedIn))
+    }
+
+    // MARK: Comments and templates
+
+    public func deleteComment(_ comment: CommentID, on post: PostID, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            Call(
+                method: "DELETE", path: "/api/v1/posts/\(post)/comments/\(comment)",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    public func exerciseTemplates(author: String? = nil, cursor: String? = nil) async throws -> Page<ExerciseTemplate> {
+        var query: [URLQueryItem] = []
+        if let author { query.append(URLQueryItem(name: "author", value: author)) }
+        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        return try await call(
+            Call(method: "GET", path: "/api/v1/exercises", query: query, authenticated: await isSignedIn))
+    }
+
+    public func exerciseTemplate(_ id: ExerciseTemplateID) async throws -> ExerciseTemplate {
+        try await call(Call(method: "GET", path: "/api/v1/exercises/\(id)", authenticated: await isSignedIn))
+    }
+
+    public func createExerciseTemplate(
+        _ request: CreateExerciseTemplateRequest, idempotencyKey: String? = nil
+    )
+        async throws -> ExerciseTemplate
+    {
+        try await call(
+            Call(
+                method: "POST", path: "/api/v1/exercises", body: try Self.encoder.encode(request),
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    public func deleteExerciseTemplate(_ id: ExerciseTemplateID, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            Call(method: "DELETE", path: "/api/v1/exercises/\(id)", idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    public func deleteWorkoutTemplate(_ id: WorkoutTemplateID, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            Call(
+                method: "DELETE", path: "/api/v1/workout-templates/\(id)",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    // MARK: Moderation (admins)
+
+    /// Suspends (`true`) or reinstates an account.
+    public func setSuspended(_ suspended: Bool, _ username: String, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            Call(
+                method: suspended ? "POST" : "DELETE", path: "/api/v1/admin/users/\(username.pathEscaped)/suspend",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    /// Features (`true`) or unfeatures an account in the Featured feed.
+    public func setFeatured(_ featured: Bool, _ username: String, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            Call(
+                method: featured ? "POST" : "DELETE", path: "/api/v1/admin/users/\(username.pathEscaped)/feature",
+                idempotencyKey: idempotencyKey ?? Self.newKey()))
+    }
+
+    private func page<Item: Codable & Sendable>(
+        _ path: String, cursor: String?, authenticated: Bool? = nil
+    ) async throws -> Page<Item> {
+        var signedIn = authenticated ?? false
+        if authenticated == nil { signedIn = await isSignedIn }
+        return try await call(
+            Call(
+                method: "GET", path: path, query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [],
+                authenticated: signedIn))
+    }
+}
