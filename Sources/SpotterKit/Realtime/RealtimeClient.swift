@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdWSClient
 import Logging
 import SpotterModels
 
@@ -15,8 +14,8 @@ public enum RealtimeEvent: Sendable, Equatable {
     case connection(Bool)
 }
 
-/// The live connection: a thin I/O shell around `RealtimeMachine`, over HummingbirdWSClient (which runs on
-/// Linux and Apple platforms alike; URLSession's WebSocket does not exist on Linux).
+/// The live connection: a thin I/O shell around `RealtimeMachine`, over a `WebSocketTransport`
+/// (HummingbirdWSClient by default, which runs on Linux and Apple platforms alike).
 ///
 /// ```swift
 /// let realtime = RealtimeClient(baseURL: url) { try await session.currentAccessToken() }
@@ -33,24 +32,28 @@ public actor RealtimeClient {
     public nonisolated let events: AsyncStream<RealtimeEvent>
     private let continuation: AsyncStream<RealtimeEvent>.Continuation
     private let token: TokenProvider
+    private let transport: any WebSocketTransport
     private let logger: Logger
     private var machine: RealtimeMachine
     private let origin = ContinuousClock.now
     /// Each socket gets a number; what an old socket reports after it was replaced is ignored.
     private var generation = 0
     private var socket: Task<Void, Never>?
-    private var writer: WebSocketOutboundWriter?
+    private var writer: (any WebSocketConnection)?
     private var timer: Task<Void, Never>?
     private var seen = SeenPosts(capacity: 5000)
     private var connectedHandlers: [@Sendable () async -> Void] = []
+    private var lastSend: Task<Void, Never>?
 
     /// - Parameter token: asked on every connect, so a reconnect never replays an expired token.
     public init(
-        baseURL: URL, schedule: RealtimeSchedule = RealtimeSchedule(), logger: Logger? = nil,
+        baseURL: URL, schedule: RealtimeSchedule = RealtimeSchedule(),
+        transport: any WebSocketTransport = HummingbirdWebSocketTransport(), logger: Logger? = nil,
         token: @escaping TokenProvider
     ) {
         self.baseURL = baseURL
         self.token = token
+        self.transport = transport
         self.machine = RealtimeMachine(schedule: schedule)
         self.logger = logger ?? Logger(label: "spotterkit.realtime")
         (events, continuation) = AsyncStream.makeStream(of: RealtimeEvent.self)
@@ -129,7 +132,7 @@ public actor RealtimeClient {
         components?.scheme = baseURL.scheme == "https" ? "wss" : "ws"
         components?.path = path.trimmingSuffix("/") + "/socket/websocket"
         let base = components?.url
-        socket = Task { [token, logger] in
+        socket = Task { [token, transport, logger] in
             do {
                 guard let base else { throw URLError(.badURL) }
                 let token = try await token()
@@ -137,17 +140,10 @@ public actor RealtimeClient {
                 url?.queryItems = [
                     URLQueryItem(name: "vsn", value: "2.0.0"), URLQueryItem(name: "token", value: token),
                 ]
-                guard let address = url?.url?.absoluteString else { throw URLError(.badURL) }
-                var configuration = WebSocketClientConfiguration()
-                configuration.maxFrameSize = 1 << 22
-                _ = try await WebSocketClient.connect(url: address, configuration: configuration, logger: logger) {
-                    inbound, outbound, _ in
-                    await self.opened(outbound, generation: current)
-                    for try await message in inbound.messages(maxSize: 1 << 22) {
-                        guard case .text(let text) = message else { continue }
-                        await self.received(text, generation: current)
-                    }
-                }
+                guard let address = url?.url else { throw URLError(.badURL) }
+                try await transport.run(
+                    url: address, opened: { await self.opened($0, generation: current) },
+                    received: { await self.received($0, generation: current) })
             } catch {
                 logger.debug("realtime socket failed", metadata: ["error": "\(error)"])
             }
@@ -161,13 +157,13 @@ public actor RealtimeClient {
         self.writer = nil
         self.socket = nil
         Task {
-            try? await writer?.close(.normalClosure, reason: nil)
+            await writer?.close()
             socket?.cancel()
         }
         continuation.yield(.connection(false))
     }
 
-    private func opened(_ outbound: WebSocketOutboundWriter, generation: Int) {
+    private func opened(_ outbound: any WebSocketConnection, generation: Int) {
         guard generation == self.generation else { return }
         writer = outbound
         continuation.yield(.connection(true))
@@ -186,7 +182,12 @@ public actor RealtimeClient {
     private func send(_ message: PhoenixMessage) {
         guard let writer, let data = try? JSONEncoder().encode(message) else { return }
         let text = String(decoding: data, as: UTF8.self)
-        Task { try? await writer.write(.text(text)) }
+        // Each send waits for the one before, so frames leave in the order the machine asked for them.
+        let previous = lastSend
+        lastSend = Task {
+            await previous?.value
+            try? await writer.send(text)
+        }
     }
 
     private func received(_ text: String, generation: Int) {
