@@ -17,34 +17,34 @@ struct PostDetailViewModelTests {
                 postID: post.id, client: bea, outbox: try ActionQueue(path: nil, client: bea))
             await model.load()
             #expect(await model.post?.text == "Hill repeats #run")
-            await MainActor.run { model.draft = "How many repeats?" }
-            await model.send()
-            let first = try #require(await model.comments.first)
+            await MainActor.run { model.comments.draft = "How many repeats?" }
+            await model.comments.send()
+            let first = try #require(await model.comments.comments.first)
             #expect(first.text == "How many repeats?" && first.author.username == "bea")
             #expect(await model.post?.commentsCount == 1)
             await MainActor.run {
-                model.draft = "Eight!"
-                model.replyingTo = first.id
+                model.comments.draft = "Eight!"
+                model.comments.replyingTo = first.id
             }
-            await model.send()
-            #expect(await model.comments.map(\.parentID) == [nil, first.id])
+            await model.comments.send()
+            #expect(await model.comments.comments.map(\.parentID) == [nil, first.id])
             // A reply to a reply joins the thread (one level of replies).
-            let reply = try #require(await model.comments.last)
+            let reply = try #require(await model.comments.comments.last)
             await MainActor.run {
-                model.draft = "Nice"
-                model.replyingTo = reply.id
+                model.comments.draft = "Nice"
+                model.comments.replyingTo = reply.id
             }
-            await model.send()
-            #expect(await model.comments.map(\.parentID) == [nil, first.id, first.id])
+            await model.comments.send()
+            #expect(await model.comments.comments.map(\.parentID) == [nil, first.id, first.id])
             // A reply to a comment that isn't there is refused: the draft comes back with the server's words.
             await MainActor.run {
-                model.draft = "Hello?"
-                model.replyingTo = CommentID(rawValue: UUID())
+                model.comments.draft = "Hello?"
+                model.comments.replyingTo = CommentID(rawValue: UUID())
             }
-            await model.send()
-            #expect(await model.draft == "Hello?")
-            #expect(await model.errorMessage != nil)
-            #expect(await model.comments.count == 3)
+            await model.comments.send()
+            #expect(await model.comments.draft == "Hello?")
+            #expect(await model.comments.errorMessage != nil)
+            #expect(await model.comments.comments.count == 3)
         }
     }
 }
