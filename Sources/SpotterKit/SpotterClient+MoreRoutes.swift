@@ -38,10 +38,9 @@ extension SpotterClient {
     /// Approves (`true`) or denies a follow request.
     public func answerFollowRequest(from username: String, approve: Bool, idempotencyKey: String? = nil) async throws {
         _ = try await send(
-            Call(
-                method: "POST",
-                path: "/api/v1/me/follow-requests/\(username.pathEscaped)/\(approve ? "approve" : "deny")",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change(
+                "POST", "/api/v1/me/follow-requests/\(username.pathEscaped)/\(approve ? "approve" : "deny")",
+                key: idempotencyKey))
     }
 
     /// Workouts and volume per week, streaks and personal records, from what the viewer may see.
@@ -56,15 +55,11 @@ extension SpotterClient {
 
     public func deleteComment(_ comment: CommentID, on post: PostID, idempotencyKey: String? = nil) async throws {
         _ = try await send(
-            Call(
-                method: "DELETE", path: "/api/v1/posts/\(post)/comments/\(comment)",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("DELETE", "/api/v1/posts/\(post)/comments/\(comment)", key: idempotencyKey))
     }
 
     public func exerciseTemplates(author: String? = nil, cursor: String? = nil) async throws -> Page<ExerciseTemplate> {
-        var query: [URLQueryItem] = []
-        if let author { query.append(URLQueryItem(name: "author", value: author)) }
-        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        let query = Self.query(["author": author, "cursor": cursor])
         return try await call(
             Call(method: "GET", path: "/api/v1/exercises", query: query, authenticated: await isSignedIn))
     }
@@ -79,21 +74,17 @@ extension SpotterClient {
         async throws -> ExerciseTemplate
     {
         try await call(
-            Call(
-                method: "POST", path: "/api/v1/exercises", body: try Self.encoder.encode(request),
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("POST", "/api/v1/exercises", body: try Self.encoder.encode(request), key: idempotencyKey))
     }
 
     public func deleteExerciseTemplate(_ id: ExerciseTemplateID, idempotencyKey: String? = nil) async throws {
         _ = try await send(
-            Call(method: "DELETE", path: "/api/v1/exercises/\(id)", idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("DELETE", "/api/v1/exercises/\(id)", key: idempotencyKey))
     }
 
     public func deleteWorkoutTemplate(_ id: WorkoutTemplateID, idempotencyKey: String? = nil) async throws {
         _ = try await send(
-            Call(
-                method: "DELETE", path: "/api/v1/workout-templates/\(id)",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("DELETE", "/api/v1/workout-templates/\(id)", key: idempotencyKey))
     }
 
     // MARK: Moderation (admins)
@@ -101,17 +92,17 @@ extension SpotterClient {
     /// Suspends (`true`) or reinstates an account.
     public func setSuspended(_ suspended: Bool, _ username: String, idempotencyKey: String? = nil) async throws {
         _ = try await send(
-            Call(
-                method: suspended ? "POST" : "DELETE", path: "/api/v1/admin/users/\(username.pathEscaped)/suspend",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change(
+                suspended ? "POST" : "DELETE", "/api/v1/admin/users/\(username.pathEscaped)/suspend",
+                key: idempotencyKey))
     }
 
     /// Features (`true`) or unfeatures an account in the Featured feed.
     public func setFeatured(_ featured: Bool, _ username: String, idempotencyKey: String? = nil) async throws {
         _ = try await send(
-            Call(
-                method: featured ? "POST" : "DELETE", path: "/api/v1/admin/users/\(username.pathEscaped)/feature",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change(
+                featured ? "POST" : "DELETE", "/api/v1/admin/users/\(username.pathEscaped)/feature", key: idempotencyKey
+            ))
     }
 
     private func page<Item: Codable & Sendable>(
@@ -121,7 +112,7 @@ extension SpotterClient {
         if authenticated == nil { signedIn = await isSignedIn }
         return try await call(
             Call(
-                method: "GET", path: path, query: cursor.map { [URLQueryItem(name: "cursor", value: $0)] } ?? [],
+                method: "GET", path: path, query: Self.query(["cursor": cursor]),
                 authenticated: signedIn))
     }
 }

@@ -83,9 +83,7 @@ extension SpotterClient {
     /// Changes the fields given; the server checks each and names any it refuses.
     public func updateProfile(_ changes: UpdateAccountRequest, idempotencyKey: String? = nil) async throws -> Account {
         try await call(
-            Call(
-                method: "PATCH", path: "/api/v1/me", body: try Self.encoder.encode(changes),
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("PATCH", "/api/v1/me", body: try Self.encoder.encode(changes), key: idempotencyKey))
     }
 
     // MARK: People
@@ -98,16 +96,12 @@ extension SpotterClient {
     /// Follows, or asks to follow a private account (the relationship then says `requested`).
     public func follow(_ username: String, idempotencyKey: String? = nil) async throws -> Relationship {
         try await call(
-            Call(
-                method: "POST", path: "/api/v1/users/\(username.pathEscaped)/follow",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("POST", "/api/v1/users/\(username.pathEscaped)/follow", key: idempotencyKey))
     }
 
     public func unfollow(_ username: String, idempotencyKey: String? = nil) async throws -> Relationship {
         try await call(
-            Call(
-                method: "DELETE", path: "/api/v1/users/\(username.pathEscaped)/follow",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("DELETE", "/api/v1/users/\(username.pathEscaped)/follow", key: idempotencyKey))
     }
 
     /// Blocks (`true`) or unblocks: a block hides both people from each other everywhere.
@@ -117,9 +111,7 @@ extension SpotterClient {
         -> Relationship
     {
         try await call(
-            Call(
-                method: blocked ? "POST" : "DELETE", path: "/api/v1/users/\(username.pathEscaped)/block",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change(blocked ? "POST" : "DELETE", "/api/v1/users/\(username.pathEscaped)/block", key: idempotencyKey))
     }
 
     /// Mutes (`true`) or unmutes: a mute hides someone from my feeds only.
@@ -129,9 +121,7 @@ extension SpotterClient {
         -> Relationship
     {
         try await call(
-            Call(
-                method: muted ? "POST" : "DELETE", path: "/api/v1/users/\(username.pathEscaped)/mute",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change(muted ? "POST" : "DELETE", "/api/v1/users/\(username.pathEscaped)/mute", key: idempotencyKey))
     }
 
     // MARK: Feeds and posts
@@ -146,10 +136,7 @@ extension SpotterClient {
     public func feed(
         _ kind: FeedKind, cursor: String? = nil, since: String? = nil, limit: Int? = nil
     ) async throws -> Page<Post> {
-        var query: [URLQueryItem] = []
-        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
-        if let since { query.append(URLQueryItem(name: "since", value: since)) }
-        if let limit { query.append(URLQueryItem(name: "limit", value: String(limit))) }
+        let query = Self.query(["cursor": cursor, "since": since, "limit": limit.map(String.init)])
         let authenticated = kind == .following ? true : await isSignedIn
         return try await call(Call(method: "GET", path: kind.path, query: query, authenticated: authenticated))
     }
@@ -162,9 +149,7 @@ extension SpotterClient {
     /// land once.
     public func createPost(_ request: CreatePostRequest, idempotencyKey: String? = nil) async throws -> Post {
         try await call(
-            Call(
-                method: "POST", path: "/api/v1/posts", body: try Self.encoder.encode(request),
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("POST", "/api/v1/posts", body: try Self.encoder.encode(request), key: idempotencyKey))
     }
 
     public func updatePost(
@@ -173,28 +158,22 @@ extension SpotterClient {
         -> Post
     {
         try await call(
-            Call(
-                method: "PATCH", path: "/api/v1/posts/\(id)", body: try Self.encoder.encode(request),
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("PATCH", "/api/v1/posts/\(id)", body: try Self.encoder.encode(request), key: idempotencyKey))
     }
 
     public func deletePost(_ id: PostID, idempotencyKey: String? = nil) async throws {
         _ = try await send(
-            Call(method: "DELETE", path: "/api/v1/posts/\(id)", idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("DELETE", "/api/v1/posts/\(id)", key: idempotencyKey))
     }
 
     /// Gives (`true`) or takes back (`false`) kudos; either is idempotent on the server.
     public func setKudos(_ given: Bool, on id: PostID, idempotencyKey: String? = nil) async throws -> KudosState {
         try await call(
-            Call(
-                method: given ? "POST" : "DELETE", path: "/api/v1/posts/\(id)/kudos",
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change(given ? "POST" : "DELETE", "/api/v1/posts/\(id)/kudos", key: idempotencyKey))
     }
 
     public func comments(on id: PostID, cursor: String? = nil, limit: Int? = nil) async throws -> Page<Comment> {
-        var query: [URLQueryItem] = []
-        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
-        if let limit { query.append(URLQueryItem(name: "limit", value: String(limit))) }
+        let query = Self.query(["cursor": cursor, "limit": limit.map(String.init)])
         return try await call(
             Call(method: "GET", path: "/api/v1/posts/\(id)/comments", query: query, authenticated: await isSignedIn))
     }
@@ -205,18 +184,15 @@ extension SpotterClient {
         -> Comment
     {
         try await call(
-            Call(
-                method: "POST", path: "/api/v1/posts/\(id)/comments", body: try Self.encoder.encode(request),
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("POST", "/api/v1/posts/\(id)/comments", body: try Self.encoder.encode(request), key: idempotencyKey)
+        )
     }
 
     // MARK: Templates
 
     /// Workout templates the user may use, newest first; `author` narrows to one person's.
     public func workoutTemplates(author: String? = nil, cursor: String? = nil) async throws -> Page<WorkoutTemplate> {
-        var query: [URLQueryItem] = []
-        if let author { query.append(URLQueryItem(name: "author", value: author)) }
-        if let cursor { query.append(URLQueryItem(name: "cursor", value: cursor)) }
+        let query = Self.query(["author": author, "cursor": cursor])
         return try await call(
             Call(method: "GET", path: "/api/v1/workout-templates", query: query, authenticated: await isSignedIn))
     }
@@ -231,9 +207,7 @@ extension SpotterClient {
         async throws -> WorkoutTemplate
     {
         try await call(
-            Call(
-                method: "POST", path: "/api/v1/workout-templates", body: try Self.encoder.encode(request),
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change("POST", "/api/v1/workout-templates", body: try Self.encoder.encode(request), key: idempotencyKey))
     }
 
     // MARK: Analytics
@@ -242,10 +216,9 @@ extension SpotterClient {
     @discardableResult
     public func sendAnalytics(_ events: [AnalyticsEvent], idempotencyKey: String? = nil) async throws -> Int {
         let accepted: AnalyticsAccepted = try await call(
-            Call(
-                method: "POST", path: "/api/v1/analytics/events",
-                body: try Self.encoder.encode(AnalyticsBatch(events: events)),
-                idempotencyKey: idempotencyKey ?? Self.newKey()))
+            .change(
+                "POST", "/api/v1/analytics/events", body: try Self.encoder.encode(AnalyticsBatch(events: events)),
+                key: idempotencyKey))
         return accepted.accepted
     }
 
@@ -255,7 +228,7 @@ extension SpotterClient {
         try await call(
             Call(
                 method: "GET", path: "/api/v1/search",
-                query: [URLQueryItem(name: "q", value: text), URLQueryItem(name: "type", value: kind.rawValue)],
+                query: Self.query(["q": text, "type": kind.rawValue]),
                 authenticated: await isSignedIn))
     }
 

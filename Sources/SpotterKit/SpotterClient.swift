@@ -54,6 +54,16 @@ public actor SpotterClient {
         var authenticated = true
         /// Sent as `Idempotency-Key`; the same for every try of one call.
         var idempotencyKey: String?
+
+        /// A change: signed in, with the caller's idempotency key or a new one.
+        static func change(_ method: String, _ path: String, body: Data? = nil, key: String?) -> Call {
+            Call(method: method, path: path, body: body, idempotencyKey: key ?? SpotterClient.newKey())
+        }
+    }
+
+    /// Query items for the values given, leaving out the nil ones.
+    static func query(_ items: KeyValuePairs<String, String?>) -> [URLQueryItem] {
+        items.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
     }
 
     static let encoder: JSONEncoder = {
