@@ -131,3 +131,9 @@ public struct WorkoutTemplateID: TypedID {
     public let rawValue: UUID
     public init(rawValue: UUID) { self.rawValue = rawValue }
 }
+
+/// Identifies one notification in someone's inbox.
+public struct NotificationID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}

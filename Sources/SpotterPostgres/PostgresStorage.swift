@@ -23,6 +23,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let search: any SearchStore
     public let templates: any TemplateStore
     public let analytics: any AnalyticsStore
+    public let notifications: any NotificationStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger, eventChannel: String = "spotter_events") {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -37,6 +38,7 @@ public final class PostgresStorage: SpotterStorage, Service {
         search = PostgresSearchStore(client: client, logger: logger, posts: postStore)
         templates = PostgresTemplateStore(client: client, logger: logger)
         analytics = PostgresAnalyticsStore(client: client, logger: logger)
+        notifications = PostgresNotificationStore(client: client, logger: logger)
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.

@@ -16,6 +16,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let search: any SearchStore
     public let templates: any TemplateStore
     public let analytics: any AnalyticsStore
+    public let notifications: any NotificationStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
@@ -38,6 +39,7 @@ public final class SQLiteStorage: SpotterStorage {
         search = SQLiteSearchStore(pool: pool, posts: postStore)
         templates = SQLiteTemplateStore(pool: pool)
         analytics = SQLiteAnalyticsStore(pool: pool)
+        notifications = SQLiteNotificationStore(pool: pool)
     }
 
     public func migrate() async throws {

@@ -23,11 +23,14 @@ public struct AccountService: Sendable {
     let throttle: SigninThrottle
     let apple: (any AppleIdentityVerifier)?
     let lifetimes: Lifetimes
+    /// Sends security alerts (a sign-in from a new device); `nil` in tools.
+    let notifier: Notifier?
 
     public init(
         storage: any SpotterStorage, hasher: any PasswordHasher, clock: any WallClock, throttle: SigninThrottle,
-        apple: (any AppleIdentityVerifier)?, lifetimes: Lifetimes = Lifetimes()
+        apple: (any AppleIdentityVerifier)?, lifetimes: Lifetimes = Lifetimes(), notifier: Notifier? = nil
     ) {
+        self.notifier = notifier
         self.storage = storage
         self.hasher = hasher
         self.clock = clock
@@ -38,7 +41,8 @@ public struct AccountService: Sendable {
 
     // MARK: Email and password
 
-    public func signup(_ request: SignupRequest) async throws -> TokenResponse {
+    /// - Parameter device: what the client says it is (its `User-Agent`); sign-ins from another one alert.
+    public func signup(_ request: SignupRequest, device: String? = nil) async throws -> TokenResponse {
         let problems = AccountRules.problems(in: request)
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let now = clock.now
@@ -51,10 +55,13 @@ public struct AccountService: Sendable {
         } catch StorageError.duplicate(let field) {
             throw SpotterError.conflict(field: field, detail: "This \(field) is already taken.")
         }
+        _ = try await storage.notifications.rememberDevice(Self.deviceKey(device), of: account.id, at: now)
         return try await startLogin(for: account)
     }
 
-    public func signin(_ request: SigninRequest, clientAddress: String?) async throws -> TokenResponse {
+    public func signin(_ request: SigninRequest, clientAddress: String?, device: String? = nil) async throws
+        -> TokenResponse
+    {
         let login = request.login.trimmingCharacters(in: .whitespaces)
         try await throttle.check(login: login, address: clientAddress)
         let account = try await storage.accounts.find(login: login)
@@ -69,6 +76,9 @@ public struct AccountService: Sendable {
             throw SpotterError.unauthorized("Wrong login or password.")
         }
         await throttle.recordSuccess(login: login)
+        if try await storage.notifications.rememberDevice(Self.deviceKey(device), of: account.id, at: clock.now) {
+            await notifier?.notify(.signedIn(user: account.id, device: Self.deviceName(device)))
+        }
         return try await startLogin(for: account)
     }
 
@@ -191,6 +201,18 @@ public struct AccountService: Sendable {
     }
 
     /// A suspended account keeps its data but can do nothing until an admin lifts the suspension.
+    /// Devices are told apart by what the client says it is; only a hash is kept.
+    static func deviceKey(_ device: String?) -> String {
+        OpaqueToken.hash(deviceName(device))
+    }
+
+    /// A short, printable form of the `User-Agent`, for the alert's text.
+    static func deviceName(_ device: String?) -> String {
+        let trimmed = (device ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return "an unknown device" }
+        return String(trimmed.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(120))
+    }
+
     static func refuseSuspended(_ account: AccountRecord) throws {
         if account.suspendedAt != nil { throw SpotterError.forbidden("This account is suspended.") }
     }

@@ -8,10 +8,12 @@ import SpotterModels
 public struct SocialService: Sendable {
     let storage: any SpotterStorage
     let clock: any WallClock
+    let notifier: Notifier?
 
-    public init(storage: any SpotterStorage, clock: any WallClock) {
+    public init(storage: any SpotterStorage, clock: any WallClock, notifier: Notifier? = nil) {
         self.storage = storage
         self.clock = clock
+        self.notifier = notifier
     }
 
     /// The account behind `username` if `viewer` may know of it.
@@ -48,8 +50,16 @@ public struct SocialService: Sendable {
         let target = try await visibleAccount(username, viewer: viewer)
         guard target.id != viewer.id else { throw SpotterError.invalid("username", "You can't follow yourself.") }
         let state: FollowEdgeState = target.profile.privacy == .private ? .pending : .accepted
+        let before = try await storage.graph.relationship(of: viewer.id, with: target.id)
         try await storage.graph.follow(viewer.id, target.id, state: state, at: clock.now)
-        return try await storage.graph.relationship(of: viewer.id, with: target.id)
+        let after = try await storage.graph.relationship(of: viewer.id, with: target.id)
+        if before.following != after.following {
+            await notifier?.notify(
+                after.following == .requested
+                    ? .followRequested(requester: viewer.id, target: target.id)
+                    : .followed(follower: viewer.id, followee: target.id))
+        }
+        return after
     }
 
     /// Unfollows, or withdraws a request.

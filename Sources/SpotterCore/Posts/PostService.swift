@@ -37,15 +37,18 @@ public struct PostService: Sendable {
     let configuration: Configuration
     /// Where live clients hear of changes; `nil` where nobody listens (tools, some tests).
     let events: (any EventBus)?
+    /// Who tells people about kudos, comments, mentions and records; `nil` in tools that notify nobody.
+    let notifier: Notifier?
 
     public init(
         storage: any SpotterStorage, clock: any WallClock, configuration: Configuration = Configuration(),
-        events: (any EventBus)? = nil
+        events: (any EventBus)? = nil, notifier: Notifier? = nil
     ) {
         self.storage = storage
         self.clock = clock
         self.configuration = configuration
         self.events = events
+        self.notifier = notifier
     }
 
     // MARK: Posts
@@ -75,6 +78,7 @@ public struct PostService: Sendable {
             records: records, createdAt: now)
         try await storage.posts.insert(record)
         await events?.publish(.postCreated(id, author: author.id))
+        await notifier?.notify(.posted(record))
         return try await view(id, viewer: author)
     }
 
@@ -129,7 +133,10 @@ public struct PostService: Sendable {
             on
             ? try await storage.posts.addKudos(id, by: viewer.id, at: clock.now)
             : try await storage.posts.removeKudos(id, by: viewer.id)
-        if changed { await events?.publish(.kudosChanged(id)) }
+        if changed {
+            await events?.publish(.kudosChanged(id))
+            if on { await notifier?.notify(.kudos(post: id, by: viewer.id)) }
+        }
         let after = try await get(id, viewer: viewer)
         return KudosState(postID: id, kudosCount: after.kudosCount, kudosedByMe: after.kudosedByMe)
     }
@@ -163,6 +170,7 @@ public struct PostService: Sendable {
             createdAt: clock.now)
         try await storage.posts.insertComment(record)
         await events?.publish(.commentsChanged(id))
+        await notifier?.notify(.commented(record))
         return Comment(
             id: record.id, postID: id, parentID: parentID, author: viewer.summary, text: text,
             createdAt: record.createdAt)

@@ -10,12 +10,19 @@ public enum DomainEvent: Codable, Sendable, Equatable {
     case postDeleted(PostID, author: UserID)
     case kudosChanged(PostID)
     case commentsChanged(PostID)
+    /// A notification reached a person's inbox: their live sessions get it and the new unread count.
+    case notificationCreated(NotificationID, recipient: UserID)
+    /// A person read, saw or archived notifications: their live sessions get the new counts.
+    case notificationCountsChanged(UserID)
 
-    public var postID: PostID {
+    /// The post the event is about, if it is about one.
+    public var postID: PostID? {
         switch self {
         case .postCreated(let id, _), .postUpdated(let id, _), .postDeleted(let id, _), .kudosChanged(let id),
             .commentsChanged(let id):
             id
+        case .notificationCreated, .notificationCountsChanged:
+            nil
         }
     }
 }

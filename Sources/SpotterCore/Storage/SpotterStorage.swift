@@ -15,6 +15,7 @@ public protocol SpotterStorage: Sendable {
     var search: any SearchStore { get }
     var templates: any TemplateStore { get }
     var analytics: any AnalyticsStore { get }
+    var notifications: any NotificationStore { get }
 
     /// Brings the schema up to date. Safe to run on every start and from several nodes at once.
     func migrate() async throws

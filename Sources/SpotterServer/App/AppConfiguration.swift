@@ -29,9 +29,22 @@ public struct AppConfiguration: Sendable {
     public var realtime = RealtimeConfiguration()
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 1 << 20
+    public var delivery = DeliveryConfiguration()
 
     public init() {}
 
     /// The SQLite file inside the data directory.
     public var sqlitePath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("spotter.sqlite").path }
+}
+
+/// Where notifications go out: push and email providers, and the job runner's pace.
+public struct DeliveryConfiguration: Sendable {
+    /// Whether this process drains the delivery queue (every node may; tools need not).
+    public var runsQueue = true
+    /// How often an idle runner looks for due jobs.
+    public var pollInterval: Duration = .milliseconds(500)
+    /// Replaces the transports built from the settings: a test's own provider, or none.
+    public var transport: (any DeliveryTransport)?
+
+    public init() {}
 }

@@ -20,13 +20,6 @@ public func buildApplication(
     let apple: (any AppleIdentityVerifier)? = configuration.appleClientID.map {
         AppleJWKSVerifier(clientID: $0, jwksURL: configuration.appleJWKSURL)
     }
-    let accounts = AccountService(
-        storage: storage,
-        hasher: BcryptPasswordHasher(cost: configuration.bcryptCost),
-        clock: clock,
-        throttle: SigninThrottle(limits: configuration.throttle, clock: clock),
-        apple: apple,
-        lifetimes: configuration.tokenLifetimes)
     // Several nodes on one PostgreSQL hear each other's events through LISTEN/NOTIFY; one SQLite node needs
     // no more than a bus in memory.
     let events: any EventBus
@@ -38,6 +31,15 @@ public func buildApplication(
     } else {
         events = InProcessEventBus()
     }
+    let notifier = Notifier(storage: storage, clock: clock, events: events, logger: logger)
+    let accounts = AccountService(
+        storage: storage,
+        hasher: BcryptPasswordHasher(cost: configuration.bcryptCost),
+        clock: clock,
+        throttle: SigninThrottle(limits: configuration.throttle, clock: clock),
+        apple: apple,
+        lifetimes: configuration.tokenLifetimes,
+        notifier: notifier)
     let router = buildRouter(
         configuration: configuration, storage: storage, accounts: accounts, clock: clock, events: events)
 
@@ -62,6 +64,13 @@ public func buildApplication(
     app.beforeServerStarts {
         try await storage.migrate()
         logger.info("database ready", metadata: ["storage": "\(type(of: storage))"])
+    }
+    if configuration.delivery.runsQueue {
+        let transport = configuration.delivery.transport ?? ChannelTransport(channels: [])
+        app.addServices(
+            DeliveryService(
+                runner: DeliveryRunner(storage: storage, clock: clock, transport: transport, logger: logger),
+                pollInterval: configuration.delivery.pollInterval, logger: logger))
     }
     if configuration.runsMaintenance {
         app.addServices(
@@ -90,12 +99,14 @@ func buildRouter(
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
     router.addRoutes(SocketFallbackController(accounts: accounts).endpoints)
 
-    let social = SocialService(storage: storage, clock: clock)
+    let notifier = Notifier(storage: storage, clock: clock, events: events, logger: Logger(label: "spotter.notify"))
+    let social = SocialService(storage: storage, clock: clock, notifier: notifier)
     let feeds = FeedService(storage: storage, clock: clock)
     let users = UsersController(
         social: social, feeds: feeds, progress: ProgressService(storage: storage, clock: clock))
     let posts = PostsController(
-        posts: PostService(storage: storage, clock: clock, configuration: configuration.postRules, events: events))
+        posts: PostService(
+            storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier))
     let feedRoutes = FeedsController(feeds: feeds)
     let templates = TemplatesController(templates: TemplateService(storage: storage, clock: clock))
     let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)
@@ -128,6 +139,10 @@ func buildRouter(
     signedIn.addRoutes(templates.workoutWrites, atPath: "workout-templates")
     signedIn.addRoutes(
         AdminController(admin: AdminService(storage: storage, clock: clock)).endpoints, atPath: "admin/users")
+    signedIn.addRoutes(
+        NotificationsController(
+            notifications: NotificationService(storage: storage, clock: clock, events: events), webPushKey: nil
+        ).endpoints, atPath: "notifications")
     signedIn.addRoutes(
         AnalyticsController(analytics: AnalyticsService(storage: storage, clock: clock)).endpoints,
         atPath: "analytics")

@@ -13,12 +13,13 @@ struct AuthController {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.post("signup") { request, context in
             let body = try await request.decodeJSON(SignupRequest.self, context: context)
-            return EditedResponse(status: .created, response: try await accounts.signup(body))
+            let device = request.headers[.userAgent]
+            return EditedResponse(status: .created, response: try await accounts.signup(body, device: device))
         }
         routes.post("signin") { request, context in
             let body = try await request.decodeJSON(SigninRequest.self, context: context)
             let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
-            return try await accounts.signin(body, clientAddress: address)
+            return try await accounts.signin(body, clientAddress: address, device: request.headers[.userAgent])
         }
         routes.post("refresh") { request, context in
             let body = try await request.decodeJSON(RefreshRequest.self, context: context)

@@ -24,8 +24,12 @@ actor RealtimeHub {
     /// `presence_state`, encoded once until the next diff goes out (see `subscribe`).
     private var presenceStateFrame: String?
 
+    /// Renders inbox groups for `notification` events.
+    let notifications: NotificationService
+
     init(storage: any SpotterStorage, logger: Logger, presenceInterval: Duration = .milliseconds(500)) {
         self.storage = storage
+        self.notifications = NotificationService(storage: storage, clock: SystemClock())
         self.logger = logger
         self.presenceInterval = presenceInterval
     }
@@ -144,10 +148,34 @@ actor RealtimeHub {
                 try await fanOut(id, event: "post_comments_updated", topics: [.feeds, .post]) { post in
                     .object(["id": .string(post.id.description), "comments_count": .number(Double(post.commentsCount))])
                 }
+            case .notificationCreated(let id, let recipient):
+                guard hasSockets(on: .user(recipient)),
+                    let (_, group) = try await notifications.group(of: id)
+                else { return }
+                send(.user(recipient), event: "notification", payload: try JSONValue(encoding: group))
+                try await sendCounts(to: recipient)
+            case .notificationCountsChanged(let user):
+                guard hasSockets(on: .user(user)) else { return }
+                try await sendCounts(to: user)
             }
         } catch {
             logger.warning("realtime delivery failed", metadata: ["error": "\(error)"])
         }
+    }
+
+    private func hasSockets(on topic: RealtimeTopic) -> Bool { subscribers[topic]?.isEmpty == false }
+
+    /// The badge, on every live session of the user.
+    private func sendCounts(to user: UserID) async throws {
+        let counts = try await storage.notifications.counts(of: user)
+        send(.user(user), event: "unread_count", payload: try JSONValue(encoding: counts))
+    }
+
+    private func send(_ topic: RealtimeTopic, event: String, payload: JSONValue) {
+        guard let ids = subscribers[topic],
+            let frame = PhoenixMessage.broadcast(topic: topic.description, event: event, payload: payload).encoded()
+        else { return }
+        for id in ids { connections[id]?.send(text: frame) }
     }
 
     private struct TopicKinds: OptionSet {

@@ -1,0 +1,22 @@
+import Foundation
+import SpotterModels
+
+/// Who may hear of what: nobody hears from someone they blocked, were blocked by or muted, or who is
+/// suspended, nor about a post they may not see. Checked when a notification is made and again when it is
+/// delivered, since a block or a deletion may come in between.
+enum NotificationAudience {
+    static func mayHear(
+        _ recipient: UserID, from actor: UserID?, about post: PostID?, storage: any SpotterStorage
+    ) async throws -> Bool {
+        if let actor {
+            guard actor != recipient, let account = try await storage.accounts.find(id: actor),
+                account.suspendedAt == nil
+            else { return false }
+            let mine = try await storage.graph.relationship(of: recipient, with: actor)
+            let theirs = try await storage.graph.relationship(of: actor, with: recipient)
+            if mine.blocking || mine.muting || theirs.blocking { return false }
+        }
+        if let post { return try await storage.posts.post(post, viewer: recipient) != nil }
+        return true
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import SpotterModels
+
+/// The inbox (Mastodon / Knock style: grouped, with unread and unseen counts, marks and archive), the
+/// preferences, and the devices and browsers a person receives pushes on.
+public struct NotificationService: Sendable {
+    /// People named in a group's sample.
+    public static let sampleSize = 3
+
+    let storage: any SpotterStorage
+    let clock: any WallClock
+    let events: (any EventBus)?
+
+    public init(storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil) {
+        self.storage = storage
+        self.clock = clock
+        self.events = events
+    }
+
+    // MARK: Inbox
+
+    public func inbox(_ viewer: AccountRecord, page: PageRequest) async throws -> Page<NotificationGroup> {
+        let before = page.cursor.map(NotificationID.init)
+        let rows = try await storage.notifications.groups(of: viewer.id, before: before, limit: page.limit + 1)
+        var groups: [NotificationGroup] = []
+        for row in rows.prefix(page.limit) { groups.append(try await group(row, recipient: viewer.id)) }
+        let next = rows.count > page.limit ? groups.last.map { PageRequest.encode($0.mostRecentNotificationID.rawValue) } : nil
+        return Page(items: groups, nextCursor: next)
+    }
+
+    /// The inbox group a notification belongs to, as its recipient sees it now; `nil` when it is gone
+    /// (archived, or about someone or something the recipient may no longer see).
+    public func group(of id: NotificationID) async throws -> (UserID, NotificationGroup)? {
+        guard let record = try await storage.notifications.notification(id), record.archivedAt == nil else {
+            return nil
+        }
+        let members = try await storage.notifications.members(of: record.recipientID, groupKey: record.groupKey, limit: 1)
+        guard let latest = members.first else { return nil }
+        let counts = try await storage.notifications.groupCount(of: record.recipientID, groupKey: record.groupKey)
+        let row = NotificationGroupRow(groupKey: record.groupKey, count: counts.count, unread: counts.unread, latest: latest)
+        return (record.recipientID, try await group(row, recipient: record.recipientID))
+    }
+
+    private func group(_ row: NotificationGroupRow, recipient: UserID) async throws -> NotificationGroup {
+        let members = try await storage.notifications.members(of: recipient, groupKey: row.groupKey, limit: 50)
+        var actors: [AuthorSummary] = []
+        var distinct = Set<UserID>()
+        for actorID in members.compactMap(\.actorID) where distinct.insert(actorID).inserted {
+            if actors.count < Self.sampleSize, let account = try await storage.accounts.find(id: actorID) {
+                actors.append(account.summary)
+            }
+        }
+        let text = try await sentence(
+            for: members.isEmpty ? [row.latest] : members, names: actors.map(\.displayName), total: distinct.count)
+        return NotificationGroup(
+            groupKey: row.groupKey, type: row.latest.type, notificationsCount: row.count, sampleActors: actors,
+            latestAt: row.latest.createdAt, mostRecentNotificationID: row.latest.id, postID: row.latest.postID,
+            commentID: row.latest.commentID, text: text, unread: row.unread)
+    }
+
+    /// The full sentence for notifications of one group, newest first.
+    func sentence(for members: [NotificationRecord], names: [String], total: Int) async throws -> String {
+        guard let latest = members.first else { return "" }
+        var target = "your post"
+        if let postID = latest.postID, let post = try await storage.posts.record(postID) {
+            target = NotificationText.target(title: post.workout?.title)
+        }
+        return NotificationText.sentence(
+            type: latest.type, who: NotificationText.people(names, total: total),
+            count: members.count, target: target, detail: latest.detail)
+    }
+
+    public func counts(_ viewer: AccountRecord) async throws -> NotificationCounts {
+        try await storage.notifications.counts(of: viewer.id)
+    }
+
+    public func markSeen(_ viewer: AccountRecord, upTo: NotificationID?) async throws -> NotificationCounts {
+        try await storage.notifications.markSeen(of: viewer.id, upTo: upTo, at: clock.now)
+        return try await countsChanged(viewer.id)
+    }
+
+    public func markRead(_ viewer: AccountRecord, upTo: NotificationID?) async throws -> NotificationCounts {
+        try await storage.notifications.markRead(of: viewer.id, upTo: upTo, groupKey: nil, at: clock.now)
+        return try await countsChanged(viewer.id)
+    }
+
+    public func markGroupRead(_ viewer: AccountRecord, groupKey: String) async throws -> NotificationCounts {
+        try await storage.notifications.markRead(of: viewer.id, upTo: nil, groupKey: groupKey, at: clock.now)
+        return try await countsChanged(viewer.id)
+    }
+
+    public func archive(_ viewer: AccountRecord, groupKey: String) async throws -> NotificationCounts {
+        guard try await storage.notifications.archive(of: viewer.id, groupKey: groupKey, at: clock.now) else {
+            throw SpotterError.notFound("No such notification group.")
+        }
+        return try await countsChanged(viewer.id)
+    }
+
+    /// Counts after a change, also sent to the person's other live sessions (the badge on every device).
+    private func countsChanged(_ user: UserID) async throws -> NotificationCounts {
+        await events?.publish(.notificationCountsChanged(user))
+        return try await storage.notifications.counts(of: user)
+    }
+
+    // MARK: Preferences
+
+    public func preferences(_ viewer: AccountRecord) async throws -> NotificationPreferences {
+        try await storage.notifications.preferences(of: viewer.id) ?? NotificationPreferences()
+    }
+
+    /// Replaces the preferences after checking every field; a bad one changes nothing.
+    public func updatePreferences(_ viewer: AccountRecord, to preferences: NotificationPreferences) async throws
+        -> NotificationPreferences
+    {
+        var problems: [FieldError] = []
+        let quiet = preferences.quietHours
+        if LocalTime.minutes(of: quiet.start) == nil {
+            problems.append(FieldError(field: "quiet_hours.start", detail: "must be a time as HH:mm"))
+        }
+        if LocalTime.minutes(of: quiet.end) == nil {
+            problems.append(FieldError(field: "quiet_hours.end", detail: "must be a time as HH:mm"))
+        }
+        if let zone = quiet.timeZone, TimeZone(identifier: zone) == nil {
+            problems.append(FieldError(field: "quiet_hours.time_zone", detail: "must be an IANA time zone name"))
+        }
+        if !(1...1000).contains(preferences.maxPerHour) {
+            problems.append(FieldError(field: "max_per_hour", detail: "must be 1 to 1000"))
+        }
+        if !(1...1440).contains(preferences.batchingWindowMinutes) {
+            problems.append(FieldError(field: "batching_window_minutes", detail: "must be 1 to 1440 minutes"))
+        }
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        try await storage.notifications.savePreferences(preferences, of: viewer.id)
+        return preferences
+    }
+
+    // MARK: Devices and browsers
+
+    public func registerDevice(_ viewer: AccountRecord, _ registration: DeviceRegistration) async throws {
+        let token = registration.token.lowercased()
+        guard (32...200).contains(token.count), token.allSatisfy(\.isHexDigit) else {
+            throw SpotterError.invalid("token", "must be an APNs device token in hex")
+        }
+        try await storage.notifications.addDevice(token, of: viewer.id, at: clock.now)
+    }
+
+    public func removeDevice(_ viewer: AccountRecord, token: String) async throws {
+        guard try await storage.notifications.removeDevice(token.lowercased(), of: viewer.id) else {
+            throw SpotterError.notFound("No such device.")
+        }
+    }
+
+    public func registerWebPush(_ viewer: AccountRecord, _ registration: WebPushRegistration) async throws {
+        var problems: [FieldError] = []
+        if let url = URL(string: registration.endpoint), url.scheme == "https" || url.scheme == "http", url.host != nil,
+            registration.endpoint.count <= 2000
+        {
+        } else {
+            problems.append(FieldError(field: "endpoint", detail: "must be the push service's URL"))
+        }
+        if Data(base64URL: registration.keys.p256dh)?.count != 65 {
+            problems.append(FieldError(field: "keys.p256dh", detail: "must be a P-256 public key, base64url"))
+        }
+        if Data(base64URL: registration.keys.auth)?.count != 16 {
+            problems.append(FieldError(field: "keys.auth", detail: "must be a 16-byte secret, base64url"))
+        }
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        try await storage.notifications.addWebPush(registration, of: viewer.id, at: clock.now)
+    }
+
+    public func removeWebPush(_ viewer: AccountRecord, endpoint: String) async throws {
+        guard try await storage.notifications.removeWebPush(endpoint: endpoint, of: viewer.id) else {
+            throw SpotterError.notFound("No such subscription.")
+        }
+    }
+}
+
+extension Data {
+    /// Decodes base64url without padding, as Web Push keys travel.
+    public init?(base64URL text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import SpotterModels
+
+/// Notifications, their delivery jobs, and where to deliver them (the storage port's notification part).
+///
+/// The job queue lives here, in the database, so nothing scheduled is lost when a node restarts, and on
+/// PostgreSQL several nodes drain it together without taking the same job (`FOR UPDATE SKIP LOCKED`).
+public protocol NotificationStore: Sendable {
+    // MARK: Preferences
+
+    func preferences(of user: UserID) async throws -> NotificationPreferences?
+    func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws
+
+    // MARK: Inbox
+
+    /// Stores a notification. Returns `false` (and stores nothing) when the recipient already has one with
+    /// the same `dedupeKey`: a retried request or a scheduled sweep that ran twice notifies once.
+    func insert(_ notification: NotificationRecord) async throws -> Bool
+    func notification(_ id: NotificationID) async throws -> NotificationRecord?
+    /// Groups of the recipient's notifications that the recipient may still see (the actor not suspended,
+    /// no block either way, the post still visible), newest group first, groups older than `before` (the
+    /// id of a group's newest notification).
+    func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow]
+    /// The notifications of one group the recipient may still see, newest first.
+    func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord]
+    /// How many visible notifications a group holds, and whether any is unread.
+    func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool)
+    func counts(of recipient: UserID) async throws -> NotificationCounts
+    func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws
+    func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws
+    /// Archives a group; returns `false` when the recipient has no such group.
+    func archive(of recipient: UserID, groupKey: String, at date: Date) async throws -> Bool
+
+    // MARK: Where to deliver
+
+    /// Remembers that the user signed in from `device` (a hash of what the client says it is); returns
+    /// `true` the first time, which is what a new-device alert needs.
+    func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool
+
+    func addDevice(_ token: String, of user: UserID, at date: Date) async throws
+    func removeDevice(_ token: String, of user: UserID) async throws -> Bool
+    func devices(of user: UserID) async throws -> [String]
+    func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws
+    func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool
+    func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration]
+    /// Forgets an address the provider said is gone (any user's).
+    func prune(_ target: DeliveryTarget) async throws
+
+    // MARK: Delivery jobs
+
+    /// Puts the notification into a job for `channel`. With a `batchKey`, it joins the recipient's pending
+    /// job of that key (created due at `runAt` if there is none); without, it gets a job of its own. A
+    /// notification is in at most one job per channel; scheduling it twice changes nothing.
+    func schedule(
+        _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date
+    ) async throws
+    /// Takes up to `limit` jobs due at `now` (pending, or running with a lease that ran out: a node died),
+    /// leasing each until `leaseUntil`. No two callers, on any node, get the same job.
+    func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob]
+    /// The targets a job already reached in an earlier attempt, so a retry never sends to them twice.
+    func deliveredTargets(of job: UUID) async throws -> Set<String>
+    func recordAttempt(_ attempt: DeliveryAttempt) async throws
+    /// Ends a job: `sent` (true) or given up on (false).
+    func finish(_ job: UUID, sent: Bool, at date: Date) async throws
+    /// Puts a job back to wait until `runAt`, counting the attempt.
+    func retry(_ job: UUID, at runAt: Date, error: String) async throws
+    /// Jobs sent on `channel` to the recipient since `date`: the hourly cap counts these.
+    func sentCount(to recipient: UserID, channel: DeliveryChannel, since date: Date) async throws -> Int
+    /// Pending and running jobs (for tools and tests).
+    func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob]
+    func attempts(of job: UUID) async throws -> [DeliveryAttempt]
+}
+
+/// A stored notification.
+public struct NotificationRecord: Sendable, Equatable {
+    public var id: NotificationID
+    public var recipientID: UserID
+    public var type: NotificationType
+    public var actorID: UserID?
+    public var postID: PostID?
+    public var commentID: CommentID?
+    public var groupKey: String
+    /// Unique per recipient when set: the same event never notifies twice.
+    public var dedupeKey: String?
+    /// What the type needs beyond ids: a comment's opening words, a record's lift, a summary's numbers.
+    public var detail: String
+    public var createdAt: Date
+    public var seenAt: Date?
+    public var readAt: Date?
+    public var archivedAt: Date?
+
+    public init(
+        id: NotificationID, recipientID: UserID, type: NotificationType, actorID: UserID?, postID: PostID? = nil,
+        commentID: CommentID? = nil, groupKey: String, dedupeKey: String? = nil, detail: String = "",
+        createdAt: Date, seenAt: Date? = nil, readAt: Date? = nil, archivedAt: Date? = nil
+    ) {
+        self.id = id
+        self.recipientID = recipientID
+        self.type = type
+        self.actorID = actorID
+        self.postID = postID
+        self.commentID = commentID
+        self.groupKey = groupKey
+        self.dedupeKey = dedupeKey
+        self.detail = detail
+        self.createdAt = createdAt
+        self.seenAt = seenAt
+        self.readAt = readAt
+        self.archivedAt = archivedAt
+    }
+}
+
+/// A group as the store reads it; the service turns it into the wire `NotificationGroup`.
+public struct NotificationGroupRow: Sendable, Equatable {
+    public var groupKey: String
+    public var count: Int
+    public var unread: Bool
+    /// The group's newest notification.
+    public var latest: NotificationRecord
+
+    public init(groupKey: String, count: Int, unread: Bool, latest: NotificationRecord) {
+        self.groupKey = groupKey
+        self.count = count
+        self.unread = unread
+        self.latest = latest
+    }
+}
+
+/// Where a job goes: pushes to every device and browser of the recipient, or one email.
+public enum DeliveryChannel: String, Sendable, CaseIterable {
+    case push
+    case email
+}
+
+/// One address a job is delivered to; its `key` is what attempts record.
+public enum DeliveryTarget: Sendable, Hashable {
+    case apns(token: String)
+    case webPush(endpoint: String)
+    case email(address: String)
+
+    public var key: String {
+        switch self {
+        case .apns(let token): "apns:\(token)"
+        case .webPush(let endpoint): "webpush:\(endpoint)"
+        case .email(let address): "email:\(address)"
+        }
+    }
+}
+
+/// A due piece of delivery work: one message, covering one or more notifications, to one recipient.
+public struct DeliveryJob: Sendable, Equatable {
+    public var id: UUID
+    public var recipientID: UserID
+    public var channel: DeliveryChannel
+    public var batchKey: String?
+    public var notificationIDs: [NotificationID]
+    public var runAt: Date
+    /// Attempts made before this one.
+    public var attempts: Int
+
+    public init(
+        id: UUID, recipientID: UserID, channel: DeliveryChannel, batchKey: String?, notificationIDs: [NotificationID],
+        runAt: Date, attempts: Int
+    ) {
+        self.id = id
+        self.recipientID = recipientID
+        self.channel = channel
+        self.batchKey = batchKey
+        self.notificationIDs = notificationIDs
+        self.runAt = runAt
+        self.attempts = attempts
+    }
+}
+
+/// One try at one target, kept for the record.
+public struct DeliveryAttempt: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        case delivered, gone, retry, failed
+    }
+
+    public var jobID: UUID
+    public var target: String
+    public var status: Status
+    public var detail: String
+    public var at: Date
+
+    public init(jobID: UUID, target: String, status: Status, detail: String, at: Date) {
+        self.jobID = jobID
+        self.target = target
+        self.status = status
+        self.detail = detail
+        self.at = at
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import SpotterModels
+
+/// What a notification says: one text for the inbox (the recipient's own, so in full), and a push or email
+/// text cut down to what the recipient's privacy setting allows.
+public enum NotificationText {
+    /// A push or email's two lines.
+    public struct Content: Sendable, Equatable {
+        public var title: String
+        public var body: String
+
+        public init(title: String, body: String) {
+            self.title = title
+            self.body = body
+        }
+    }
+
+    /// What a private account's pushes say, and anyone's when the sender may not be named.
+    public static let generic = Content(title: "Spotter", body: "You have a new notification.")
+
+    /// "Ana", "Ana and Bea", "Ana and 2 others": `names` newest first and distinct, `total` people in all.
+    public static func people(_ names: [String], total: Int) -> String {
+        guard let first = names.first else { return "Someone" }
+        switch total {
+        case ...1: return first
+        case 2 where names.count >= 2: return "\(first) and \(names[1])"
+        default: return "\(first) and \(total - 1) \(total - 1 == 1 ? "other" : "others")"
+        }
+    }
+
+    /// The sentence for a group of `type`: `who` from `people(_:total:)`, `target` the post's name ("your
+    /// Morning Run", "your post"), `detail` what the type stored (a comment's words, a record's lift).
+    public static func sentence(type: NotificationType, who: String, count: Int, target: String, detail: String)
+        -> String
+    {
+        switch type {
+        case .follow: return "\(who) started following you"
+        case .followRequest: return "\(who) asked to follow you"
+        case .kudos: return "\(who) gave kudos to \(target)"
+        case .comment:
+            return count > 1 ? "\(who) commented on \(target)" : "\(who) commented on \(target): \(quote(detail))"
+        case .reply: return count > 1 ? "\(who) replied to your comment" : "\(who) replied: \(quote(detail))"
+        case .mention: return "\(who) mentioned you: \(quote(detail))"
+        case .personalRecord: return "New personal record: \(detail)"
+        case .streakAtRisk, .weeklySummary: return detail
+        case .securityNewDevice: return "New sign-in to your account: \(detail)"
+        case .securityPasswordChanged: return "Your password was changed. If it wasn't you, reset it now."
+        }
+    }
+
+    /// The name a post goes by in a notification: its workout's title, or "your post".
+    public static func target(title: String?) -> String {
+        guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { return "your post" }
+        return "your \(title)"
+    }
+
+    /// Push and email text under the recipient's privacy setting (the FameFit seed): in full for a public
+    /// account; for followers-only, only the sender's name and only if the two follow each other; for a
+    /// private account, nothing but a generic line. Alerts about the recipient's own account or progress
+    /// carry no one else's data and stay in full.
+    public static func sanitized(
+        _ sentence: String, type: NotificationType, recipientPrivacy: Privacy, actorName: String?, mutual: Bool
+    ) -> Content {
+        guard let actorName else { return Content(title: "Spotter", body: sentence) }
+        switch recipientPrivacy {
+        case .public: return Content(title: "Spotter", body: sentence)
+        case .followers: return mutual ? Content(title: actorName, body: "\(actorName) sent you something new.") : generic
+        case .private: return generic
+        }
+    }
+
+    /// A digest's opening line: "3 kudos, 2 new followers and 1 comment".
+    public static func digestSummary(_ counts: [NotificationType: Int]) -> String {
+        let order: [NotificationType] = [
+            .kudos, .comment, .reply, .mention, .follow, .followRequest, .personalRecord, .weeklySummary,
+            .streakAtRisk, .securityNewDevice, .securityPasswordChanged,
+        ]
+        let parts = order.compactMap { type -> String? in
+            guard let count = counts[type], count > 0 else { return nil }
+            return "\(count) \(noun(type, count))"
+        }
+        guard let last = parts.last else { return "Nothing new" }
+        return parts.count == 1 ? last : parts.dropLast().joined(separator: ", ") + " and " + last
+    }
+
+    private static func noun(_ type: NotificationType, _ count: Int) -> String {
+        let plural = count != 1
+        switch type {
+        case .kudos: return "kudos"
+        case .comment: return plural ? "comments" : "comment"
+        case .reply: return plural ? "replies" : "reply"
+        case .mention: return plural ? "mentions" : "mention"
+        case .follow: return plural ? "new followers" : "new follower"
+        case .followRequest: return plural ? "follow requests" : "follow request"
+        case .personalRecord: return plural ? "personal records" : "personal record"
+        case .weeklySummary: return plural ? "weekly summaries" : "weekly summary"
+        case .streakAtRisk: return plural ? "streak reminders" : "streak reminder"
+        case .securityNewDevice, .securityPasswordChanged: return plural ? "security alerts" : "security alert"
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        let short = text.count > 80 ? String(text.prefix(79)) + "…" : text
+        return "“\(short)”"
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Logging
+import SpotterModels
+
+/// Something that happened that may notify someone. Services hand these to the `Notifier` after the change
+/// is stored.
+public enum NotificationTrigger: Sendable, Equatable {
+    case followed(follower: UserID, followee: UserID)
+    case followRequested(requester: UserID, target: UserID)
+    case kudos(post: PostID, by: UserID)
+    /// A comment or reply was posted: its post's author, the answered comment's author and anyone mentioned
+    /// hear of it.
+    case commented(CommentRecord)
+    /// A post was made: people it mentions, and its author for the personal records it set.
+    case posted(PostRecord)
+    case signedIn(user: UserID, device: String)
+    case passwordChanged(user: UserID)
+    /// A scheduled reminder or summary for `user`, once per `period` (a local day or week).
+    case reminder(user: UserID, type: NotificationType, period: String, text: String)
+}
+
+/// Turns triggers into notifications: who hears of it, whether they may, what their preferences say, and
+/// the durable delivery jobs that carry it to their devices.
+///
+/// Everything is stored before the call returns, in the database, so a restart loses no notification and
+/// no scheduled push. Notifying never fails the action that triggered it: errors are logged.
+public struct Notifier: Sendable {
+    let storage: any SpotterStorage
+    let clock: any WallClock
+    let events: (any EventBus)?
+    let logger: Logger
+    let scheduler = NotificationScheduler()
+
+    public init(storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)?, logger: Logger) {
+        self.storage = storage
+        self.clock = clock
+        self.events = events
+        self.logger = logger
+    }
+
+    public func notify(_ trigger: NotificationTrigger) async {
+        do {
+            for draft in try await drafts(for: trigger) { try await deliver(draft) }
+        } catch {
+            logger.error("notification failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// One notification for one recipient, before the recipient's rules are applied.
+    struct Draft {
+        var recipient: UserID
+        var type: NotificationType
+        var actor: UserID?
+        var postID: PostID?
+        var commentID: CommentID?
+        var detail = ""
+        /// `nil` groups the notification alone.
+        var group: String?
+        var dedupe: String?
+    }
+
+    private func drafts(for trigger: NotificationTrigger) async throws -> [Draft] {
+        let now = clock.now
+        switch trigger {
+        case .followed(let follower, let followee):
+            let day = LocalTime(try await storage.accounts.find(id: followee)?.profile.timeZone ?? "UTC").day(of: now)
+            return [
+                Draft(
+                    recipient: followee, type: .follow, actor: follower, group: "follow-\(day)",
+                    dedupe: "follow-\(follower)-\(day)")
+            ]
+        case .followRequested(let requester, let target):
+            return [Draft(recipient: target, type: .followRequest, actor: requester, dedupe: "request-\(requester)")]
+        case .kudos(let post, let giver):
+            guard let record = try await storage.posts.record(post) else { return [] }
+            return [
+                Draft(
+                    recipient: record.authorID, type: .kudos, actor: giver, postID: post, group: "kudos-\(post)",
+                    dedupe: "kudos-\(post)-\(giver)")
+            ]
+        case .commented(let comment):
+            guard let post = try await storage.posts.record(comment.postID) else { return [] }
+            var drafts: [Draft] = []
+            var told: Set<UserID> = [comment.authorID]
+            if let parentID = comment.parentID, let parent = try await storage.posts.comment(parentID),
+                told.insert(parent.authorID).inserted
+            {
+                drafts.append(
+                    Draft(
+                        recipient: parent.authorID, type: .reply, actor: comment.authorID, postID: post.id,
+                        commentID: comment.id, detail: comment.text, group: "reply-\(parentID)",
+                        dedupe: "comment-\(comment.id)"))
+            }
+            if told.insert(post.authorID).inserted {
+                drafts.append(
+                    Draft(
+                        recipient: post.authorID, type: .comment, actor: comment.authorID, postID: post.id,
+                        commentID: comment.id, detail: comment.text, group: "comment-\(post.id)",
+                        dedupe: "comment-\(comment.id)"))
+            }
+            for user in try await mentioned(in: TextEntities.mentions(in: comment.text)) where told.insert(user).inserted {
+                drafts.append(
+                    Draft(
+                        recipient: user, type: .mention, actor: comment.authorID, postID: post.id,
+                        commentID: comment.id, detail: comment.text, dedupe: "mention-\(comment.id)"))
+            }
+            return drafts
+        case .posted(let post):
+            var drafts = try await mentioned(in: post.mentions).filter { $0 != post.authorID }.map {
+                Draft(
+                    recipient: $0, type: .mention, actor: post.authorID, postID: post.id, detail: post.text,
+                    dedupe: "mention-\(post.id)")
+            }
+            if !post.records.isEmpty {
+                drafts.append(
+                    Draft(
+                        recipient: post.authorID, type: .personalRecord, postID: post.id,
+                        detail: post.records.map(Self.describe).joined(separator: ", "), dedupe: "records-\(post.id)"))
+            }
+            return drafts
+        case .signedIn(let user, let device):
+            return [Draft(recipient: user, type: .securityNewDevice, detail: device)]
+        case .passwordChanged(let user):
+            return [Draft(recipient: user, type: .securityPasswordChanged)]
+        case .reminder(let user, let type, let period, let text):
+            return [Draft(recipient: user, type: type, detail: text, dedupe: "\(type.rawValue)-\(period)")]
+        }
+    }
+
+    private func mentioned(in usernames: [String]) async throws -> [UserID] {
+        var users: [UserID] = []
+        for name in usernames.prefix(20) {
+            if let account = try await storage.accounts.find(username: name) { users.append(account.id) }
+        }
+        return users
+    }
+
+    static func describe(_ record: PersonalRecord) -> String {
+        let value = record.value.formatted(.number.precision(.fractionLength(0...1)))
+        switch record.kind {
+        case .heaviestWeight: return "\(record.exercise) \(value) kg"
+        case .estimatedOneRepMax: return "\(record.exercise) estimated 1RM \(value) kg"
+        case .mostReps:
+            let weight = (record.weightKg ?? 0).formatted(.number.precision(.fractionLength(0...1)))
+            return "\(record.exercise) \(value) reps at \(weight) kg"
+        }
+    }
+
+    /// Applies the recipient's rules to one draft and stores what they allow.
+    private func deliver(_ draft: Draft) async throws {
+        guard let recipient = try await storage.accounts.find(id: draft.recipient), recipient.suspendedAt == nil,
+            try await NotificationAudience.mayHear(
+                recipient.id, from: draft.actor, about: draft.postID, storage: storage)
+        else { return }
+        let now = clock.now
+        let preferences = try await storage.notifications.preferences(of: recipient.id) ?? NotificationPreferences()
+        let id = NotificationID.generate(at: now)
+        let groupKey = draft.group ?? "\(draft.type.rawValue)-\(id)"
+        let decision = scheduler.decide(
+            type: draft.type, groupKey: groupKey, preferences: preferences, profileTimeZone: recipient.profile.timeZone,
+            pushesThisHour: try await storage.notifications.sentCount(
+                to: recipient.id, channel: .push, since: now.addingTimeInterval(-3600)),
+            now: now)
+        guard decision != .nothing else { return }
+        // Stored even when the inbox is switched off, archived, because delivery jobs point at it.
+        let record = NotificationRecord(
+            id: id, recipientID: recipient.id, type: draft.type, actorID: draft.actor, postID: draft.postID,
+            commentID: draft.commentID, groupKey: groupKey, dedupeKey: draft.dedupe, detail: draft.detail,
+            createdAt: now, archivedAt: decision.inApp ? nil : now)
+        guard try await storage.notifications.insert(record) else { return }
+        for (channel, plan) in [(DeliveryChannel.push, decision.push), (.email, decision.email)] {
+            guard let plan else { continue }
+            try await storage.notifications.schedule(
+                id, recipient: recipient.id, channel: channel, batchKey: plan.batchKey, runAt: plan.runAt)
+        }
+        if decision.inApp { await events?.publish(.notificationCreated(id, recipient: recipient.id)) }
+    }
+}

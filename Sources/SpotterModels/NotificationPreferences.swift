@@ -1,0 +1,185 @@
+import Foundation
+
+/// What a notification is about (the FameFit seed's categories). Challenge and leaderboard types come later.
+public enum NotificationType: String, Codable, Sendable, CaseIterable {
+    case follow
+    case followRequest = "follow_request"
+    case kudos
+    case comment
+    case reply
+    case mention
+    case personalRecord = "personal_record"
+    case streakAtRisk = "streak_at_risk"
+    case weeklySummary = "weekly_summary"
+    case securityNewDevice = "security_new_device"
+    case securityPasswordChanged = "security_password_changed"
+
+    /// Types that never wait for a batch or the hourly cap: someone is waiting on an answer, or it is about
+    /// the safety of the account.
+    public var isAlwaysImmediate: Bool {
+        switch self {
+        case .mention, .followRequest, .securityNewDevice, .securityPasswordChanged: true
+        default: false
+        }
+    }
+
+    /// Security alerts pass quiet hours and every switch but the channel's own.
+    public var isSecurity: Bool { self == .securityNewDevice || self == .securityPasswordChanged }
+}
+
+/// How a person wants one type of notification (the FameFit seed's `NotificationSetting`).
+public enum NotificationSetting: String, Codable, Sendable, CaseIterable {
+    /// Never: not in the inbox, not pushed.
+    case disabled
+    /// Pushed at once, unless the hourly cap is reached (then batched).
+    case enabled
+    /// Gathered for the batching window, then one merged push: "Ana and 2 others gave kudos…".
+    case batched
+    /// Pushed at once, never batched.
+    case immediate
+    /// Gathered into a digest at the person's local morning.
+    case daily
+    /// Gathered into a digest on Monday at the person's local morning.
+    case weekly
+}
+
+/// A nightly window in which push and email wait (the inbox still records), in the person's time zone.
+public struct QuietHours: Codable, Sendable, Equatable {
+    public var enabled: Bool
+    /// `HH:mm`, 24-hour, local time. When `start` is after `end` the window spans midnight.
+    public var start: String
+    public var end: String
+    /// An IANA time zone name; `nil` means the profile's time zone.
+    public var timeZone: String?
+    /// Types that may still be pushed during quiet hours (security alerts always may).
+    public var allowedTypes: [NotificationType]
+
+    public init(
+        enabled: Bool = false, start: String = "22:00", end: String = "08:00", timeZone: String? = nil,
+        allowedTypes: [NotificationType] = []
+    ) {
+        self.enabled = enabled
+        self.start = start
+        self.end = end
+        self.timeZone = timeZone
+        self.allowedTypes = allowedTypes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case enabled, start, end
+        case timeZone = "time_zone"
+        case allowedTypes = "allowed_types"
+    }
+
+    /// Missing fields keep their defaults, so a client can send only what it changes.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = QuietHours()
+        enabled = try container.decodeIfPresent(Bool.self, forKey: .enabled) ?? defaults.enabled
+        start = try container.decodeIfPresent(String.self, forKey: .start) ?? defaults.start
+        end = try container.decodeIfPresent(String.self, forKey: .end) ?? defaults.end
+        timeZone = try container.decodeIfPresent(String.self, forKey: .timeZone)
+        allowedTypes = try container.decodeIfPresent([NotificationType].self, forKey: .allowedTypes) ?? []
+    }
+}
+
+/// `GET/PUT /api/v1/notifications/preferences`: master switches, a setting per type, quiet hours, the hourly
+/// cap and the batching window. The defaults are the FameFit seed's.
+public struct NotificationPreferences: Codable, Sendable, Equatable {
+    public var push: Bool
+    public var inApp: Bool
+    public var email: Bool
+    public var badge: Bool
+    /// A setting for every type; types missing here use `NotificationPreferences.defaultSetting(for:)`.
+    public var types: [NotificationType: NotificationSetting]
+    public var quietHours: QuietHours
+    /// Past this many pushes in an hour, everything but always-immediate types is batched.
+    public var maxPerHour: Int
+    public var batchingWindowMinutes: Int
+
+    public init(
+        push: Bool = true, inApp: Bool = true, email: Bool = true, badge: Bool = true,
+        types: [NotificationType: NotificationSetting] = [:], quietHours: QuietHours = QuietHours(),
+        maxPerHour: Int = 10, batchingWindowMinutes: Int = 15
+    ) {
+        self.push = push
+        self.inApp = inApp
+        self.email = email
+        self.badge = badge
+        self.types = types
+        self.quietHours = quietHours
+        self.maxPerHour = maxPerHour
+        self.batchingWindowMinutes = batchingWindowMinutes
+    }
+
+    public static func defaultSetting(for type: NotificationType) -> NotificationSetting {
+        switch type {
+        case .follow, .personalRecord, .streakAtRisk: .enabled
+        case .kudos: .batched
+        case .comment, .reply, .mention, .followRequest, .securityNewDevice, .securityPasswordChanged: .immediate
+        case .weeklySummary: .weekly
+        }
+    }
+
+    /// The setting in force for `type`.
+    public func setting(for type: NotificationType) -> NotificationSetting {
+        types[type] ?? Self.defaultSetting(for: type)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case push
+        case inApp = "in_app"
+        case email, badge, types
+        case quietHours = "quiet_hours"
+        case maxPerHour = "max_per_hour"
+        case batchingWindowMinutes = "batching_window_minutes"
+    }
+
+    /// Every field is optional on the wire: what is missing keeps its default (the service merges a `PUT`
+    /// onto the stored preferences the same way). `types` is an object keyed by type name.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = NotificationPreferences()
+        push = try container.decodeIfPresent(Bool.self, forKey: .push) ?? defaults.push
+        inApp = try container.decodeIfPresent(Bool.self, forKey: .inApp) ?? defaults.inApp
+        email = try container.decodeIfPresent(Bool.self, forKey: .email) ?? defaults.email
+        badge = try container.decodeIfPresent(Bool.self, forKey: .badge) ?? defaults.badge
+        types = try Self.decodeTypes(container)
+        quietHours = try container.decodeIfPresent(QuietHours.self, forKey: .quietHours) ?? defaults.quietHours
+        maxPerHour = try container.decodeIfPresent(Int.self, forKey: .maxPerHour) ?? defaults.maxPerHour
+        batchingWindowMinutes =
+            try container.decodeIfPresent(Int.self, forKey: .batchingWindowMinutes) ?? defaults.batchingWindowMinutes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(push, forKey: .push)
+        try container.encode(inApp, forKey: .inApp)
+        try container.encode(email, forKey: .email)
+        try container.encode(badge, forKey: .badge)
+        // Every type is listed, with the setting in force, so a client never has to know the defaults.
+        var all: [String: NotificationSetting] = [:]
+        for type in NotificationType.allCases { all[type.rawValue] = setting(for: type) }
+        try container.encode(all, forKey: .types)
+        try container.encode(quietHours, forKey: .quietHours)
+        try container.encode(maxPerHour, forKey: .maxPerHour)
+        try container.encode(batchingWindowMinutes, forKey: .batchingWindowMinutes)
+    }
+
+    private static func decodeTypes(
+        _ container: KeyedDecodingContainer<CodingKeys>
+    ) throws -> [NotificationType: NotificationSetting] {
+        guard let raw = try container.decodeIfPresent([String: NotificationSetting].self, forKey: .types) else {
+            return [:]
+        }
+        var types: [NotificationType: NotificationSetting] = [:]
+        for (name, setting) in raw {
+            guard let type = NotificationType(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .types, in: container, debugDescription: "unknown notification type \(name)")
+            }
+            types[type] = setting
+        }
+        return types
+    }
+}

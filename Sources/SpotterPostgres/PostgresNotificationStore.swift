@@ -1,0 +1,247 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SpotterCore
+import SpotterModels
+
+/// Notifications on PostgreSQL: the inbox, preferences and delivery addresses here; the job queue, shared
+/// by every node, in `PostgresNotificationStore+Jobs.swift`.
+struct PostgresNotificationStore: NotificationStore {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// A notification (alias `n`) its recipient (bind `$1`) may still see; the SQLite twin states the rule.
+    static let visible = """
+        n.archived_at IS NULL
+        AND (n.actor_id IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = n.actor_id
+             AND \(PostgresPostSQL.listable("a"))
+             AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = \(PostgresPostSQL.viewer) AND m.muted_id = a.id)))
+        AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
+             WHERE p.id = n.post_id AND \(PostgresPostSQL.visible)))
+        """
+
+    static let columns = """
+        n.id, n.recipient_id, n.type, n.actor_id, n.post_id, n.comment_id, n.group_key, n.dedupe_key, n.detail,
+        n.created_at, n.seen_at, n.read_at, n.archived_at
+        """
+
+    typealias Row = (UUID, UUID, String, UUID?, UUID?, UUID?, String, String?, String, Date, Date?, Date?, Date?)
+
+    static func record(_ r: Row) -> NotificationRecord {
+        NotificationRecord(
+            id: NotificationID(rawValue: r.0), recipientID: UserID(rawValue: r.1),
+            type: NotificationType(rawValue: r.2) ?? .follow, actorID: r.3.map(UserID.init(rawValue:)),
+            postID: r.4.map(PostID.init(rawValue:)), commentID: r.5.map(CommentID.init(rawValue:)), groupKey: r.6,
+            dedupeKey: r.7, detail: r.8, createdAt: r.9, seenAt: r.10, readAt: r.11, archivedAt: r.12)
+    }
+
+    func records(_ query: PostgresQuery) async throws -> [NotificationRecord] {
+        var records: [NotificationRecord] = []
+        for try await row in try await client.query(query, logger: logger).decode(Row.self) {
+            records.append(Self.record(row))
+        }
+        return records
+    }
+
+    func changed(_ query: PostgresQuery) async throws -> Bool {
+        for try await _ in try await client.query(query, logger: logger) { return true }
+        return false
+    }
+
+    // MARK: Preferences
+
+    func preferences(of user: UserID) async throws -> NotificationPreferences? {
+        let rows = try await client.query(
+            "SELECT preferences FROM notification_preferences WHERE user_id = \(user.rawValue)", logger: logger)
+        for try await text in rows.decode(String.self) {
+            return StoredJSON.decode(NotificationPreferences.self, from: text)
+        }
+        return nil
+    }
+
+    func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
+        try await client.query(
+            """
+            INSERT INTO notification_preferences (user_id, preferences)
+            VALUES (\(user.rawValue), \(StoredJSON.encode(preferences)))
+            ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences
+            """, logger: logger)
+    }
+
+    // MARK: Inbox
+
+    func insert(_ n: NotificationRecord) async throws -> Bool {
+        try await changed(
+            """
+            INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key, dedupe_key,
+                                       detail, created_at, seen_at, read_at, archived_at)
+            VALUES (\(n.id.rawValue), \(n.recipientID.rawValue), \(n.type.rawValue), \(n.actorID?.rawValue),
+                    \(n.postID?.rawValue), \(n.commentID?.rawValue), \(n.groupKey), \(n.dedupeKey), \(n.detail),
+                    \(n.createdAt), \(n.seenAt), \(n.readAt), \(n.archivedAt))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """)
+    }
+
+    func notification(_ id: NotificationID) async throws -> NotificationRecord? {
+        try await records("SELECT \(unescaped: Self.columns) FROM notifications n WHERE n.id = \(id.rawValue)").first
+    }
+
+    func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow] {
+        var builder = PostgresPostSQL.Builder(viewer: recipient.rawValue)
+        // UUIDs have no MAX in PostgreSQL 15; their lowercase text sorts the same way.
+        let having = try before.map { "HAVING MAX(n.id::text)::uuid < \(try builder.bind($0.rawValue))" } ?? ""
+        let sql = """
+            SELECT n.group_key, COUNT(*)::BIGINT, bool_or(n.read_at IS NULL), MAX(n.id::text)::uuid
+            FROM notifications n WHERE n.recipient_id = $1 AND \(Self.visible)
+            GROUP BY n.group_key \(having)
+            ORDER BY 4 DESC LIMIT \(try builder.bind(limit))
+            """
+        var groups: [NotificationGroupRow] = []
+        for try await (key, count, unread, latestID) in try await client.query(builder.query(sql), logger: logger)
+            .decode((String, Int, Bool, UUID).self)
+        {
+            if let latest = try await notification(NotificationID(rawValue: latestID)) {
+                groups.append(NotificationGroupRow(groupKey: key, count: count, unread: unread, latest: latest))
+            }
+        }
+        return groups
+    }
+
+    func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord] {
+        var builder = PostgresPostSQL.Builder(viewer: recipient.rawValue)
+        let sql = """
+            SELECT \(Self.columns) FROM notifications n
+            WHERE n.recipient_id = $1 AND n.group_key = \(try builder.bind(groupKey)) AND \(Self.visible)
+            ORDER BY n.id DESC LIMIT \(try builder.bind(limit))
+            """
+        return try await records(builder.query(sql))
+    }
+
+    func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {
+        var builder = PostgresPostSQL.Builder(viewer: recipient.rawValue)
+        let sql = """
+            SELECT COUNT(*)::BIGINT, COALESCE(bool_or(n.read_at IS NULL), false) FROM notifications n
+            WHERE n.recipient_id = $1 AND n.group_key = \(try builder.bind(groupKey)) AND \(Self.visible)
+            """
+        for try await (count, unread) in try await client.query(builder.query(sql), logger: logger)
+            .decode((Int, Bool).self)
+        {
+            return (count, unread)
+        }
+        return (0, false)
+    }
+
+    func counts(of recipient: UserID) async throws -> NotificationCounts {
+        let builder = PostgresPostSQL.Builder(viewer: recipient.rawValue)
+        let sql = """
+            SELECT (COUNT(*) FILTER (WHERE n.read_at IS NULL))::BIGINT, (COUNT(*) FILTER (WHERE n.seen_at IS NULL))::BIGINT
+            FROM notifications n
+            WHERE n.recipient_id = $1 AND (n.read_at IS NULL OR n.seen_at IS NULL) AND \(Self.visible)
+            """
+        for try await (unread, unseen) in try await client.query(builder.query(sql), logger: logger)
+            .decode((Int, Int).self)
+        {
+            return NotificationCounts(unread: unread, unseen: unseen)
+        }
+        return NotificationCounts(unread: 0, unseen: 0)
+    }
+
+    func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws {
+        try await client.query(
+            """
+            UPDATE notifications SET seen_at = \(date) WHERE recipient_id = \(recipient.rawValue) AND seen_at IS NULL
+            AND (\(upTo?.rawValue)::uuid IS NULL OR id <= \(upTo?.rawValue)::uuid)
+            """, logger: logger)
+    }
+
+    func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws {
+        try await client.query(
+            """
+            UPDATE notifications SET read_at = \(date), seen_at = COALESCE(seen_at, \(date))
+            WHERE recipient_id = \(recipient.rawValue) AND read_at IS NULL
+            AND (\(upTo?.rawValue)::uuid IS NULL OR id <= \(upTo?.rawValue)::uuid)
+            AND (\(groupKey)::text IS NULL OR group_key = \(groupKey)::text)
+            """, logger: logger)
+    }
+
+    func archive(of recipient: UserID, groupKey: String, at date: Date) async throws -> Bool {
+        try await changed(
+            """
+            UPDATE notifications SET archived_at = \(date)
+            WHERE recipient_id = \(recipient.rawValue) AND group_key = \(groupKey) AND archived_at IS NULL RETURNING 1
+            """)
+    }
+
+    // MARK: Where to deliver
+
+    func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool {
+        try await changed(
+            """
+            INSERT INTO known_devices (user_id, device, first_seen) VALUES (\(user.rawValue), \(device), \(date))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """)
+    }
+
+    func addDevice(_ token: String, of user: UserID, at date: Date) async throws {
+        try await client.query(
+            """
+            INSERT INTO push_devices (token, user_id, created_at) VALUES (\(token), \(user.rawValue), \(date))
+            ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, created_at = excluded.created_at
+            """, logger: logger)
+    }
+
+    func removeDevice(_ token: String, of user: UserID) async throws -> Bool {
+        try await changed(
+            "DELETE FROM push_devices WHERE token = \(token) AND user_id = \(user.rawValue) RETURNING 1")
+    }
+
+    func devices(of user: UserID) async throws -> [String] {
+        var tokens: [String] = []
+        for try await token in try await client.query(
+            "SELECT token FROM push_devices WHERE user_id = \(user.rawValue) ORDER BY created_at", logger: logger
+        ).decode(String.self) {
+            tokens.append(token)
+        }
+        return tokens
+    }
+
+    func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws {
+        try await client.query(
+            """
+            INSERT INTO web_push_subscriptions (endpoint, user_id, p256dh, auth, created_at)
+            VALUES (\(subscription.endpoint), \(user.rawValue), \(subscription.keys.p256dh),
+                    \(subscription.keys.auth), \(date))
+            ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
+                auth = excluded.auth, created_at = excluded.created_at
+            """, logger: logger)
+    }
+
+    func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool {
+        try await changed(
+            "DELETE FROM web_push_subscriptions WHERE endpoint = \(endpoint) AND user_id = \(user.rawValue) RETURNING 1")
+    }
+
+    func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration] {
+        var subscriptions: [WebPushRegistration] = []
+        for try await (endpoint, p256dh, auth) in try await client.query(
+            """
+            SELECT endpoint, p256dh, auth FROM web_push_subscriptions WHERE user_id = \(user.rawValue)
+            ORDER BY created_at
+            """, logger: logger
+        ).decode((String, String, String).self) {
+            subscriptions.append(WebPushRegistration(endpoint: endpoint, keys: .init(p256dh: p256dh, auth: auth)))
+        }
+        return subscriptions
+    }
+
+    func prune(_ target: DeliveryTarget) async throws {
+        switch target {
+        case .apns(let token):
+            try await client.query("DELETE FROM push_devices WHERE token = \(token)", logger: logger)
+        case .webPush(let endpoint):
+            try await client.query("DELETE FROM web_push_subscriptions WHERE endpoint = \(endpoint)", logger: logger)
+        case .email:
+            break
+        }
+    }
+}

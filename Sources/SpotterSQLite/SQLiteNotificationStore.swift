@@ -1,0 +1,267 @@
+import Foundation
+import GRDB
+import SpotterCore
+import SpotterModels
+
+/// Notifications on SQLite: the inbox, preferences and delivery addresses here; the job queue in
+/// `SQLiteNotificationStore+Jobs.swift`.
+struct SQLiteNotificationStore: NotificationStore {
+    let pool: DatabasePool
+
+    /// A notification (alias `n`) its recipient (`:viewer`) may still see: not archived, its actor not
+    /// suspended, blocked either way or muted, its post still visible to them.
+    static let visible = """
+        n.archived_at IS NULL
+        AND (n.actor_id IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = n.actor_id
+             AND \(SQLitePostSQL.listable("a"))
+             AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = :viewer AND m.muted_id = a.id)))
+        AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
+             WHERE p.id = n.post_id AND \(SQLitePostSQL.visible)))
+        """
+
+    static let columns = """
+        n.id, n.recipient_id, n.type, n.actor_id, n.post_id, n.comment_id, n.group_key, n.dedupe_key, n.detail,
+        n.created_at, n.seen_at, n.read_at, n.archived_at
+        """
+
+    static func record(_ row: Row) -> NotificationRecord {
+        NotificationRecord(
+            id: NotificationID(row[0] as String)!, recipientID: UserID(row[1] as String)!,
+            type: NotificationType(rawValue: row[2]) ?? .follow, actorID: (row[3] as String?).flatMap(UserID.init),
+            postID: (row[4] as String?).flatMap(PostID.init), commentID: (row[5] as String?).flatMap(CommentID.init),
+            groupKey: row[6], dedupeKey: row[7], detail: row[8], createdAt: Date(sqliteValue: row[9]),
+            seenAt: (row[10] as Double?).map(Date.init(sqliteValue:)), readAt: (row[11] as Double?).map(Date.init(sqliteValue:)),
+            archivedAt: (row[12] as Double?).map(Date.init(sqliteValue:)))
+    }
+
+    // MARK: Preferences
+
+    func preferences(of user: UserID) async throws -> NotificationPreferences? {
+        try await pool.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT preferences FROM notification_preferences WHERE user_id = ?",
+                arguments: [user.description])
+        }
+        .flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) }
+    }
+
+    func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO notification_preferences (user_id, preferences) VALUES (?, ?)
+                    ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences
+                    """, arguments: [user.description, StoredJSON.encode(preferences)])
+        }
+    }
+
+    // MARK: Inbox
+
+    func insert(_ n: NotificationRecord) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
+                                               dedupe_key, detail, created_at, seen_at, read_at, archived_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """,
+                arguments: [
+                    n.id.description, n.recipientID.description, n.type.rawValue, n.actorID?.description,
+                    n.postID?.description, n.commentID?.description, n.groupKey, n.dedupeKey, n.detail,
+                    n.createdAt.sqliteValue, n.seenAt?.sqliteValue, n.readAt?.sqliteValue, n.archivedAt?.sqliteValue,
+                ])
+            return db.changesCount == 1
+        }
+    }
+
+    func notification(_ id: NotificationID) async throws -> NotificationRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?", arguments: [id.description]
+            ).map(Self.record)
+        }
+    }
+
+    func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT n.group_key, COUNT(*), MAX(n.read_at IS NULL), MAX(n.id) FROM notifications n
+                    WHERE n.recipient_id = :viewer AND \(Self.visible)
+                    GROUP BY n.group_key HAVING :before IS NULL OR MAX(n.id) < :before
+                    ORDER BY MAX(n.id) DESC LIMIT :limit
+                    """,
+                arguments: ["viewer": recipient.description, "before": before?.description, "limit": limit])
+            return try rows.compactMap { row in
+                guard
+                    let latest = try Row.fetchOne(
+                        db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?", arguments: [row[3]])
+                else { return nil }
+                return NotificationGroupRow(
+                    groupKey: row[0], count: row[1], unread: (row[2] as Int) == 1, latest: Self.record(latest))
+            }
+        }
+    }
+
+    func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.columns) FROM notifications n
+                    WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
+                    ORDER BY n.id DESC LIMIT :limit
+                    """, arguments: ["viewer": recipient.description, "group": groupKey, "limit": limit]
+            ).map(Self.record)
+        }
+    }
+
+    func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {
+        try await pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*), COALESCE(MAX(n.read_at IS NULL), 0) FROM notifications n
+                    WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
+                    """, arguments: ["viewer": recipient.description, "group": groupKey])
+            return (row?[0] ?? 0, (row?[1] ?? 0) == 1)
+        }
+    }
+
+    func counts(of recipient: UserID) async throws -> NotificationCounts {
+        try await pool.read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FILTER (WHERE n.read_at IS NULL), COUNT(*) FILTER (WHERE n.seen_at IS NULL)
+                    FROM notifications n
+                    WHERE n.recipient_id = :viewer AND (n.read_at IS NULL OR n.seen_at IS NULL) AND \(Self.visible)
+                    """, arguments: ["viewer": recipient.description])
+            return NotificationCounts(unread: row?[0] ?? 0, unseen: row?[1] ?? 0)
+        }
+    }
+
+    func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE notifications SET seen_at = ? WHERE recipient_id = ? AND seen_at IS NULL
+                    AND (? IS NULL OR id <= ?)
+                    """,
+                arguments: [date.sqliteValue, recipient.description, upTo?.description, upTo?.description])
+        }
+    }
+
+    func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws {
+        try await pool.write { db in
+            // Reading implies seeing.
+            try db.execute(
+                sql: """
+                    UPDATE notifications SET read_at = ?, seen_at = COALESCE(seen_at, ?)
+                    WHERE recipient_id = ? AND read_at IS NULL AND (? IS NULL OR id <= ?) AND (? IS NULL OR group_key = ?)
+                    """,
+                arguments: [
+                    date.sqliteValue, date.sqliteValue, recipient.description, upTo?.description, upTo?.description,
+                    groupKey, groupKey,
+                ])
+        }
+    }
+
+    func archive(of recipient: UserID, groupKey: String, at date: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE notifications SET archived_at = ? WHERE recipient_id = ? AND group_key = ?
+                    AND archived_at IS NULL
+                    """, arguments: [date.sqliteValue, recipient.description, groupKey])
+            return db.changesCount > 0
+        }
+    }
+
+    // MARK: Where to deliver
+
+    func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO known_devices (user_id, device, first_seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [user.description, device, date.sqliteValue])
+            return db.changesCount == 1
+        }
+    }
+
+    func addDevice(_ token: String, of user: UserID, at date: Date) async throws {
+        // A token moves to whoever registered it last: a phone passed on must not keep the old owner's pushes.
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO push_devices (token, user_id, created_at) VALUES (?, ?, ?)
+                    ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, created_at = excluded.created_at
+                    """, arguments: [token, user.description, date.sqliteValue])
+        }
+    }
+
+    func removeDevice(_ token: String, of user: UserID) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM push_devices WHERE token = ? AND user_id = ?", arguments: [token, user.description])
+            return db.changesCount > 0
+        }
+    }
+
+    func devices(of user: UserID) async throws -> [String] {
+        try await pool.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT token FROM push_devices WHERE user_id = ? ORDER BY created_at",
+                arguments: [user.description])
+        }
+    }
+
+    func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO web_push_subscriptions (endpoint, user_id, p256dh, auth, created_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
+                        auth = excluded.auth, created_at = excluded.created_at
+                    """,
+                arguments: [
+                    subscription.endpoint, user.description, subscription.keys.p256dh, subscription.keys.auth,
+                    date.sqliteValue,
+                ])
+        }
+    }
+
+    func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM web_push_subscriptions WHERE endpoint = ? AND user_id = ?",
+                arguments: [endpoint, user.description])
+            return db.changesCount > 0
+        }
+    }
+
+    func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT endpoint, p256dh, auth FROM web_push_subscriptions WHERE user_id = ? ORDER BY created_at",
+                arguments: [user.description]
+            ).map { WebPushRegistration(endpoint: $0[0], keys: .init(p256dh: $0[1], auth: $0[2])) }
+        }
+    }
+
+    func prune(_ target: DeliveryTarget) async throws {
+        try await pool.write { db in
+            switch target {
+            case .apns(let token):
+                try db.execute(sql: "DELETE FROM push_devices WHERE token = ?", arguments: [token])
+            case .webPush(let endpoint):
+                try db.execute(sql: "DELETE FROM web_push_subscriptions WHERE endpoint = ?", arguments: [endpoint])
+            case .email:
+                break  // an address is the account's own; a refused one is recorded, not removed
+            }
+        }
+    }
+}
