@@ -58,7 +58,7 @@ public struct NotificationScheduler: Sendable {
                 ? local.next(minuteOfDay: Self.digestMinute, after: now)
                 : local.nextMonday(minuteOfDay: Self.digestMinute, after: now)
             plan = ChannelPlan(runAt: morning, batchKey: "digest-\(setting.rawValue)-\(local.day(of: morning))")
-        case .batched:
+        case .batched where !type.isAlwaysImmediate:
             plan = batched(groupKey, preferences, now)
         case .enabled where !type.isAlwaysImmediate && pushesThisHour >= preferences.maxPerHour:
             plan = batched(groupKey, preferences, now)

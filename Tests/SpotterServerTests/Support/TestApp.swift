@@ -21,6 +21,7 @@ enum TestApp {
         var configuration = AppConfiguration()
         configuration.bcryptCost = 4  // the minimum: tests check behaviour, not bcrypt's cost
         configuration.runsMaintenance = false
+        configuration.delivery.runsQueue = false  // tests that deliver run the queue themselves
         configure(&configuration)
         let clock = ManualClock(Date())
         let finalConfiguration = configuration
@@ -45,6 +46,7 @@ extension TestApp {
         configuration.bcryptCost = 4
         configuration.runsMaintenance = false
         configuration.port = 0
+        configuration.delivery.runsQueue = false
         configure(&configuration)
         let clock = ManualClock(Date())
         let finalConfiguration = configuration
