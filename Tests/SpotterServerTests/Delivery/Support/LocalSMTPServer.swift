@@ -1,11 +1,19 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// An SMTP server on 127.0.0.1 that speaks the server side of RFC 5321 for real: greeting, EHLO with its
 /// extensions, AUTH PLAIN, MAIL/RCPT/DATA with dot-unstuffing, QUIT. Like a strict relay it drops a client
 /// that ends a line with a bare LF. It keeps every message it accepts.
 struct LocalSMTPServer: Sendable {
+    /// TLS from the first byte, or offered through STARTTLS and demanded before AUTH and MAIL (RFC 3207 §4).
+    enum TLS: Sendable {
+        case implicit(TestCertificate)
+        case startTLS(TestCertificate)
+    }
+
+    var tls: TLS?
     /// The login it demands before MAIL, when set.
     var credentials: (username: String, password: String)?
     /// What it answers to RCPT TO, such as `550 5.1.1 no such user`; `250 2.1.5 OK` when `nil`.
@@ -20,6 +28,10 @@ struct LocalSMTPServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if case .implicit(let certificate) = tls {
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLServerHandler(context: try certificate.serverContext))
+                    }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(CRLFLineDecoder()))
                     return try NIOAsyncChannel<String, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
@@ -51,14 +63,29 @@ struct LocalSMTPServer: Sendable {
             }
             try await reply("220 localhost ESMTP Spotter test relay")
             var authenticated = credentials == nil
+            var secure = if case .implicit = tls { true } else { false }
             var envelope = ReceivedMail()
             var lines = inbound.makeAsyncIterator()
             while let line = try await lines.next() {
                 let command = line.uppercased()
+                let mustStartTLS = if case .startTLS = tls, !secure { true } else { false }
                 if command.hasPrefix("EHLO ") {
                     envelope.helo = String(line.dropFirst(5))
-                    try await reply(
-                        "250-localhost greets you", "250-8BITMIME", "250-AUTH PLAIN", "250 ENHANCEDSTATUSCODES")
+                    let offers = (mustStartTLS ? ["STARTTLS"] : []) + ["8BITMIME", "AUTH PLAIN"]
+                    try await outbound.write(
+                        ByteBuffer(string: (["localhost greets you"] + offers).map { "250-\($0)\r\n" }.joined()))
+                    try await reply("250 ENHANCEDSTATUSCODES")
+                } else if command == "STARTTLS", mustStartTLS, case .startTLS(let certificate) = tls {
+                    try await reply("220 2.0.0 Ready to start TLS")
+                    let context = try certificate.serverContext
+                    try await connection.channel.eventLoop.submit {
+                        try connection.channel.pipeline.syncOperations.addHandler(
+                            NIOSSLServerHandler(context: context), position: .first)
+                    }.get()
+                    secure = true
+                    envelope = ReceivedMail()
+                } else if mustStartTLS && (command.hasPrefix("AUTH") || command.hasPrefix("MAIL")) {
+                    try await reply("530 5.7.0 Must issue a STARTTLS command first")
                 } else if command.hasPrefix("AUTH PLAIN") {
                     var token = String(line.dropFirst("AUTH PLAIN".count)).trimmingCharacters(in: .whitespaces)
                     if token.isEmpty {
@@ -87,6 +114,7 @@ struct LocalSMTPServer: Sendable {
                         data.append(dataLine.hasPrefix(".") ? String(dataLine.dropFirst()) : dataLine)
                     }
                     envelope.data = data.map { $0 + "\r\n" }.joined()
+                    envelope.secure = secure
                     await mailbox.received(envelope)
                     try await reply("250 2.0.0 OK queued")
                 } else if command == "QUIT" {
@@ -108,6 +136,8 @@ struct ReceivedMail: Sendable {
     var from = ""
     var to = ""
     var data = ""
+    /// Whether the message came over TLS.
+    var secure = false
 }
 
 /// What reached the server.
