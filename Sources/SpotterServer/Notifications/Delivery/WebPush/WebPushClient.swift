@@ -54,6 +54,9 @@ public struct WebPushClient: Sendable {
         _ payload: Data, to subscription: WebPushSubscription, ttl: Int = 86400, urgency: Urgency = .normal,
         topic: String? = nil
     ) async -> DeliveryOutcome {
+        if let topic, !Self.isValidTopic(topic) {
+            return .failed(reason: "a topic is at most 32 characters of the base64url alphabet (RFC 8030 §5.4)")
+        }
         let body: Data
         do {
             body = try WebPushEncryption.encrypt(payload: payload, subscription: subscription)
@@ -91,6 +94,15 @@ public struct WebPushClient: Sendable {
         } catch {
             return .retry(reason: "push service unreachable: \(error)", after: nil)
         }
+    }
+
+    /// RFC 8030 §5.4: push services refuse any other topic with 400, so catch it before the request.
+    static func isValidTopic(_ topic: String) -> Bool {
+        !topic.isEmpty && topic.count <= 32
+            && topic.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+                    || $0 == "_"
+            }
     }
 
     /// What a push service's answer means for this subscription (RFC 8030 §5, §6.2, §7).

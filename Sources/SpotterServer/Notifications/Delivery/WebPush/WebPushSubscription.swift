@@ -45,12 +45,15 @@ public struct WebPushSubscription: Sendable, Codable, Hashable {
     }
 
     /// The origin a VAPID token's `aud` must name: `scheme://host[:port]`
-    /// ([RFC 8292 §2](https://www.rfc-editor.org/rfc/rfc8292#section-2)).
+    /// ([RFC 8292 §2](https://www.rfc-editor.org/rfc/rfc8292#section-2)), serialized as RFC 6454 §6.1 says:
+    /// the port only when it is not the scheme's default, so `https://push.example:443/x` has the audience
+    /// `https://push.example`.
     var audience: String? {
         guard let components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty
         else { return nil }
-        let port = components.port.map { ":\($0)" } ?? ""
+        let defaultPort = ["https": 443, "http": 80][scheme]
+        let port = components.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
         return "\(scheme)://\(host.lowercased())\(port)"
     }
 }
