@@ -110,6 +110,7 @@ struct SMTPMailerTests {
         // Then it fails before connecting, and the configuration's description hides the password
         #expect(outcome == .failed(reason: "refusing to send credentials without TLS"))
         #expect(!configuration.description.contains("s3cret"))
+        #expect(!String(reflecting: configuration.credentials).contains("s3cret"))
     }
 
     @Test("a recipient the relay refuses with 550 comes back as gone")

@@ -22,8 +22,9 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
         case tls
     }
 
-    /// The login for `AUTH PLAIN` ([RFC 4616](https://www.rfc-editor.org/rfc/rfc4616)).
-    public struct Credentials: Sendable {
+    /// The login for `AUTH PLAIN` ([RFC 4616](https://www.rfc-editor.org/rfc/rfc4616)); printing it shows
+    /// the username only.
+    public struct Credentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
         public var username: String
         public var password: String
 
@@ -31,6 +32,9 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
             self.username = username
             self.password = password
         }
+
+        public var description: String { "Credentials(username: \(username), password: <redacted>)" }
+        public var debugDescription: String { description }
     }
 
     public var host: String
