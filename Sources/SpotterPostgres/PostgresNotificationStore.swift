@@ -218,7 +218,8 @@ struct PostgresNotificationStore: NotificationStore {
 
     func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool {
         try await changed(
-            "DELETE FROM web_push_subscriptions WHERE endpoint = \(endpoint) AND user_id = \(user.rawValue) RETURNING 1")
+            "DELETE FROM web_push_subscriptions WHERE endpoint = \(endpoint) AND user_id = \(user.rawValue) RETURNING 1"
+        )
     }
 
     func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration] {

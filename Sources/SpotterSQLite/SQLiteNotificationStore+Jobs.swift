@@ -32,7 +32,8 @@ extension SQLiteNotificationStore {
                 jobID = id
             }
             try db.execute(
-                sql: "INSERT INTO delivery_items (job_id, notification_id, channel) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                sql:
+                    "INSERT INTO delivery_items (job_id, notification_id, channel) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [jobID, notification.description, channel.rawValue])
         }
     }
@@ -143,7 +144,8 @@ extension SQLiteNotificationStore {
     func attempts(of job: UUID) async throws -> [DeliveryAttempt] {
         try await pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT job_id, target, status, detail, at FROM delivery_attempts WHERE job_id = ? ORDER BY id",
+                db,
+                sql: "SELECT job_id, target, status, detail, at FROM delivery_attempts WHERE job_id = ? ORDER BY id",
                 arguments: [job.uuidString.lowercased()]
             ).map {
                 DeliveryAttempt(

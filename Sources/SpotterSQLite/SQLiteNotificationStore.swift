@@ -30,7 +30,8 @@ struct SQLiteNotificationStore: NotificationStore {
             type: NotificationType(rawValue: row[2]) ?? .follow, actorID: (row[3] as String?).flatMap(UserID.init),
             postID: (row[4] as String?).flatMap(PostID.init), commentID: (row[5] as String?).flatMap(CommentID.init),
             groupKey: row[6], dedupeKey: row[7], detail: row[8], createdAt: Date(sqliteValue: row[9]),
-            seenAt: (row[10] as Double?).map(Date.init(sqliteValue:)), readAt: (row[11] as Double?).map(Date.init(sqliteValue:)),
+            seenAt: (row[10] as Double?).map(Date.init(sqliteValue:)),
+            readAt: (row[11] as Double?).map(Date.init(sqliteValue:)),
             archivedAt: (row[12] as Double?).map(Date.init(sqliteValue:)))
     }
 

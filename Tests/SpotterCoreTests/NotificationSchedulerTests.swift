@@ -51,7 +51,9 @@ struct NotificationSchedulerTests {
         let now = Self.at("2026-11-23 12:00", "UTC")
         let preferences = NotificationPreferences(maxPerHour: 3)
         #expect(decide(.follow, preferences, sent: 2, at: now).push == .init(runAt: now, batchKey: nil))
-        #expect(decide(.follow, preferences, sent: 3, at: now).push == .init(runAt: now + 15 * 60, batchKey: "batch-group-1"))
+        #expect(
+            decide(.follow, preferences, sent: 3, at: now).push
+                == .init(runAt: now + 15 * 60, batchKey: "batch-group-1"))
         #expect(decide(.mention, preferences, sent: 3, at: now).push == .init(runAt: now, batchKey: nil))
     }
 
@@ -112,7 +114,8 @@ struct NotificationSchedulerTests {
         #expect(decide(.kudos, NotificationPreferences(types: [.kudos: .disabled]), at: now) == .nothing)
         let quiet = decide(.comment, NotificationPreferences(push: false, inApp: false), at: now)
         #expect(quiet.push == nil && !quiet.inApp)
-        #expect(decide(.securityNewDevice, NotificationPreferences(inApp: false), at: now).inApp, "security always records")
+        #expect(
+            decide(.securityNewDevice, NotificationPreferences(inApp: false), at: now).inApp, "security always records")
     }
 
     @Test("merged text names the latest people and counts the rest")
@@ -124,19 +127,25 @@ struct NotificationSchedulerTests {
         let text = NotificationText.sentence(
             type: .kudos, who: who, count: 3, target: NotificationText.target(title: "Morning Run"), detail: "")
         #expect(text == "Ana and 2 others gave kudos to your Morning Run")
-        #expect(NotificationText.digestSummary([.kudos: 3, .follow: 2, .comment: 1]) == "3 kudos, 1 comment and 2 new followers")
+        #expect(
+            NotificationText.digestSummary([.kudos: 3, .follow: 2, .comment: 1])
+                == "3 kudos, 1 comment and 2 new followers")
     }
 
     @Test("push text follows the recipient's privacy: full, the sender's name to a mutual follower, or generic")
     func privacy() {
         let sentence = "Ana commented on your Morning Run: “Strong!”"
-        let full = NotificationText.sanitized(sentence, type: .comment, recipientPrivacy: .public, actorName: "Ana", mutual: false)
+        let full = NotificationText.sanitized(
+            sentence, type: .comment, recipientPrivacy: .public, actorName: "Ana", mutual: false)
         #expect(full.body == sentence)
-        let mutual = NotificationText.sanitized(sentence, type: .comment, recipientPrivacy: .followers, actorName: "Ana", mutual: true)
+        let mutual = NotificationText.sanitized(
+            sentence, type: .comment, recipientPrivacy: .followers, actorName: "Ana", mutual: true)
         #expect(mutual.title == "Ana" && !mutual.body.contains("Strong"))
-        let stranger = NotificationText.sanitized(sentence, type: .comment, recipientPrivacy: .followers, actorName: "Ana", mutual: false)
+        let stranger = NotificationText.sanitized(
+            sentence, type: .comment, recipientPrivacy: .followers, actorName: "Ana", mutual: false)
         #expect(stranger == NotificationText.generic)
-        let hidden = NotificationText.sanitized(sentence, type: .comment, recipientPrivacy: .private, actorName: "Ana", mutual: true)
+        let hidden = NotificationText.sanitized(
+            sentence, type: .comment, recipientPrivacy: .private, actorName: "Ana", mutual: true)
         #expect(hidden == NotificationText.generic)
     }
 }

@@ -29,7 +29,8 @@ struct NotificationDeliveryTests {
         return (ana.accessToken, ana.user.id, run)
     }
 
-    @Test("a restart in the middle of a batch loses nothing and sends nothing twice", arguments: StorageBackend.available)
+    @Test(
+        "a restart in the middle of a batch loses nothing and sends nothing twice", arguments: StorageBackend.available)
     func restartMidBatch(backend: StorageBackend) async throws {
         try await TestApp.run(backend, configure: { $0.postRules.newAccountAge = 0 }) { api in
             let (_, anaID, run) = try await Self.ana(api)
@@ -63,8 +64,9 @@ struct NotificationDeliveryTests {
         }
     }
 
-    @Test("a job that must retry sends only to the addresses it missed; a gone token is pruned",
-          arguments: StorageBackend.available)
+    @Test(
+        "a job that must retry sends only to the addresses it missed; a gone token is pruned",
+        arguments: StorageBackend.available)
     func retriesAndPruning(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
             let (_, anaID, _) = try await Self.ana(api, devices: [Self.phone, Self.tablet])
@@ -91,8 +93,9 @@ struct NotificationDeliveryTests {
         }
     }
 
-    @Test("pushes wait for quiet hours to end and go out merged; the inbox has them at once",
-          arguments: StorageBackend.available)
+    @Test(
+        "pushes wait for quiet hours to end and go out merged; the inbox has them at once",
+        arguments: StorageBackend.available)
     func quietHours(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
             let (ana, anaID, _) = try await Self.ana(api)
@@ -107,7 +110,9 @@ struct NotificationDeliveryTests {
             let clock = { (m: Int) in String(format: "%02d:%02d", m / 60, m % 60) }
             _ = try await api.call(
                 .put, "/api/v1/notifications/preferences", token: ana,
-                json: #"{"quiet_hours":{"enabled":true,"start":"\#(clock(start))","end":"\#(clock(end))","time_zone":"UTC"}}"#)
+                json:
+                    #"{"quiet_hours":{"enabled":true,"start":"\#(clock(start))","end":"\#(clock(end))","time_zone":"UTC"}}"#
+            )
             try await api.follow(try await api.user("bea"), "ana")
             try await api.follow(try await api.user("cyd"), "ana")
             #expect(try await NotificationsAPITests.counts(api, ana).unread == 2)
@@ -121,8 +126,9 @@ struct NotificationDeliveryTests {
         }
     }
 
-    @Test("push text follows the recipient's privacy setting; the inbox keeps the full text",
-          arguments: StorageBackend.available)
+    @Test(
+        "push text follows the recipient's privacy setting; the inbox keeps the full text",
+        arguments: StorageBackend.available)
     func privacy(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
             let (ana, _, run) = try await Self.ana(api)

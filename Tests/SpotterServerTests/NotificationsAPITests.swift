@@ -18,8 +18,9 @@ struct NotificationsAPITests {
         try await api.call(.get, "/api/v1/notifications/counts", token: token).decode(NotificationCounts.self)
     }
 
-    @Test("kudos from two people make one group with the newest first; seen, read and archive clear it",
-          arguments: StorageBackend.available)
+    @Test(
+        "kudos from two people make one group with the newest first; seen, read and archive clear it",
+        arguments: StorageBackend.available)
     func kudosGroup(backend: StorageBackend) async throws {
         try await TestApp.run(backend, configure: { $0.postRules.newAccountAge = 0 }) { api in
             let ana = try await api.user("ana")
@@ -52,7 +53,8 @@ struct NotificationsAPITests {
             #expect(try seen.decode(NotificationCounts.self) == NotificationCounts(unread: all.unread, unseen: 0))
             let read = try await api.call(.post, "/api/v1/notifications/groups/\(group.groupKey)/read", token: ana)
             #expect(try read.decode(NotificationCounts.self).unread == all.unread - 2)
-            let archived = try await api.call(.post, "/api/v1/notifications/groups/\(group.groupKey)/archive", token: ana)
+            let archived = try await api.call(
+                .post, "/api/v1/notifications/groups/\(group.groupKey)/archive", token: ana)
             #expect(archived.status == .ok)
             #expect(try await Self.inbox(api, ana).allSatisfy { $0.groupKey != group.groupKey })
             let again = try await api.call(.post, "/api/v1/notifications/groups/\(group.groupKey)/archive", token: ana)
@@ -62,8 +64,9 @@ struct NotificationsAPITests {
         }
     }
 
-    @Test("comments, replies and mentions reach the right people; blocks and privacy keep the rest out",
-          arguments: StorageBackend.available)
+    @Test(
+        "comments, replies and mentions reach the right people; blocks and privacy keep the rest out",
+        arguments: StorageBackend.available)
     func conversation(backend: StorageBackend) async throws {
         try await TestApp.run(backend, configure: { $0.postRules.newAccountAge = 0 }) { api in
             let ana = try await api.user("ana")
@@ -122,8 +125,9 @@ struct NotificationsAPITests {
         }
     }
 
-    @Test("preferences: defaults, a bad field refused whole and named, a disabled type tells nothing",
-          arguments: StorageBackend.available)
+    @Test(
+        "preferences: defaults, a bad field refused whole and named, a disabled type tells nothing",
+        arguments: StorageBackend.available)
     func preferences(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
             let ana = try await api.user("ana")
@@ -135,9 +139,14 @@ struct NotificationsAPITests {
 
             let bad = try await api.call(
                 .put, "/api/v1/notifications/preferences", token: ana,
-                json: #"{"types":{"follow":"disabled"},"quiet_hours":{"start":"25:00","time_zone":"Mars/Olympus"},"max_per_hour":0}"#)
+                json:
+                    #"{"types":{"follow":"disabled"},"quiet_hours":{"start":"25:00","time_zone":"Mars/Olympus"},"max_per_hour":0}"#
+            )
             #expect(bad.status == .unprocessableContent)
-            #expect(try bad.problem().errors?.map(\.field) == ["quiet_hours.start", "quiet_hours.time_zone", "max_per_hour"])
+            #expect(
+                try bad.problem().errors?.map(\.field) == [
+                    "quiet_hours.start", "quiet_hours.time_zone", "max_per_hour",
+                ])
             let unknown = try await api.call(
                 .put, "/api/v1/notifications/preferences", token: ana, json: #"{"types":{"fireworks":"enabled"}}"#)
             #expect(unknown.status == .badRequest)
@@ -172,15 +181,21 @@ struct NotificationsAPITests {
             #expect(try await api.storage.notifications.devices(of: me.id) == [token])
             let browser = WebPushRegistration(
                 endpoint: "https://push.example.net/send/abc",
-                keys: .init(p256dh: Data(repeating: 4, count: 65).base64URL, auth: Data(repeating: 1, count: 16).base64URL))
-            #expect(try await api.call(.post, "/api/v1/notifications/web-push", token: ana, body: browser).status == .noContent)
+                keys: .init(
+                    p256dh: Data(repeating: 4, count: 65).base64URL, auth: Data(repeating: 1, count: 16).base64URL))
+            #expect(
+                try await api.call(.post, "/api/v1/notifications/web-push", token: ana, body: browser).status
+                    == .noContent)
             let broken = WebPushRegistration(endpoint: "ftp://nope", keys: .init(p256dh: "short", auth: ""))
             let refused = try await api.call(.post, "/api/v1/notifications/web-push", token: ana, body: broken)
             #expect(try refused.problem().errors?.map(\.field) == ["endpoint", "keys.p256dh", "keys.auth"])
-            #expect(try await api.call(.delete, "/api/v1/notifications/devices/\(token)", token: ana).status == .noContent)
-            #expect(try await api.call(.delete, "/api/v1/notifications/devices/\(token)", token: ana).status == .notFound)
+            #expect(
+                try await api.call(.delete, "/api/v1/notifications/devices/\(token)", token: ana).status == .noContent)
+            #expect(
+                try await api.call(.delete, "/api/v1/notifications/devices/\(token)", token: ana).status == .notFound)
             let gone = try await api.call(
-                .post, "/api/v1/notifications/web-push/unsubscribe", token: ana, json: #"{"endpoint":"https://push.example.net/send/abc"}"#)
+                .post, "/api/v1/notifications/web-push/unsubscribe", token: ana,
+                json: #"{"endpoint":"https://push.example.net/send/abc"}"#)
             #expect(gone.status == .noContent)
             #expect(try await api.storage.notifications.webPushSubscriptions(of: me.id).isEmpty)
         }

@@ -59,7 +59,9 @@ public struct AccountService: Sendable {
         return try await startLogin(for: account)
     }
 
-    public func signin(_ request: SigninRequest, clientAddress: String?, device: String? = nil) async throws
+    public func signin(
+        _ request: SigninRequest, clientAddress: String?, device: String? = nil
+    ) async throws
         -> TokenResponse
     {
         let login = request.login.trimmingCharacters(in: .whitespaces)

@@ -115,7 +115,8 @@ public struct DeliveryRunner: Sendable {
                 DeliveryAttempt(jobID: job.id, target: target.key, status: status, detail: detail, at: clock.now))
         }
         if let retryAfter, job.attempts + 1 < Self.maxAttempts {
-            try await store.retry(job.id, at: clock.now.addingTimeInterval(retryAfter), error: "a target asked to retry")
+            try await store.retry(
+                job.id, at: clock.now.addingTimeInterval(retryAfter), error: "a target asked to retry")
         } else {
             try await store.finish(job.id, sent: delivered, at: clock.now)
         }
@@ -138,8 +139,10 @@ public struct DeliveryRunner: Sendable {
     func compose(_ job: DeliveryJob, recipient: AccountRecord) async throws -> OutgoingMessage? {
         var items: [NotificationRecord] = []
         for id in job.notificationIDs {
-            if let record = try await storage.notifications.notification(id), try await NotificationAudience.mayHear(
-                    record.recipientID, from: record.actorID, about: record.postID, storage: storage) {
+            if let record = try await storage.notifications.notification(id),
+                try await NotificationAudience.mayHear(
+                    record.recipientID, from: record.actorID, about: record.postID, storage: storage)
+            {
                 items.append(record)
             }
         }
@@ -148,7 +151,8 @@ public struct DeliveryRunner: Sendable {
         let preferences = try await storage.notifications.preferences(of: recipient.id) ?? NotificationPreferences()
         let badge = preferences.badge ? try await storage.notifications.counts(of: recipient.id).unread : nil
         var lines: [String] = []
-        for group in Dictionary(grouping: items, by: \.groupKey).values.sorted(by: { $0[0].createdAt > $1[0].createdAt }) {
+        for group in Dictionary(grouping: items, by: \.groupKey).values.sorted(by: { $0[0].createdAt > $1[0].createdAt }
+        ) {
             lines.append(try await sentence(group))
         }
         let content: NotificationText.Content

@@ -18,7 +18,8 @@ public struct LocalTime: Sendable {
     /// `HH:mm` on a 24-hour clock, as minutes after midnight; `nil` when it is not one.
     public static func minutes(of clock: String) -> Int? {
         let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]),
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]),
+            let minute = Int(parts[1]),
             (0..<24).contains(hour), (0..<60).contains(minute)
         else { return nil }
         return hour * 60 + minute

@@ -24,7 +24,8 @@ public struct NotificationService: Sendable {
         let rows = try await storage.notifications.groups(of: viewer.id, before: before, limit: page.limit + 1)
         var groups: [NotificationGroup] = []
         for row in rows.prefix(page.limit) { groups.append(try await group(row, recipient: viewer.id)) }
-        let next = rows.count > page.limit ? groups.last.map { PageRequest.encode($0.mostRecentNotificationID.rawValue) } : nil
+        let next =
+            rows.count > page.limit ? groups.last.map { PageRequest.encode($0.mostRecentNotificationID.rawValue) } : nil
         return Page(items: groups, nextCursor: next)
     }
 
@@ -34,10 +35,12 @@ public struct NotificationService: Sendable {
         guard let record = try await storage.notifications.notification(id), record.archivedAt == nil else {
             return nil
         }
-        let members = try await storage.notifications.members(of: record.recipientID, groupKey: record.groupKey, limit: 1)
+        let members = try await storage.notifications.members(
+            of: record.recipientID, groupKey: record.groupKey, limit: 1)
         guard let latest = members.first else { return nil }
         let counts = try await storage.notifications.groupCount(of: record.recipientID, groupKey: record.groupKey)
-        let row = NotificationGroupRow(groupKey: record.groupKey, count: counts.count, unread: counts.unread, latest: latest)
+        let row = NotificationGroupRow(
+            groupKey: record.groupKey, count: counts.count, unread: counts.unread, latest: latest)
         return (record.recipientID, try await group(row, recipient: record.recipientID))
     }
 
@@ -109,7 +112,9 @@ public struct NotificationService: Sendable {
     }
 
     /// Replaces the preferences after checking every field; a bad one changes nothing.
-    public func updatePreferences(_ viewer: AccountRecord, to preferences: NotificationPreferences) async throws
+    public func updatePreferences(
+        _ viewer: AccountRecord, to preferences: NotificationPreferences
+    ) async throws
         -> NotificationPreferences
     {
         var problems: [FieldError] = []

@@ -30,7 +30,9 @@ public enum NotificationText {
 
     /// The sentence for a group of `type`: `who` from `people(_:total:)`, `target` the post's name ("your
     /// Morning Run", "your post"), `detail` what the type stored (a comment's words, a record's lift).
-    public static func sentence(type: NotificationType, who: String, count: Int, target: String, detail: String)
+    public static func sentence(
+        type: NotificationType, who: String, count: Int, target: String, detail: String
+    )
         -> String
     {
         switch type {
@@ -64,7 +66,8 @@ public enum NotificationText {
         guard let actorName else { return Content(title: "Spotter", body: sentence) }
         switch recipientPrivacy {
         case .public: return Content(title: "Spotter", body: sentence)
-        case .followers: return mutual ? Content(title: actorName, body: "\(actorName) sent you something new.") : generic
+        case .followers:
+            return mutual ? Content(title: actorName, body: "\(actorName) sent you something new.") : generic
         case .private: return generic
         }
     }

@@ -98,7 +98,8 @@ public struct Notifier: Sendable {
                         commentID: comment.id, detail: comment.text, group: "comment-\(post.id)",
                         dedupe: "comment-\(comment.id)"))
             }
-            for user in try await mentioned(in: TextEntities.mentions(in: comment.text)) where told.insert(user).inserted {
+            for user in try await mentioned(in: TextEntities.mentions(in: comment.text))
+            where told.insert(user).inserted {
                 drafts.append(
                     Draft(
                         recipient: user, type: .mention, actor: comment.authorID, postID: post.id,

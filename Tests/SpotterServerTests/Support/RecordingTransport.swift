@@ -24,7 +24,8 @@ final class RecordingTransport: DeliveryTransport {
 
     func deliver(_ message: OutgoingMessage, to target: DeliveryTarget) async -> DeliveryOutcome {
         state.withLockedValue { state in
-            let outcome = state.answers[target.key]?.isEmpty == false ? state.answers[target.key]!.removeFirst() : .delivered
+            let outcome =
+                state.answers[target.key]?.isEmpty == false ? state.answers[target.key]!.removeFirst() : .delivered
             if outcome == .delivered { state.sent.append(Sent(message: message, target: target)) }
             return outcome
         }
