@@ -1,0 +1,34 @@
+import Foundation
+import SpotterModels
+import SpotterTestSupport
+import Testing
+
+/// Live notifications on a person's `user:<id>` topic.
+@Suite("Notifications over the socket")
+struct NotificationRealtimeTests {
+    @Test(
+        "a kudos arrives live as an inbox group with the new unread count; reading it updates the badge",
+        arguments: StorageBackend.available)
+    func live(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend, configure: { $0.postRules.newAccountAge = 0 }) { api, port in
+            let ana = try await api.signup("ana")
+            let bea = try await api.user("bea")
+            let post = try await api.post(ana.accessToken, "Tempo run #run")
+            let socket = try await PhoenixTestClient.connect(port: port, token: ana.accessToken)
+            let topic = "user:\(ana.user.id)"
+            #expect(try await socket.join(topic, ref: "1").payload["status"] == .string("ok"))
+
+            _ = try await api.call(.post, "/api/v1/posts/\(post.id)/kudos", token: bea)
+            let live = try await socket.next { $0.topic == topic && $0.event == "notification" }
+            #expect(live.payload["group_key"] == .string("kudos-\(post.id)"))
+            #expect(live.payload["text"] == .string("bea gave kudos to your post"))
+            let badge = try await socket.next { $0.topic == topic && $0.event == "unread_count" }
+            #expect(badge.payload["unread"] == .number(1))
+
+            _ = try await api.call(.post, "/api/v1/notifications/read", token: ana.accessToken, json: "{}")
+            let cleared = try await socket.next { $0.topic == topic && $0.event == "unread_count" }
+            #expect(cleared.payload["unread"] == .number(0))
+            await socket.close()
+        }
+    }
+}
