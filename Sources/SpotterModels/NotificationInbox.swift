@@ -81,8 +81,8 @@ public struct DeviceRegistration: Codable, Sendable, Equatable {
 }
 
 /// `POST /api/v1/notifications/web-push`: a browser's Push API subscription (`PushSubscription.toJSON()`).
-public struct WebPushRegistration: Codable, Sendable, Equatable {
-    public struct Keys: Codable, Sendable, Equatable {
+public struct WebPushRegistration: Codable, Sendable, Hashable {
+    public struct Keys: Codable, Sendable, Hashable {
         public var p256dh: String
         public var auth: String
 

@@ -239,8 +239,9 @@ struct PostgresNotificationStore: NotificationStore {
         switch target {
         case .apns(let token):
             try await client.query("DELETE FROM push_devices WHERE token = \(token)", logger: logger)
-        case .webPush(let endpoint):
-            try await client.query("DELETE FROM web_push_subscriptions WHERE endpoint = \(endpoint)", logger: logger)
+        case .webPush(let subscription):
+            try await client.query(
+                "DELETE FROM web_push_subscriptions WHERE endpoint = \(subscription.endpoint)", logger: logger)
         case .email:
             break
         }

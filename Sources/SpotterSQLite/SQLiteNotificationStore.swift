@@ -258,8 +258,9 @@ struct SQLiteNotificationStore: NotificationStore {
             switch target {
             case .apns(let token):
                 try db.execute(sql: "DELETE FROM push_devices WHERE token = ?", arguments: [token])
-            case .webPush(let endpoint):
-                try db.execute(sql: "DELETE FROM web_push_subscriptions WHERE endpoint = ?", arguments: [endpoint])
+            case .webPush(let subscription):
+                try db.execute(
+                    sql: "DELETE FROM web_push_subscriptions WHERE endpoint = ?", arguments: [subscription.endpoint])
             case .email:
                 break  // an address is the account's own; a refused one is recorded, not removed
             }

@@ -128,7 +128,7 @@ public struct DeliveryRunner: Sendable {
         switch job.channel {
         case .push:
             targets = try await store.devices(of: recipient.id).map { .apns(token: $0) }
-            targets += try await store.webPushSubscriptions(of: recipient.id).map { .webPush(endpoint: $0.endpoint) }
+            targets += try await store.webPushSubscriptions(of: recipient.id).map { .webPush($0) }
         case .email:
             targets = recipient.email.map { [.email(address: $0)] } ?? []
         }

@@ -135,13 +135,13 @@ public enum DeliveryChannel: String, Sendable, CaseIterable {
 /// One address a job is delivered to; its `key` is what attempts record.
 public enum DeliveryTarget: Sendable, Hashable {
     case apns(token: String)
-    case webPush(endpoint: String)
+    case webPush(WebPushRegistration)
     case email(address: String)
 
     public var key: String {
         switch self {
         case .apns(let token): "apns:\(token)"
-        case .webPush(let endpoint): "webpush:\(endpoint)"
+        case .webPush(let subscription): "webpush:\(subscription.endpoint)"
         case .email(let address): "email:\(address)"
         }
     }

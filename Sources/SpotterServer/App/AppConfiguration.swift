@@ -45,6 +45,12 @@ public struct DeliveryConfiguration: Sendable {
     public var pollInterval: Duration = .milliseconds(500)
     /// Replaces the transports built from the settings: a test's own provider, or none.
     public var transport: (any DeliveryTransport)?
+    /// APNs provider settings (team, key, bundle id); pushes to iPhones need them.
+    public var apns: APNsConfiguration?
+    /// The VAPID key pair browsers subscribe with; Web Push needs it.
+    public var webPush: VAPIDKeys?
+    /// The relay digests and security alerts are emailed through.
+    public var smtp: SMTPConfiguration?
 
     public init() {}
 }

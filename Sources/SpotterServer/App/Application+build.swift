@@ -66,7 +66,8 @@ public func buildApplication(
         logger.info("database ready", metadata: ["storage": "\(type(of: storage))"])
     }
     if configuration.delivery.runsQueue {
-        let transport = configuration.delivery.transport ?? ChannelTransport(channels: [])
+        let transport =
+            try configuration.delivery.transport ?? ChannelTransport(channels: configuration.delivery.channels())
         app.addServices(
             DeliveryService(
                 runner: DeliveryRunner(storage: storage, clock: clock, transport: transport, logger: logger),
@@ -141,7 +142,8 @@ func buildRouter(
         AdminController(admin: AdminService(storage: storage, clock: clock)).endpoints, atPath: "admin/users")
     signedIn.addRoutes(
         NotificationsController(
-            notifications: NotificationService(storage: storage, clock: clock, events: events), webPushKey: nil
+            notifications: NotificationService(storage: storage, clock: clock, events: events),
+            webPushKey: configuration.delivery.webPush?.publicKeyBase64URL
         ).endpoints, atPath: "notifications")
     signedIn.addRoutes(
         AnalyticsController(analytics: AnalyticsService(storage: storage, clock: clock)).endpoints,
