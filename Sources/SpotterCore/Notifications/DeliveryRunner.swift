@@ -153,7 +153,7 @@ public struct DeliveryRunner: Sendable {
         var lines: [String] = []
         for group in Dictionary(grouping: items, by: \.groupKey).values.sorted(by: { $0[0].createdAt > $1[0].createdAt }
         ) {
-            lines.append(try await sentence(group))
+            lines.append(try await inbox.sentence(for: group))
         }
         let content: NotificationText.Content
         let subject: String
@@ -180,17 +180,6 @@ public struct DeliveryRunner: Sendable {
             title: content.title, body: content.body, badge: badge, collapseID: String(latest.groupKey.prefix(64)),
             subject: subject, text: emailLines.joined(separator: "\n") + "\n\n— Spotter\n",
             html: "<p>" + emailLines.map(Self.escapeHTML).joined(separator: "</p>\n<p>") + "</p>")
-    }
-
-    private func sentence(_ group: [NotificationRecord]) async throws -> String {
-        var names: [String] = []
-        var seen = Set<UserID>()
-        for actor in group.compactMap(\.actorID) where seen.insert(actor).inserted {
-            if names.count < NotificationService.sampleSize, let account = try await storage.accounts.find(id: actor) {
-                names.append(account.displayName)
-            }
-        }
-        return try await inbox.sentence(for: group, names: names, total: seen.count)
     }
 
     static func escapeHTML(_ text: String) -> String {

@@ -46,6 +46,17 @@ public struct NotificationService: Sendable {
 
     private func group(_ row: NotificationGroupRow, recipient: UserID) async throws -> NotificationGroup {
         let members = try await storage.notifications.members(of: recipient, groupKey: row.groupKey, limit: 50)
+        let sample = try await sampleActors(of: members)
+        let text = try await sentence(
+            for: members.isEmpty ? [row.latest] : members, names: sample.actors.map(\.displayName), total: sample.total)
+        return NotificationGroup(
+            groupKey: row.groupKey, type: row.latest.type, notificationsCount: row.count, sampleActors: sample.actors,
+            latestAt: row.latest.createdAt, mostRecentNotificationID: row.latest.id, postID: row.latest.postID,
+            commentID: row.latest.commentID, text: text, unread: row.unread)
+    }
+
+    /// The first few distinct people behind notifications (newest first) and how many distinct people there are.
+    func sampleActors(of members: [NotificationRecord]) async throws -> (actors: [AuthorSummary], total: Int) {
         var actors: [AuthorSummary] = []
         var distinct = Set<UserID>()
         for actorID in members.compactMap(\.actorID) where distinct.insert(actorID).inserted {
@@ -53,16 +64,16 @@ public struct NotificationService: Sendable {
                 actors.append(account.summary)
             }
         }
-        let text = try await sentence(
-            for: members.isEmpty ? [row.latest] : members, names: actors.map(\.displayName), total: distinct.count)
-        return NotificationGroup(
-            groupKey: row.groupKey, type: row.latest.type, notificationsCount: row.count, sampleActors: actors,
-            latestAt: row.latest.createdAt, mostRecentNotificationID: row.latest.id, postID: row.latest.postID,
-            commentID: row.latest.commentID, text: text, unread: row.unread)
+        return (actors, distinct.count)
     }
 
-    /// The full sentence for notifications of one group, newest first.
-    func sentence(for members: [NotificationRecord], names: [String], total: Int) async throws -> String {
+    /// The full sentence for notifications of one group, newest first: "ana and 2 others gave kudos to …".
+    func sentence(for members: [NotificationRecord]) async throws -> String {
+        let sample = try await sampleActors(of: members)
+        return try await sentence(for: members, names: sample.actors.map(\.displayName), total: sample.total)
+    }
+
+    private func sentence(for members: [NotificationRecord], names: [String], total: Int) async throws -> String {
         guard let latest = members.first else { return "" }
         var target = "your post"
         if let postID = latest.postID, let post = try await storage.posts.record(postID) {

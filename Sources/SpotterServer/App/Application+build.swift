@@ -41,7 +41,8 @@ public func buildApplication(
         lifetimes: configuration.tokenLifetimes,
         notifier: notifier)
     let router = buildRouter(
-        configuration: configuration, storage: storage, accounts: accounts, clock: clock, events: events)
+        configuration: configuration, storage: storage, accounts: accounts, clock: clock, events: events,
+        notifier: notifier)
 
     let hub = RealtimeHub(
         storage: storage, logger: logger, presenceInterval: configuration.realtime.presenceInterval)
@@ -86,7 +87,7 @@ public func buildApplication(
 /// is set before anything logs; problems are rendered inside the access log so it records their status.
 func buildRouter(
     configuration: AppConfiguration, storage: any SpotterStorage, accounts: AccountService, clock: any WallClock,
-    events: (any EventBus)? = nil
+    events: (any EventBus)? = nil, notifier: Notifier? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     let maxBodySize = configuration.maxBodySize
@@ -100,7 +101,9 @@ func buildRouter(
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
     router.addRoutes(SocketFallbackController(accounts: accounts).endpoints)
 
-    let notifier = Notifier(storage: storage, clock: clock, events: events, logger: Logger(label: "spotter.notify"))
+    // The application passes the notifier its account service already uses; a router built alone makes one.
+    let notifier =
+        notifier ?? Notifier(storage: storage, clock: clock, events: events, logger: Logger(label: "spotter.notify"))
     let social = SocialService(storage: storage, clock: clock, notifier: notifier)
     let feeds = FeedService(storage: storage, clock: clock)
     let users = UsersController(
