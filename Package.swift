@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         .target(
@@ -89,9 +90,11 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["Resources/realtime.md"],
-            resources: [.copy("Resources/openapi.yaml")],
+            // The web app's templates and static assets travel as one folder, read once at start-up.
+            resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
             swiftSettings: swiftSettings
         ),
         // The client SDK: Foundation, the wire types, GRDB for the outbox and caches, and a WebSocket client

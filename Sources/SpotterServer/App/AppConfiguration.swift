@@ -30,6 +30,9 @@ public struct AppConfiguration: Sendable {
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 1 << 20
     public var delivery = DeliveryConfiguration()
+    /// Mark the web app's cookies `Secure`: set it when browsers reach the server over TLS (a proxy in front
+    /// terminating it counts). Plain-HTTP development on localhost needs it off, or browsers drop the cookie.
+    public var secureCookies = false
 
     public init() {}
 

@@ -15,6 +15,8 @@ public struct AppRequestContext: AuthRequestContext, RequestContext {
     public let peerAddress: String?
     /// Set by the app from its configuration.
     public var maxBodySize = 1 << 20
+    /// The web app's per-request state (session cookie, CSRF token), set by `WebSessionMiddleware`.
+    var web = WebRequestState()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

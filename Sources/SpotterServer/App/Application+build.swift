@@ -106,11 +106,12 @@ func buildRouter(
         notifier ?? Notifier(storage: storage, clock: clock, events: events, logger: Logger(label: "spotter.notify"))
     let social = SocialService(storage: storage, clock: clock, notifier: notifier)
     let feeds = FeedService(storage: storage, clock: clock)
-    let users = UsersController(
-        social: social, feeds: feeds, progress: ProgressService(storage: storage, clock: clock))
-    let posts = PostsController(
-        posts: PostService(
-            storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier))
+    let progress = ProgressService(storage: storage, clock: clock)
+    let postService = PostService(
+        storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier)
+    let notifications = NotificationService(storage: storage, clock: clock, events: events)
+    let users = UsersController(social: social, feeds: feeds, progress: progress)
+    let posts = PostsController(posts: postService)
     let feedRoutes = FeedsController(feeds: feeds)
     let templates = TemplatesController(templates: TemplateService(storage: storage, clock: clock))
     let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)
@@ -145,12 +146,19 @@ func buildRouter(
         AdminController(admin: AdminService(storage: storage, clock: clock)).endpoints, atPath: "admin/users")
     signedIn.addRoutes(
         NotificationsController(
-            notifications: NotificationService(storage: storage, clock: clock, events: events),
+            notifications: notifications,
             webPushKey: configuration.delivery.webPush?.publicKeyBase64URL
         ).endpoints, atPath: "notifications")
     signedIn.addRoutes(
         AnalyticsController(analytics: AnalyticsService(storage: storage, clock: clock)).endpoints,
         atPath: "analytics")
+
+    // The browser app at `/`, on the same services.
+    WebApp(configuration: configuration, storage: storage, clock: clock, notifications: notifications).addRoutes(
+        to: router, configuration: configuration, accounts: accounts,
+        services: .init(
+            clock: clock, posts: postService, feeds: feeds, social: social, progress: progress,
+            notifications: notifications))
     return router
 }
 

@@ -55,7 +55,7 @@ enum ProblemResponse {
             status: .init(code: problem.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    private static func map(_ error: SpotterError, headers: inout HTTPFields) -> Problem {
+    static func map(_ error: SpotterError, headers: inout HTTPFields) -> Problem {
         switch error {
         case .validation(let errors):
             return Problem(

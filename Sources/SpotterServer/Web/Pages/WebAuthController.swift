@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import SpotterCore
+import SpotterModels
+
+/// `/signin`, `/signup`, `/signout`: the browser's way through `AccountService`.
+struct WebAuthController {
+    let accounts: AccountService
+    let sessions: WebSessions
+    let pages: WebPages
+    let trustForwardedFor: Bool
+
+    struct FormView {
+        let login: String
+        let email: String
+        let username: String
+        let errors: [String]
+        let hasErrors: Bool
+
+        init(login: String = "", email: String = "", username: String = "", errors: [String] = []) {
+            self.login = login
+            self.email = email
+            self.username = username
+            self.errors = errors
+            hasErrors = !errors.isEmpty
+        }
+    }
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("signin") { _, context in
+            if context.identity != nil { return WebPages.redirect(to: "/") }
+            return try await pages.page("signin", title: "Sign in", content: FormView(), context: context)
+        }
+        routes.post("signin") { request, context in
+            let form = context.web.form
+            let login = form["login"] ?? ""
+            do {
+                let tokens = try await accounts.signin(
+                    SigninRequest(login: login, password: form.all("password").first ?? ""),
+                    clientAddress: request.clientAddress(context: context, trustForwardedFor: trustForwardedFor),
+                    device: request.headers[.userAgent])
+                return signedIn(tokens)
+            } catch {
+                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                return try await pages.page(
+                    "signin", title: "Sign in", content: FormView(login: login, errors: messages), context: context,
+                    status: status)
+            }
+        }
+        routes.get("signup") { _, context in
+            if context.identity != nil { return WebPages.redirect(to: "/") }
+            return try await pages.page("signup", title: "Join Spotter", content: FormView(), context: context)
+        }
+        routes.post("signup") { request, context in
+            let form = context.web.form
+            let email = form["email"] ?? ""
+            let username = form["username"] ?? ""
+            do {
+                let tokens = try await accounts.signup(
+                    SignupRequest(email: email, username: username, password: form.all("password").first ?? ""),
+                    device: request.headers[.userAgent])
+                return signedIn(tokens)
+            } catch {
+                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                return try await pages.page(
+                    "signup", title: "Join Spotter",
+                    content: FormView(email: email, username: username, errors: messages), context: context,
+                    status: status)
+            }
+        }
+        routes.post("signout") { _, context in
+            if let session = context.identity { try await accounts.signout(session) }
+            var response = WebPages.redirect(to: "/signin")
+            response.setCookie(sessions.clearedSessionCookie())
+            return response
+        }
+        // A fresh socket token for a page that has been open longer than its first one lives.
+        routes.get("session/socket-token") { _, context in
+            guard let session = context.identity else { throw SpotterError.forbidden("Not signed in.") }
+            let body = try JSONCoding.encoder.encode(["token": try await sessions.socketToken(for: session)])
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        return routes
+    }
+
+    /// The login's refresh token becomes the session cookie (see `WebSessions`); the access token is dropped.
+    private func signedIn(_ tokens: TokenResponse) -> Response {
+        var response = WebPages.redirect(to: "/")
+        response.setCookie(sessions.sessionCookie(tokens.refreshToken))
+        return response
+    }
+}

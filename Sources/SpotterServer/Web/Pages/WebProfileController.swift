@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import SpotterCore
+import SpotterModels
+
+/// `/u/<username>`: a profile, its posts, its training chart, and follow / unfollow.
+struct WebProfileController {
+    let social: SocialService
+    let feeds: FeedService
+    let progress: ProgressService
+    let pages: WebPages
+    let clock: any WallClock
+
+    struct ProfileView {
+        let username: String
+        let displayName: String
+        let initials: String
+        let bio: String?
+        let followers: Int
+        let following: Int
+        let postsCount: Int
+        let isMe: Bool
+        let canFollow: Bool
+        let isFollowing: Bool
+        let isRequested: Bool
+        let followsYou: Bool
+        let chart: ProgressChart?
+        let posts: [PostView]
+        let nextHref: String?
+    }
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("u/:username") { request, context in
+            let username = try context.text("username")
+            let viewer = context.identity?.account
+            let profile = try await social.profile(username, viewer: viewer)
+            let cursor = request.uri.queryParameters["cursor"].map(String.init)
+            let page = try await feeds.author(
+                username, viewer: viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
+            // A private account's progress is its followers' business: the service says so, the page shrugs.
+            let report = try? await progress.report(for: username, viewer: viewer, weeks: "12")
+            let now = clock.now
+            let relationship = profile.relationship
+            let view = ProfileView(
+                username: profile.username, displayName: profile.displayName,
+                initials: ViewerView.initials(of: profile.displayName), bio: profile.bio.isEmpty ? nil : profile.bio,
+                followers: profile.followersCount, following: profile.followingCount, postsCount: profile.postsCount,
+                isMe: viewer?.id == profile.id, canFollow: viewer != nil && viewer?.id != profile.id,
+                isFollowing: relationship?.following == .following, isRequested: relationship?.following == .requested,
+                followsYou: relationship?.followedBy == true, chart: report.map(ProgressChart.init),
+                posts: page.items.map { PostView($0, now: now) },
+                nextHref: page.nextCursor.map { "/u/\(profile.username)?cursor=\($0)" })
+            let nav: WebNav = viewer?.id == profile.id ? .profile : .none
+            return try await pages.page(
+                "profile", title: "\(profile.displayName) (@\(profile.username))", content: view, context: context,
+                nav: nav)
+        }
+        routes.post("u/:username/follow") { _, context in
+            let username = try context.text("username")
+            _ = try await social.follow(username, viewer: try context.requireWebViewer())
+            return WebPages.redirect(to: "/u/\(username)")
+        }
+        routes.post("u/:username/unfollow") { _, context in
+            let username = try context.text("username")
+            _ = try await social.unfollow(username, viewer: try context.requireWebViewer())
+            return WebPages.redirect(to: "/u/\(username)")
+        }
+        return routes
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import SpotterModels
+
+/// A post as the templates show it: the text and numbers already formatted, so templates stay logic-free.
+struct PostView {
+    let id: String
+    let authorUsername: String
+    let authorName: String
+    let authorInitials: String
+    let text: String
+    let hasText: Bool
+    let createdAt: String
+    let createdLabel: String
+    let kudosCount: Int
+    let kudosed: Bool
+    let commentsCount: Int
+    let workout: WorkoutView?
+    let records: [String]
+    let visibility: String
+    let isPublic: Bool
+    /// The feed cursor just after this post, for "N new posts" and resuming.
+    let cursor: String
+
+    init(_ post: Post, now: Date) {
+        id = post.id.description
+        authorUsername = post.author.username
+        authorName = post.author.displayName
+        authorInitials = ViewerView.initials(of: post.author.displayName)
+        text = post.text
+        hasText = !post.text.isEmpty
+        createdAt = WebFormat.iso(post.createdAt)
+        createdLabel = WebFormat.relative(post.createdAt, now: now)
+        kudosCount = post.kudosCount
+        kudosed = post.kudosedByMe
+        commentsCount = post.commentsCount
+        workout = post.workout.map(WorkoutView.init)
+        records = post.personalRecords.map { "\($0.exercise): \(WebFormat.record($0))" }
+        visibility = post.visibility.rawValue
+        isPublic = post.visibility == .public
+        cursor = post.id.description
+    }
+}
+
+/// A workout's summary and its exercises, one line per set group.
+struct WorkoutView {
+    struct ExerciseLine {
+        let name: String
+        let detail: String
+    }
+
+    let title: String
+    let type: String
+    let exercises: [ExerciseLine]
+    // Optional, not empty: Mustache treats an empty string as a value and would show the section.
+    let volume: String?
+    let duration: String?
+
+    init(_ workout: WorkoutRecord) {
+        title = workout.title
+        type = workout.type.rawValue
+        exercises = workout.exercises.map { entry in
+            if let cardio = entry.cardio {
+                let distance = cardio.distanceM.map { String(format: "%.1f km · ", $0 / 1000) } ?? ""
+                return ExerciseLine(name: entry.name, detail: distance + WebFormat.duration(cardio.durationS))
+            }
+            let sets = (entry.sets ?? []).map { "\($0.reps) × \(WebFormat.kilograms($0.weightKg))" }
+            return ExerciseLine(name: entry.name, detail: sets.joined(separator: ", "))
+        }
+        let total = workout.exercises.flatMap { $0.sets ?? [] }.reduce(0) { $0 + $1.weightKg * Double($1.reps) }
+        volume = total > 0 ? "\(WebFormat.kilograms(total)) lifted" : nil
+        let minutes = WebFormat.duration(Int(workout.endTime.timeIntervalSince(workout.startTime)))
+        duration = minutes.isEmpty ? nil : minutes
+    }
+}
+
+/// Number and date formats shared by the pages; fixed (UTC, metric) until profiles carry a display choice here.
+enum WebFormat {
+    static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    static func relative(_ date: Date, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(seconds / 60) min ago"
+        case ..<86_400: return "\(seconds / 3600) h ago"
+        case ..<(7 * 86_400): return "\(seconds / 86_400) d ago"
+        default:
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "d MMM yyyy"
+            return formatter.string(from: date)
+        }
+    }
+
+    static func kilograms(_ value: Double) -> String {
+        if value >= 10_000 { return String(format: "%.1f t", value / 1000) }
+        return value.rounded() == value ? "\(Int(value)) kg" : String(format: "%.1f kg", value)
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        guard seconds > 0 else { return "" }
+        let minutes = seconds / 60
+        return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(max(minutes, 1)) min"
+    }
+
+    static func record(_ record: PersonalRecord) -> String {
+        switch record.kind {
+        case .heaviestWeight: return "heaviest \(kilograms(record.value))"
+        case .mostReps: return "\(Int(record.value)) reps at \(kilograms(record.weightKg ?? 0))"
+        case .estimatedOneRepMax: return "est. 1RM \(kilograms(record.value))"
+        }
+    }
+}
