@@ -38,6 +38,7 @@ struct ServerOptions: ParsableArguments {
         configuration.appleClientID = environment["SPOTTER_APPLE_CLIENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.appleJWKSURL = environment["SPOTTER_APPLE_JWKS_URL"] ?? configuration.appleJWKSURL
         configuration.trustForwardedFor = ["1", "true", "yes"].contains(environment["SPOTTER_TRUST_PROXY"] ?? "")
+        configuration.secureCookies = ["1", "true", "yes"].contains(environment["SPOTTER_SECURE_COOKIES"] ?? "")
         try DeliveryOptions.apply(environment, to: &configuration.delivery)
         return configuration
     }

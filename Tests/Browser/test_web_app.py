@@ -1,0 +1,192 @@
+"""The web app in a real browser: two people, two headless Chromium sessions, one live server.
+
+Run through scripts/browser-test, which starts the server and sets SPOTTER_BASE_URL and SPOTTER_ARTIFACTS.
+The test is one story, in order, because each step needs the one before (an account, a follow, a post).
+"""
+
+import os
+import time
+import unittest
+import uuid
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE = os.environ.get("SPOTTER_BASE_URL", "http://127.0.0.1:8080")
+ARTIFACTS = os.environ.get("SPOTTER_ARTIFACTS", ".test-artifacts")
+WAIT = 10
+
+
+def browser(width=1200, height=900):
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     f"--window-size={width},{height}", "--lang=en-US"):
+        options.add_argument(argument)
+    # Collect the console so a script error fails the story with its message.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+class WebAppStory(unittest.TestCase):
+    def setUp(self):
+        self.suffix = uuid.uuid4().hex[:6]
+        self.ana = browser()
+        self.bo = browser(width=412, height=915)  # a phone-sized window: the layout must hold there too
+        self.addCleanup(self.ana.quit)
+        self.addCleanup(self.bo.quit)
+
+    # --- helpers -------------------------------------------------------------------------------------------
+
+    def wait(self, driver, condition, message=""):
+        return WebDriverWait(driver, WAIT).until(condition, message)
+
+    def shot(self, driver, name):
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        driver.save_screenshot(os.path.join(ARTIFACTS, f"{name}.png"))
+
+    def sign_up(self, driver, username, screenshot=None):
+        driver.get(f"{BASE}/signup")
+        driver.find_element(By.ID, "username").send_keys(username)
+        driver.find_element(By.ID, "email").send_keys(f"{username}@example.com")
+        driver.find_element(By.ID, "password").send_keys("correct horse battery")
+        if screenshot:
+            self.shot(driver, screenshot)
+        driver.find_element(By.CSS_SELECTOR, "form[action='/signup'] button[type=submit]").click()
+        self.wait(driver, ec.presence_of_element_located((By.CSS_SELECTOR, "body[data-user-id]")),
+                  "signing up did not sign in")
+
+    def wait_live(self, driver):
+        self.wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live") == "online",
+                  "the realtime socket did not connect")
+
+    def log_workout(self, driver, title, exercise, sets):
+        driver.get(f"{BASE}/compose")
+        driver.find_element(By.ID, "title").send_keys(title)
+        driver.find_element(By.ID, "exercise-0").send_keys(exercise)
+        for index, (weight, reps) in enumerate(sets):
+            if index > 0:
+                driver.find_element(By.CSS_SELECTOR, ".exercise .add-set").click()
+            rows = driver.find_elements(By.CSS_SELECTOR, ".exercise tbody tr")
+            weight_field = rows[index].find_element(By.NAME, "set_weight")
+            reps_field = rows[index].find_element(By.NAME, "set_reps")
+            weight_field.clear()
+            weight_field.send_keys(str(weight))
+            reps_field.clear()
+            reps_field.send_keys(str(reps))
+        driver.find_element(By.ID, "workout-text").send_keys("Felt strong #legday")
+        return driver
+
+    def badge(self, driver):
+        badge = driver.find_element(By.ID, "unread-badge")
+        return 0 if not badge.is_displayed() else int(badge.text or "0")
+
+    def no_script_errors(self, driver):
+        errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+                  and "favicon" not in entry["message"] and "status of 403" not in entry["message"]]
+        self.assertEqual(errors, [], "the page's script reported errors")
+
+    # --- the story -----------------------------------------------------------------------------------------
+
+    def test_two_people_train_together(self):
+        ana_name, bo_name = f"ana_{self.suffix}", f"bo_{self.suffix}"
+
+        # A newcomer signs up and logs a workout from the builder; it shows in her Following feed.
+        self.sign_up(self.ana, ana_name, screenshot="01-signup")
+        self.log_workout(self.ana, "Heavy Monday", "Back Squat", [(100, 5), (105, 3)])
+        self.shot(self.ana, "02-workout-builder")
+        self.ana.find_element(By.CSS_SELECTOR, "#workout-form button[type=submit]").click()
+        self.wait(self.ana, ec.url_contains("/feed/following"))
+        first = self.ana.find_element(By.CSS_SELECTOR, "#feed article.post")
+        self.assertIn("Heavy Monday", first.text)
+        self.assertIn("5 × 100 kg, 3 × 105 kg", first.text)
+        self.assertEqual(
+            self.ana.find_element(By.CSS_SELECTOR, ".tabs a[aria-current=page]").text, "Following")
+
+        # A second person follows her from her profile, which shows the weekly chart.
+        self.sign_up(self.bo, bo_name)
+        self.bo.get(f"{BASE}/u/{ana_name}")
+        self.assertTrue(self.bo.find_elements(By.CSS_SELECTOR, "figure.chart svg rect.chart-bar"))
+        self.bo.find_element(By.ID, "follow-button").click()
+        self.wait(self.bo, ec.text_to_be_present_in_element((By.ID, "follow-button"), "Following"))
+        self.shot(self.bo, "03-profile-phone")
+        self.bo.get(f"{BASE}/feed/following")
+        self.assertIn("Heavy Monday", self.bo.find_element(By.ID, "feed").text)
+        self.wait_live(self.bo)
+
+        # She posts again; his open Following feed announces it live.
+        self.log_workout(self.ana, "Pull day", "Deadlift", [(140, 5)])
+        self.ana.find_element(By.CSS_SELECTOR, "#workout-form button[type=submit]").click()
+        self.wait(self.ana, ec.url_contains("/feed/following"))
+        bar = self.wait(self.bo, ec.visibility_of_element_located((By.ID, "new-posts")),
+                        "no 'new posts' bar appeared")
+        self.assertEqual(bar.text, "1 new post")
+        self.shot(self.bo, "04-new-post-bar-phone")
+        bar.click()
+        self.wait(self.bo, lambda d: "Pull day" in d.find_element(By.CSS_SELECTOR, "#feed article.post").text)
+
+        # Her page is live too: she waits on her feed while he gives kudos.
+        self.wait_live(self.ana)
+        badge_before = self.badge(self.ana)
+        post = self.bo.find_element(By.CSS_SELECTOR, "#feed article.post")
+        post_id = post.get_attribute("data-post-id")
+        post.find_element(By.CSS_SELECTOR, "button.kudos").click()
+        self.assertEqual(post.find_element(By.CSS_SELECTOR, ".kudos-count").text, "1")  # at once, before the server
+        self.wait(self.bo, lambda d: post.find_element(By.CSS_SELECTOR, "button.kudos").get_attribute(
+            "aria-pressed") == "true")
+
+        # Her kudos count and unread badge update without a reload.
+        ana_post = f"article[data-post-id='{post_id}'] .kudos-count"
+        self.wait(self.ana, ec.text_to_be_present_in_element((By.CSS_SELECTOR, ana_post), "1"),
+                  "the kudos count did not update live")
+        self.wait(self.ana, lambda d: self.badge(d) > badge_before, "the unread badge did not update live")
+        self.shot(self.ana, "05-feed-live")
+
+        # He comments with markup; it shows as text and runs nothing.
+        hostile = "<script>window.pwned = 1</script><b>nice</b>"
+        self.bo.get(f"{BASE}/posts/{post_id}")
+        self.bo.find_element(By.ID, "comment-text").send_keys(hostile)
+        self.bo.find_element(By.CSS_SELECTOR, "#comment-form button[type=submit]").click()
+        comment = self.wait(self.bo, ec.presence_of_element_located((By.CSS_SELECTOR, ".comment .comment-text")))
+        self.assertEqual(comment.text, hostile)
+        self.assertIsNone(self.bo.execute_script("return window.pwned"))
+        self.assertEqual(self.bo.find_elements(By.CSS_SELECTOR, ".comment b"), [])
+        self.ana.get(f"{BASE}/posts/{post_id}")
+        self.shot(self.ana, "06-post-detail")
+
+        # A form posted without its CSRF token is refused with 403, from a form and from script.
+        self.bo.get(f"{BASE}/compose")
+        status = self.bo.execute_script(
+            "return fetch('/posts', {method: 'POST', body: new URLSearchParams({kind: 'note', text: 'forged'})})"
+            ".then(r => r.status)")
+        self.assertEqual(status, 403)
+        self.bo.execute_script("document.querySelector('#note-form input[name=_csrf]').remove()")
+        self.bo.find_element(By.ID, "note-text").send_keys("forged")
+        self.bo.find_element(By.CSS_SELECTOR, "#note-form button[type=submit]").click()
+        self.wait(self.bo, ec.text_to_be_present_in_element((By.TAG_NAME, "h1"), "This form has expired"))
+        self.bo.get(f"{BASE}/u/{ana_name}")
+        self.assertNotIn("forged", self.bo.find_element(By.TAG_NAME, "main").text)
+
+        # The rest of the pages, for the record.
+        self.ana.get(f"{BASE}/notifications")
+        self.assertIn(bo_name, self.ana.find_element(By.TAG_NAME, "main").text)
+        self.shot(self.ana, "07-notifications")
+        self.ana.get(f"{BASE}/u/{ana_name}")
+        self.shot(self.ana, "08-profile")
+        self.ana.get(f"{BASE}/feed/global")
+        self.shot(self.ana, "09-global-feed")
+        self.no_script_errors(self.ana)
+
+        # Signing out ends the session; the feed asks to sign in again.
+        self.ana.find_element(By.CSS_SELECTOR, "form[action='/signout'] button").click()
+        self.wait(self.ana, ec.url_contains("/signin"))
+        self.ana.get(f"{BASE}/feed/following")
+        self.assertTrue(self.ana.current_url.endswith("/signin"))
+
+
+if __name__ == "__main__":
+    unittest.main()
