@@ -16,6 +16,8 @@ struct PostView {
     let commentsCount: Int
     let workout: WorkoutView?
     let records: [String]
+    let hasRecords: Bool
+    let manyRecords: Bool
     let visibility: String
     let isPublic: Bool
     /// The feed cursor just after this post, for "N new posts" and resuming.
@@ -34,7 +36,9 @@ struct PostView {
         kudosed = post.kudosedByMe
         commentsCount = post.commentsCount
         workout = post.workout.map(WorkoutView.init)
-        records = post.personalRecords.map { "\($0.exercise): \(WebFormat.record($0))" }
+        records = post.personalRecords.map { "\($0.exercise) \(WebFormat.record($0))" }
+        hasRecords = !records.isEmpty
+        manyRecords = records.count > 1
         visibility = post.visibility.rawValue
         isPublic = post.visibility == .public
         cursor = post.id.description

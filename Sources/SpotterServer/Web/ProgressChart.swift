@@ -50,7 +50,7 @@ struct ProgressChart {
                 title: "Week of \(label): \(week.workouts) workouts, \(WebFormat.kilograms(week.volumeKg))")
         }
         let total = weeks.reduce(0) { $0 + $1.workouts }
-        summary = "\(total) workouts in the last \(weeks.count) weeks"
+        summary = "\(total) workout\(total == 1 ? "" : "s") in the last \(weeks.count) weeks"
         maxLabel = WebFormat.kilograms(top)
         currentStreak = report.currentStreak
         longestStreak = report.longestStreak
