@@ -16,15 +16,22 @@ struct Seed: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
     @OptionGroup var seeding: SeedOptions
     @Flag(help: "Add the generated data even if the database already has accounts.") var force = false
+    @Flag(
+        help: "Make a small demo community instead (30 people, 8 weeks of workouts, kudos, comments, follows).")
+    var demo = false
 
     func run() async throws {
-        let (plan, force) = (seeding.plan, force)
-        try await withSeedableStorage(options) { _, bulk in
+        let (plan, force, demo, seed) = (seeding.plan, force, demo, seeding.seed)
+        try await withSeedableStorage(options) { storage, bulk in
             let existing = try await bulk.size().accounts
             guard existing == 0 || force else {
                 throw ValidationError("The database already has \(existing) accounts; pass --force to add to them.")
             }
-            try await Seeder(plan: plan, firstIndex: existing).load(into: bulk)
+            if demo {
+                try await DemoSeeder(storage: storage, bulk: bulk, seed: seed).load()
+            } else {
+                try await Seeder(plan: plan, firstIndex: existing).load(into: bulk)
+            }
         }
     }
 }

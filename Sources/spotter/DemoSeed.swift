@@ -1,0 +1,115 @@
+import Foundation
+import SpotterCore
+import SpotterModels
+
+/// `spotter seed --demo`: a small, lively community for a newcomer's first minute — 30 people with names and
+/// bios who follow each other, eight weeks of real workouts with progressing weights, kudos and comments.
+///
+/// Posts, kudos, comments and follows go through the core services (with a clock moved back in time), so
+/// personal records, counters and feeds are exactly what the server would have made. Demo accounts have no
+/// password, so nobody can sign in as them; newcomers sign up and follow them.
+struct DemoSeeder: Sendable {
+    let storage: any SpotterStorage
+    let bulk: any BulkLoading
+    var seed: UInt64 = 42
+    let weeks = 8
+
+    func load() async throws {
+        let end = Date()
+        let clock = ManualClock(end - Double(weeks + 2) * 7 * 86_400)
+        var random = SeededGenerator(seed: seed, stream: 7)
+        let people = DemoPeople.all.enumerated().map { index, person in
+            AccountRecord(
+                id: UserID(rawValue: UUIDv7.make(at: clock.now + Double(index), using: &random)),
+                username: person.username, email: nil, passwordHash: nil, displayName: person.name,
+                appleSubject: nil, createdAt: clock.now + Double(index),
+                profile: ProfileFields(bio: person.bio, units: .kg, timeZone: "UTC", privacy: .public),
+                featuredAt: index < 4 ? clock.now : nil)
+        }
+        try await bulk.loadAccounts(people)
+
+        let social = SocialService(storage: storage, clock: clock)
+        let posts = PostService(storage: storage, clock: clock)
+        let sessions = DemoSchedule.make(people: people.count, weeks: weeks, end: end, using: &random)
+        let follows = people.indices.flatMap { follower in
+            DemoSchedule.followees(of: follower, among: people.count, using: &random).map { (follower, $0) }
+        }
+        var progress = ProgressBar(noun: "demo actions", total: follows.count + sessions.count)
+        var done = 0
+        for (follower, followee) in follows {
+            _ = try await social.follow(people[followee].username, viewer: people[follower])
+            done += 1
+            progress.update(done)
+        }
+
+        var sessionCount = Array(repeating: 0, count: people.count)
+        for session in sessions {
+            clock.move(to: session.at)
+            let author = people[session.person]
+            let workout = DemoWorkouts.workout(
+                for: session.person, number: sessionCount[session.person], at: session.at, using: &random)
+            sessionCount[session.person] += 1
+            let post = try await posts.create(
+                CreatePostRequest(
+                    kind: .workout, text: DemoText.captions.randomElement(using: &random), visibility: .public,
+                    workout: workout),
+                author: author)
+            // Friends react within the next hours: a few kudos, now and then a comment.
+            for giver in DemoSchedule.reactors(for: session.person, among: people.count, using: &random) {
+                clock.move(to: session.at + Double.random(in: 600...(6 * 3600), using: &random))
+                _ = try await posts.setKudos(post.id, on: true, viewer: people[giver])
+                if random.chance(0.25) {
+                    _ = try await posts.comment(
+                        on: post.id, CreateCommentRequest(text: DemoText.comments.randomElement(using: &random)!),
+                        viewer: people[giver])
+                }
+            }
+            done += 1
+            progress.update(done)
+        }
+        progress.finish()
+        ProgressBar.write(
+            "Demo community ready: \(people.count) people, \(follows.count) follows, \(sessions.count) workouts. "
+                + "Open the web app and sign up to join them.\n")
+    }
+}
+
+/// Who trains when, who follows whom, who cheers.
+enum DemoSchedule {
+    struct Session {
+        let person: Int
+        let at: Date
+    }
+
+    /// Two to four sessions a week per person, in the morning or the evening, oldest first.
+    static func make(people: Int, weeks: Int, end: Date, using random: inout SeededGenerator) -> [Session] {
+        var sessions: [Session] = []
+        for person in 0..<people {
+            let perWeek = 2 + person % 3
+            for week in 0..<weeks {
+                for _ in 0..<perWeek {
+                    let daysAgo = Double(week * 7) + Double.random(in: 0.2..<7, using: &random)
+                    let at = end - daysAgo * 86_400
+                    if at < end - 600 { sessions.append(Session(person: person, at: at)) }
+                }
+            }
+        }
+        return sessions.sorted { $0.at < $1.at }
+    }
+
+    /// Six to twelve others, the first few people (the gym's regulars) likelier.
+    static func followees(of person: Int, among count: Int, using random: inout SeededGenerator) -> [Int] {
+        var chosen = Set<Int>()
+        let wanted = Int.random(in: 6...12, using: &random)
+        while chosen.count < wanted {
+            let other = random.popular(below: count)
+            if other != person { chosen.insert(other) }
+        }
+        return chosen.sorted()
+    }
+
+    static func reactors(for author: Int, among count: Int, using random: inout SeededGenerator) -> [Int] {
+        let wanted = Int.random(in: 0...7, using: &random)
+        return Set((0..<wanted).map { _ in Int.random(in: 0..<count, using: &random) }).subtracting([author]).sorted()
+    }
+}
