@@ -171,6 +171,21 @@ class WebAppStory(unittest.TestCase):
         self.bo.get(f"{BASE}/u/{ana_name}")
         self.assertNotIn("forged", self.bo.find_element(By.TAG_NAME, "main").text)
 
+        # Search answers as he types, without submitting the form.
+        self.bo.get(f"{BASE}/search")
+        self.bo.find_element(By.ID, "search-q").send_keys(ana_name[:6])
+        self.wait(self.bo, ec.presence_of_element_located((By.CSS_SELECTOR, f"#search-results a[href='/u/{ana_name}']")),
+                  "search-as-you-type showed no results")
+        self.assertIn("q=", self.bo.current_url)
+
+        # Quiet hours are one form away.
+        self.ana.get(f"{BASE}/settings")
+        self.ana.find_element(By.ID, "quiet-enabled").click()
+        self.ana.find_element(By.CSS_SELECTOR, "#notifications-form button[type=submit]").click()
+        self.wait(self.ana, ec.presence_of_element_located((By.CSS_SELECTOR, ".notice")))
+        self.assertTrue(self.ana.find_element(By.ID, "quiet-enabled").is_selected())
+        self.shot(self.ana, "10-settings")
+
         # The rest of the pages, for the record.
         self.ana.get(f"{BASE}/notifications")
         self.assertIn(bo_name, self.ana.find_element(By.TAG_NAME, "main").text)

@@ -126,7 +126,8 @@ func buildRouter(
     reading.addRoutes(feedRoutes.readEndpoints, atPath: "feeds")
     reading.addRoutes(templates.exerciseReads, atPath: "exercises")
     reading.addRoutes(templates.workoutReads, atPath: "workout-templates")
-    reading.addRoutes(SearchController(search: SearchService(storage: storage)).endpoints, atPath: "search")
+    let search = SearchService(storage: storage)
+    reading.addRoutes(SearchController(search: search).endpoints, atPath: "search")
 
     let signedIn = api.group()
         .add(middleware: BearerAuthenticator(accounts: accounts))
@@ -158,7 +159,7 @@ func buildRouter(
         to: router, configuration: configuration, accounts: accounts,
         services: .init(
             clock: clock, posts: postService, feeds: feeds, social: social, progress: progress,
-            notifications: notifications))
+            notifications: notifications, search: search))
     return router
 }
 

@@ -40,6 +40,9 @@ struct WebApp {
         web.addRoutes(
             WebNotificationsController(notifications: services.notifications, pages: pages, clock: services.clock)
                 .endpoints)
+        web.addRoutes(WebSearchController(search: services.search, pages: pages, clock: services.clock).endpoints)
+        web.addRoutes(
+            WebSettingsController(accounts: accounts, notifications: services.notifications, pages: pages).endpoints)
     }
 
     /// The core services the pages call, built once by `buildRouter` and shared with the API controllers.
@@ -50,5 +53,6 @@ struct WebApp {
         let social: SocialService
         let progress: ProgressService
         let notifications: NotificationService
+        let search: SearchService
     }
 }

@@ -208,3 +208,25 @@
   newPostsBar?.addEventListener("click", () => location.reload());
   connect();
 })();
+
+// ---- Search as you type: wait for a pause (300 ms), then swap in just the results. ----
+(function () {
+  const input = document.querySelector("[data-live-search]");
+  if (!input) return;
+  let timer = null;
+  let latest = 0;
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const query = input.value.trim();
+      const asked = ++latest;
+      const url = `/search?q=${encodeURIComponent(query)}&fragment=1`;
+      try {
+        const response = await fetch(url, { credentials: "same-origin" });
+        if (!response.ok || asked !== latest) return; // a newer query already answered
+        document.getElementById("search-results").outerHTML = await response.text();
+        history.replaceState(null, "", query ? `/search?q=${encodeURIComponent(query)}` : "/search");
+      } catch { /* offline: the form still submits */ }
+    }, 300);
+  });
+})();
