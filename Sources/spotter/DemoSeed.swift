@@ -28,6 +28,20 @@ struct DemoSeeder: Sendable {
         }
         try await bulk.loadAccounts(people)
 
+        // The coach shares the club's three sessions as templates, so the builder can start from them.
+        let templates = TemplateService(storage: storage, clock: clock)
+        for session in DemoWorkouts.sessions {
+            _ = try await templates.createWorkoutTemplate(
+                CreateWorkoutTemplateRequest(
+                    name: session.title, type: .strength, description: "Coach Ben's programme",
+                    exercises: session.lifts.map { lift in
+                        TemplateExercise(
+                            name: lift.name,
+                            targetSets: Array(repeating: TargetSet(reps: lift.reps), count: lift.sets))
+                    }, visibility: .public),
+                author: people[1])
+        }
+
         let social = SocialService(storage: storage, clock: clock)
         let posts = PostService(storage: storage, clock: clock)
         let sessions = DemoSchedule.make(people: people.count, weeks: weeks, end: end, using: &random)

@@ -113,7 +113,8 @@ func buildRouter(
     let users = UsersController(social: social, feeds: feeds, progress: progress)
     let posts = PostsController(posts: postService)
     let feedRoutes = FeedsController(feeds: feeds)
-    let templates = TemplatesController(templates: TemplateService(storage: storage, clock: clock))
+    let templateService = TemplateService(storage: storage, clock: clock)
+    let templates = TemplatesController(templates: templateService)
     let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)
 
     let api = router.group("api/v1")
@@ -159,7 +160,7 @@ func buildRouter(
         to: router, configuration: configuration, accounts: accounts,
         services: .init(
             clock: clock, posts: postService, feeds: feeds, social: social, progress: progress,
-            notifications: notifications, search: search))
+            notifications: notifications, search: search, templates: templateService))
     return router
 }
 

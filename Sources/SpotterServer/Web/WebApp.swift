@@ -31,7 +31,10 @@ struct WebApp {
                 accounts: accounts, sessions: sessions, pages: pages, trustForwardedFor: configuration.trustForwardedFor
             ).endpoints)
         web.addRoutes(WebFeedController(feeds: services.feeds, pages: pages, clock: services.clock).endpoints)
-        web.addRoutes(WebPostsController(posts: services.posts, pages: pages, clock: services.clock).endpoints)
+        web.addRoutes(
+            WebPostsController(
+                posts: services.posts, templates: services.templates, pages: pages, clock: services.clock
+            ).endpoints)
         web.addRoutes(
             WebProfileController(
                 social: services.social, feeds: services.feeds, progress: services.progress, pages: pages,
@@ -54,5 +57,6 @@ struct WebApp {
         let progress: ProgressService
         let notifications: NotificationService
         let search: SearchService
+        let templates: TemplateService
     }
 }

@@ -7,6 +7,7 @@ import SpotterModels
 /// `/compose`, `/posts/<id>` and what is done to a post: notes and workouts, comments, kudos.
 struct WebPostsController {
     let posts: PostService
+    let templates: TemplateService
     let pages: WebPages
     let clock: any WallClock
 
@@ -14,7 +15,7 @@ struct WebPostsController {
         let errors: [String]
         let hasErrors: Bool
         let text: String
-        let workoutTypes: [String]
+        let builder: WorkoutBuilderView
     }
 
     struct DetailView {
@@ -36,9 +37,11 @@ struct WebPostsController {
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
-        routes.get("compose") { _, context in
-            _ = try context.requireWebViewer()
-            return try await compose(errors: [], text: "", context: context)
+        routes.get("compose") { request, context in
+            let viewer = try context.requireWebViewer()
+            let chosen = request.uri.queryParameters["template"].flatMap { WorkoutTemplateID(String($0)) }
+            let template = try await chosen.asyncMap { try await templates.workoutTemplate($0, viewer: viewer) }
+            return try await compose(errors: [], text: "", template: template, context: context)
         }
         routes.post("posts") { _, context in
             let author = try context.requireWebViewer()
@@ -49,7 +52,8 @@ struct WebPostsController {
                 return WebPages.redirect(to: "/feed/following")
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
-                var response = try await compose(errors: messages, text: form["text"] ?? "", context: context)
+                var response = try await compose(
+                    errors: messages, text: form["text"] ?? "", template: nil, context: context)
                 response.status = status
                 return response
             }
@@ -88,9 +92,14 @@ struct WebPostsController {
         return routes
     }
 
-    private func compose(errors: [String], text: String, context: AppRequestContext) async throws -> Response {
+    private func compose(
+        errors: [String], text: String, template: WorkoutTemplate?, context: AppRequestContext
+    ) async throws -> Response {
+        let available = try await templates.workoutTemplates(
+            viewer: context.identity?.account, author: nil, page: PageRequest(limit: 20))
         let view = ComposeView(
-            errors: errors, hasErrors: !errors.isEmpty, text: text, workoutTypes: WorkoutType.allCases.map(\.rawValue))
+            errors: errors, hasErrors: !errors.isEmpty, text: text,
+            builder: WorkoutBuilderView(template: template, available: available.items))
         return try await pages.page("compose", title: "Log a workout", content: view, context: context, nav: .compose)
     }
 

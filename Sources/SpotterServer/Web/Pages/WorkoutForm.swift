@@ -39,7 +39,8 @@ enum WorkoutForm {
         let minutes = form["duration_min"].flatMap(Int.init).map { min(max($0, 1), 24 * 60) } ?? 60
         let workout = WorkoutRecord(
             title: form["title"] ?? "Workout", type: form["type"].flatMap(WorkoutType.init(rawValue:)) ?? .strength,
-            startTime: now - TimeInterval(minutes * 60), endTime: now, exercises: exercises)
+            startTime: now - TimeInterval(minutes * 60), endTime: now, exercises: exercises,
+            templateID: form["template_id"].flatMap(WorkoutTemplateID.init))
         return CreatePostRequest(kind: .workout, text: text, visibility: visibility, workout: workout)
     }
 }

@@ -230,3 +230,6 @@
     }, 300);
   });
 })();
+
+// ---- Choosing a template loads it into the builder at once (the "Use" button does the same without script). ----
+document.getElementById("template")?.addEventListener("change", (event) => event.target.form.submit());
