@@ -196,12 +196,37 @@ class WebAppStory(unittest.TestCase):
         self.shot(self.ana, "09-global-feed")
         self.no_script_errors(self.ana)
 
-        # Signing out ends the session; the feed asks to sign in again.
+        # Signing out ends the session; the feed asks to sign in again, and signing in brings her back.
         self.ana.find_element(By.CSS_SELECTOR, "form[action='/signout'] button").click()
         self.wait(self.ana, ec.url_contains("/signin"))
         self.ana.get(f"{BASE}/feed/following")
         self.assertTrue(self.ana.current_url.endswith("/signin"))
+        self.ana.find_element(By.ID, "login").send_keys(ana_name)
+        self.ana.find_element(By.ID, "password").send_keys("correct horse battery")
+        self.ana.find_element(By.CSS_SELECTOR, "form[action='/signin'] button[type=submit]").click()
+        self.wait(self.ana, ec.presence_of_element_located((By.CSS_SELECTOR, "body[data-user-id]")))
+        self.wait_live(self.ana)
 
+        # A kudos the server refuses (his session ended in another tab) goes back, with a message.
+        self.bo.get(f"{BASE}/posts/{post_id}")
+        post = self.bo.find_element(By.CSS_SELECTOR, f"article[data-post-id='{post_id}']")
+        before = post.find_element(By.CSS_SELECTOR, ".kudos-count").text
+        self.bo.execute_script(
+            "return fetch('/signout', {method: 'POST', headers: {'X-CSRF-Token':"
+            " document.querySelector('meta[name=csrf-token]').content}}).then(r => r.status)")
+        post.find_element(By.CSS_SELECTOR, "button.kudos").click()
+        message = self.wait(self.bo, ec.visibility_of(post.find_element(By.CSS_SELECTOR, ".action-error")),
+                            "a refused kudos showed no message")
+        self.assertIn("reload", message.text)
+        self.assertEqual(post.find_element(By.CSS_SELECTOR, ".kudos-count").text, before)
+
+        # When the server goes away, her open page says it is offline.
+        server = os.environ.get("SPOTTER_SERVER_PID")
+        if server:
+            os.kill(int(server), 15)
+            self.wait(self.ana, ec.visibility_of_element_located((By.ID, "connection-status")),
+                      "no offline indicator when the socket closed")
+            self.shot(self.ana, "11-offline")
 
 if __name__ == "__main__":
     unittest.main()

@@ -107,7 +107,8 @@ enum WebFormat {
     static func duration(_ seconds: Int) -> String {
         guard seconds > 0 else { return "" }
         let minutes = seconds / 60
-        return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(max(minutes, 1)) min"
+        guard minutes >= 60 else { return "\(max(minutes, 1)) min" }
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
     }
 
     static func record(_ record: PersonalRecord) -> String {

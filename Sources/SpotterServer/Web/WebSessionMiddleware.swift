@@ -30,9 +30,9 @@ struct WebSessionMiddleware: RouterMiddleware {
         var context = context
         var request = request
         var newCSRFCookie: String?
-        if let cookie = request.cookies[WebSessions.sessionCookie]?.value,
-            let session = try await sessions.resolve(cookie: cookie)
-        {
+        let sessionCookie = request.cookies[WebSessions.sessionCookie]?.value
+        let session = try await sessionCookie.asyncMap { try await sessions.resolve(cookie: $0) } ?? nil
+        if let cookie = sessionCookie, let session {
             context.identity = session
             context.web.sessionCookie = cookie
             context.web.csrfToken = WebSessions.csrfToken(forSession: cookie)
@@ -62,6 +62,12 @@ struct WebSessionMiddleware: RouterMiddleware {
             }
         }
         if let newCSRFCookie { response.setCookie(sessions.csrfCookie(newCSRFCookie)) }
+        // A session that ended elsewhere (signed out in another tab, expired): stop sending it.
+        if sessionCookie != nil, session == nil,
+            !response.headers[values: .setCookie].contains(where: { $0.hasPrefix(WebSessions.sessionCookie + "=") })
+        {
+            response.setCookie(sessions.clearedSessionCookie())
+        }
         Self.addSecurityHeaders(to: &response.headers)
         return response
     }

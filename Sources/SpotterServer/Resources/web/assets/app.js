@@ -27,6 +27,10 @@
         body: new URLSearchParams({ on: String(giving) }),
         credentials: "same-origin",
       });
+      if (response.redirected && new URL(response.url).pathname === "/signin") {
+        location.href = "/signin"; // signed out: kudos need an account
+        return;
+      }
       if (!response.ok) throw new Error(response.status === 403 ? "Not allowed: reload the page and try again."
         : response.status === 404 ? "This post is gone." : "Kudos didn't go through; try again.");
       const state = await response.json();
