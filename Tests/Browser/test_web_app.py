@@ -155,6 +155,10 @@ class WebAppStory(unittest.TestCase):
         self.assertEqual(comment.text, hostile)
         self.assertIsNone(self.bo.execute_script("return window.pwned"))
         self.assertEqual(self.bo.find_elements(By.CSS_SELECTOR, ".comment b"), [])
+        # ...and her feed, still open, counts the comment live.
+        self.wait(self.ana, ec.text_to_be_present_in_element(
+            (By.CSS_SELECTOR, f"article[data-post-id='{post_id}'] .comments-count"), "1"),
+            "the comments count did not update live")
         self.ana.get(f"{BASE}/posts/{post_id}")
         self.shot(self.ana, "06-post-detail")
 
