@@ -24,6 +24,7 @@ struct WebApp {
         to router: Router<AppRequestContext>, configuration: AppConfiguration, accounts: AccountService,
         services: Services
     ) {
+        router.add(middleware: WebNotFoundMiddleware(pages: pages))
         router.addRoutes(WebAssets().endpoints)
         let web = router.group().add(middleware: WebSessionMiddleware(sessions: sessions, pages: pages))
         web.addRoutes(

@@ -264,148 +264,45 @@ struct WebAppTests {
     }
 }
 
-@Suite("The web app's settings and search")
-struct WebSettingsTests {
-    @Test(
-        "profile and notification settings, quiet hours included, save through the services",
-        arguments: StorageBackend.available)
-    func settings(backend: StorageBackend) async throws {
+@Suite("The web app's feeds")
+struct WebFeedTests {
+    @Test("load more pages through a feed, as a link and as a fragment for script", arguments: StorageBackend.available)
+    func loadMore(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
-            var fay = WebBrowser(api)
-            try await fay.signUp("fay")
-            #expect(try await fay.get("/settings").status == .ok)
-            // When Fay edits her profile
-            let saved = try await fay.post(
-                "/settings/profile", [("display_name", "Fay <Lifts>"), ("bio", "Squats & naps"), ("privacy", "public")])
-            #expect(saved.headers[.location] == "/settings?saved=1")
-            let profile = try await fay.get("/u/fay")
-            #expect(profile.text.contains("Fay &lt;Lifts&gt;"))
-            #expect(profile.text.contains("Squats &amp; naps"))
-            // And sets quiet hours and turns kudos off
-            try await fay.get("/settings")
-            let quiet = try await fay.post(
-                "/settings/notifications",
-                [
-                    ("in_app", "on"), ("badge", "on"), ("type_kudos", "disabled"), ("quiet_enabled", "on"),
-                    ("quiet_start", "21:30"), ("quiet_end", "07:00"), ("quiet_time_zone", "Europe/Berlin"),
-                ])
-            #expect(quiet.status == .seeOther)
-            let token = try await api.signin("fay").decode(TokenResponse.self).accessToken
-            let preferences = try await api.call(.get, "/api/v1/notifications/preferences", token: token)
-                .decode(NotificationPreferences.self)
-            #expect(
-                preferences.quietHours
-                    == QuietHours(enabled: true, start: "21:30", end: "07:00", timeZone: "Europe/Berlin"))
-            #expect(preferences.setting(for: .kudos) == .disabled)
-            #expect(!preferences.push)
-            #expect(!preferences.email)
-            // And a bad time is refused with the service's words, changing nothing
-            try await fay.get("/settings")
-            let bad = try await fay.post(
-                "/settings/notifications", [("quiet_start", "25:99"), ("quiet_time_zone", "Mars/Base")])
-            #expect(bad.status == .unprocessableContent)
-            #expect(bad.text.contains("must be a time as HH:mm"))
-        }
-    }
-
-    @Test("search finds people and posts, as a page and as a fragment for typing", arguments: StorageBackend.available)
-    func search(backend: StorageBackend) async throws {
-        try await TestApp.run(backend) { api in
-            var gus = WebBrowser(api)
-            try await gus.signUp("gustavo")
-            try await gus.get("/compose")
-            try await gus.post("/posts", [("kind", "note"), ("text", "Deadlift day #powerlifting")])
+            // Given 25 posts in the Global feed, from an account old enough to post freely
+            _ = try await api.user("ivo")
+            api.clock.advance(by: 2 * 86_400)
+            let ivo = try await api.signin("ivo").decode(TokenResponse.self).accessToken
+            for number in 1...25 { try await api.post(ivo, "Session \(number) #gym") }
             var visitor = WebBrowser(api)
-            let page = try await visitor.get("/search?q=gust")
-            #expect(page.status == .ok)
-            #expect(page.text.contains(#"href="/u/gustavo""#))
-            #expect(page.text.contains(#"<form method="get" action="/search""#))
-            let fragment = try await visitor.get("/search?q=powerlifting&fragment=1")
-            #expect(fragment.text.hasPrefix(#"<div id="search-results""#))
-            #expect(fragment.text.contains("#powerlifting"))
+            // When a visitor opens the feed, they get the newest 20 and a link to more
+            let first = try await visitor.get("/feed/global")
+            #expect(first.text.components(separatedBy: "data-post-id=").count - 1 == 20)
+            #expect(first.text.contains("Session 25 #gym"))
+            let more = try #require(
+                first.text.components(separatedBy: #"class="button load-more" href=""#).last?.prefix { $0 != "\"" })
+            // And the next page, asked for as a fragment, is just the remaining items
+            let fragment = try await visitor.get(
+                String(more).replacingOccurrences(of: "&amp;", with: "&") + "&fragment=1")
+            #expect(fragment.status == .ok)
             #expect(!fragment.text.contains("<html"))
-            #expect(try await visitor.get("/search").status == .ok)
+            #expect(fragment.text.components(separatedBy: "data-post-id=").count - 1 == 5)
+            #expect(fragment.text.contains("Session 1 #gym"))
+            #expect(!fragment.text.contains("load-more"))
         }
     }
-}
 
-@Suite("The web app's workout builder")
-struct WebBuilderTests {
-    @Test(
-        "the builder starts from a workout template, and the workout records its lineage",
-        arguments: StorageBackend.available)
-    func fromTemplate(backend: StorageBackend) async throws {
-        try await TestApp.run(backend) { api in
-            // Given a coach's public template
-            let coach = try await api.signup("coach").accessToken
-            let created = try await api.call(
-                .post, "/api/v1/workout-templates", token: coach,
-                body: CreateWorkoutTemplateRequest(
-                    name: "Five by five", type: .strength,
-                    exercises: [
-                        TemplateExercise(
-                            name: "Back Squat", targetSets: Array(repeating: TargetSet(weightKg: 80, reps: 5), count: 2)
-                        )
-                    ], visibility: .public))
-            let template = try created.decode(WorkoutTemplate.self)
-            var hal = WebBrowser(api)
-            try await hal.signUp("hal")
-            // When Hal opens the builder, the template is offered; choosing it fills the rows
-            let empty = try await hal.get("/compose")
-            #expect(empty.text.contains(#"<option value="\#(template.id)">Five by five · coach</option>"#))
-            let filled = try await hal.get("/compose?template=\(template.id)")
-            #expect(filled.text.contains(#"value="Five by five""#))
-            #expect(filled.text.contains(#"value="Back Squat""#))
-            #expect(
-                filled.text.components(
-                    separatedBy: #"name="set_weight" type="number" step="0.5" min="0" inputmode="decimal" value="80""#
-                ).count == 3)
-            #expect(filled.text.contains(#"name="template_id" value="\#(template.id)""#))
-            // And posting it records which template it came from
-            let posted = try await hal.post(
-                "/posts",
-                [
-                    ("kind", "workout"), ("template_id", template.id.description), ("title", "Five by five"),
-                    ("type", "strength"), ("exercise_name", "Back Squat"), ("set_exercise", "0"), ("set_weight", "80"),
-                    ("set_reps", "5"),
-                ])
-            #expect(posted.status == .seeOther)
-            let uses = try await api.call(.get, "/api/v1/workout-templates/\(template.id)").decode(WorkoutTemplate.self)
-            #expect(uses.usesCount == 1)
-            #expect(try await hal.get("/compose?template=\(UUID().uuidString.lowercased())").status == .notFound)
-        }
-    }
-}
-
-@Suite("The web app's sessions")
-struct WebSessionTests {
-    @Test("a session that ended elsewhere is cleared from the browser, and pages treat it as signed out")
-    func staleSession() async throws {
+    @Test("an unknown address gives a browser a page, and the API its problem document")
+    func notFound() async throws {
         try await TestApp.run(.sqlite) { api in
-            var kim = WebBrowser(api)
-            try await kim.signUp("kim")
-            let cookie = try #require(kim.cookies["spotter_session"])
-            // When the login is revoked (another tab signed out)
-            var otherTab = kim
-            try await otherTab.post("/signout")
-            // Then this tab's next page is a signed-out one that drops the dead cookie
-            let page = try await kim.get("/feed/global")
-            #expect(page.status == .ok)
-            #expect(page.text.contains("Join Spotter"))
-            #expect(page.setCookie("spotter_session")?.contains("Max-Age=0") == true)
-            #expect(kim.cookies["spotter_session"] == nil)
-            #expect(try await api.storage.tokens.find(hash: OpaqueToken.hash(cookie))?.revokedAt != nil)
-        }
-    }
-
-    @Test("the session cookie is not accepted as an API access token")
-    func sessionIsNotAnAccessToken() async throws {
-        try await TestApp.run(.sqlite) { api in
-            var lou = WebBrowser(api)
-            try await lou.signUp("lou")
-            let cookie = try #require(lou.cookies["spotter_session"])
-            // The cookie is a refresh token: not accepted as a bearer access token by the API
-            #expect(try await api.call(.get, "/api/v1/me", token: cookie).status == .unauthorized)
+            var browser = WebBrowser(api)
+            let page = try await browser.get("/no/such/page", headers: [.accept: "text/html,application/xhtml+xml"])
+            #expect(page.status == .notFound)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.text.contains("There is nothing at this address."))
+            let problem = try await api.call(.get, "/api/v1/no-such-route", headers: [.accept: "text/html"])
+            #expect(problem.status == .notFound)
+            #expect(problem.headers[.contentType] == "application/problem+json")
         }
     }
 }
