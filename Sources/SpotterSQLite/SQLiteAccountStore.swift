@@ -80,6 +80,10 @@ struct SQLiteAccountStore: AccountStore {
         try await set("role", role.rawValue.databaseValue, id)
     }
 
+    func setPasswordHash(_ id: UserID, _ hash: String) async throws {
+        try await set("password_hash", hash.databaseValue, id)
+    }
+
     func setFeatured(_ id: UserID, at date: Date?) async throws {
         try await set("featured_at", date?.sqliteValue.databaseValue ?? .null, id)
     }

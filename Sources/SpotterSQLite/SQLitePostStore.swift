@@ -274,6 +274,20 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    func recentTrainers(since: Date) async throws -> [RecentTrainer] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT u.id, u.time_zone FROM posts p JOIN users u ON u.id = p.author_id
+                    WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= ?
+                      AND u.suspended_at IS NULL
+                    """,
+                arguments: [since.sqliteValue]
+            ).compactMap { row in UserID(row[0] as String).map { RecentTrainer(id: $0, timeZone: row[1]) } }
+        }
+    }
+
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(

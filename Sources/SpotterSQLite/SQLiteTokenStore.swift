@@ -53,6 +53,14 @@ struct SQLiteTokenStore: TokenStore {
         }
     }
 
+    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND family <> ? AND revoked_at IS NULL",
+                arguments: [date.sqliteValue, user.description, family.uuidString.lowercased()])
+        }
+    }
+
     func deleteExpired(before date: Date) async throws -> Int {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM tokens WHERE expires_at < ?", arguments: [date.sqliteValue])
