@@ -18,7 +18,8 @@ struct DeliveryService: Service {
             } catch {
                 logger.warning("delivery queue unavailable", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: pollInterval)
+            // A graceful shutdown ends the wait at once; a stop must not wait out the interval.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pollInterval) }
         }
     }
 }
@@ -47,7 +48,7 @@ struct ReminderService: Service {
                 logger.warning(
                     "reminder sweep failed; the next one covers this one's time", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: interval)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 }
