@@ -24,6 +24,23 @@ public struct SigninRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// `POST /api/v1/auth/password`: the current password proves it is the owner, not someone at an unlocked
+/// phone.
+public struct ChangePasswordRequest: Codable, Sendable, Equatable {
+    public var currentPassword: String
+    public var newPassword: String
+
+    public init(currentPassword: String, newPassword: String) {
+        self.currentPassword = currentPassword
+        self.newPassword = newPassword
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case currentPassword = "current_password"
+        case newPassword = "new_password"
+    }
+}
+
 /// `POST /api/v1/auth/refresh`.
 public struct RefreshRequest: Codable, Sendable, Equatable {
     public var refreshToken: String

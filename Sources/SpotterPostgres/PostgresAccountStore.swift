@@ -72,6 +72,10 @@ struct PostgresAccountStore: AccountStore {
         try await client.query("UPDATE users SET role = \(role.rawValue) WHERE id = \(id.rawValue)", logger: logger)
     }
 
+    func setPasswordHash(_ id: UserID, _ hash: String) async throws {
+        try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(id.rawValue)", logger: logger)
+    }
+
     func setFeatured(_ id: UserID, at date: Date?) async throws {
         try await client.query("UPDATE users SET featured_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
     }

@@ -334,6 +334,16 @@ enum PostgresMigrations {
                 "CREATE INDEX delivery_attempts_by_job ON delivery_attempts(job_id)",
             ]
         ),
+        (
+            // The reminder sweep asks who trained in the last days, whatever their posts' visibility.
+            "2026-11-23 reminders",
+            [
+                """
+                CREATE INDEX posts_workouts_by_performed ON posts(performed_at, author_id)
+                WHERE deleted_at IS NULL AND kind = 'workout'
+                """
+            ]
+        ),
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

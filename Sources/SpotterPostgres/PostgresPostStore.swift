@@ -235,6 +235,20 @@ struct PostgresPostStore: PostStore {
         return history
     }
 
+    func recentTrainers(since: Date) async throws -> [RecentTrainer] {
+        var trainers: [RecentTrainer] = []
+        for try await (id, timeZone) in try await client.query(
+            """
+            SELECT DISTINCT u.id, u.time_zone FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= \(since)
+              AND u.suspended_at IS NULL
+            """, logger: logger
+        ).decode((UUID, String).self) {
+            trainers.append(RecentTrainer(id: UserID(rawValue: id), timeZone: timeZone))
+        }
+        return trainers
+    }
+
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """

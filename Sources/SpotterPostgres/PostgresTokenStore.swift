@@ -53,6 +53,14 @@ struct PostgresTokenStore: TokenStore {
             "UPDATE tokens SET revoked_at = \(date) WHERE family = \(family) AND revoked_at IS NULL", logger: logger)
     }
 
+    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws {
+        try await client.query(
+            """
+            UPDATE tokens SET revoked_at = \(date)
+            WHERE user_id = \(user.rawValue) AND family <> \(family) AND revoked_at IS NULL
+            """, logger: logger)
+    }
+
     func deleteExpired(before date: Date) async throws -> Int {
         let rows = try await client.query(
             "DELETE FROM tokens WHERE expires_at < \(date) RETURNING hash", logger: logger)

@@ -16,7 +16,7 @@ struct SQLiteAccountStore: AccountStore {
         try await mappingConstraintErrors {
             try await pool.write { db in
                 try db.execute(
-                    sql: """
+                    cached: """
                         INSERT INTO users (id, username, username_key, email, email_key, password_hash, display_name,
                                            apple_subject, created_at, bio, avatar_url, units, time_zone, privacy, role)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -53,7 +53,7 @@ struct SQLiteAccountStore: AccountStore {
         try await mappingConstraintErrors {
             try await pool.write { db in
                 try db.execute(
-                    sql: "UPDATE users SET apple_subject = ? WHERE id = ?", arguments: [subject, id.description])
+                    cached: "UPDATE users SET apple_subject = ? WHERE id = ?", arguments: [subject, id.description])
             }
         }
     }
@@ -61,7 +61,7 @@ struct SQLiteAccountStore: AccountStore {
     func updateProfile(_ id: UserID, displayName: String, profile: ProfileFields) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE users SET display_name = ?, bio = ?, avatar_url = ?, units = ?, time_zone = ?, privacy = ?
                     WHERE id = ?
                     """,
@@ -80,6 +80,10 @@ struct SQLiteAccountStore: AccountStore {
         try await set("role", role.rawValue.databaseValue, id)
     }
 
+    func setPasswordHash(_ id: UserID, _ hash: String) async throws {
+        try await set("password_hash", hash.databaseValue, id)
+    }
+
     func setFeatured(_ id: UserID, at date: Date?) async throws {
         try await set("featured_at", date?.sqliteValue.databaseValue ?? .null, id)
     }
@@ -87,13 +91,13 @@ struct SQLiteAccountStore: AccountStore {
     /// `column` is one of the literals above, never input.
     private func set(_ column: String, _ value: DatabaseValue, _ id: UserID) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE users SET \(column) = ? WHERE id = ?", arguments: [value, id.description])
+            try db.execute(cached: "UPDATE users SET \(column) = ? WHERE id = ?", arguments: [value, id.description])
         }
     }
 
     private func fetch(_ clause: String, _ arguments: StatementArguments) async throws -> AccountRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM users \(clause)", arguments: arguments)
+            try Row.fetchOne(cached: db, sql: "SELECT \(Self.columns) FROM users \(clause)", arguments: arguments)
                 .flatMap(Self.record)
         }
     }

@@ -10,7 +10,7 @@ struct SQLiteAnalyticsStore: AnalyticsStore {
         try await pool.write { db in
             for record in events {
                 try db.execute(
-                    sql: """
+                    cached: """
                         INSERT INTO analytics_events (user_id, name, occurred_at, received_at, properties)
                         VALUES (?, ?, ?, ?, ?)
                         """,
@@ -25,7 +25,7 @@ struct SQLiteAnalyticsStore: AnalyticsStore {
     func dailyActiveUsers(since: Date) async throws -> [DailyCount] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT date(occurred_at, 'unixepoch'), COUNT(DISTINCT user_id) FROM analytics_events
                     WHERE occurred_at >= ? GROUP BY 1 ORDER BY 1
@@ -38,7 +38,7 @@ struct SQLiteAnalyticsStore: AnalyticsStore {
     func topEvents(since: Date, limit: Int) async throws -> [NameCount] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT name, COUNT(*) FROM analytics_events WHERE occurred_at >= ?
                     GROUP BY name ORDER BY 2 DESC, name LIMIT ?

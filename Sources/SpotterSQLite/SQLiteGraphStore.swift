@@ -9,7 +9,7 @@ struct SQLiteGraphStore: GraphStore {
     func relationship(of viewer: UserID, with other: UserID) async throws -> Relationship {
         try await pool.read { db in
             let row = try Row.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT
                       (SELECT state FROM follows WHERE follower_id = :v AND followee_id = :o),
@@ -32,13 +32,13 @@ struct SQLiteGraphStore: GraphStore {
     {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO follows (follower_id, followee_id, state, created_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (follower_id, followee_id) DO NOTHING
                     """,
                 arguments: [follower.description, followee.description, state.rawValue, date.sqliteValue])
             let current = try String.fetchOne(
-                db, sql: "SELECT state FROM follows WHERE follower_id = ? AND followee_id = ?",
+                cached: db, sql: "SELECT state FROM follows WHERE follower_id = ? AND followee_id = ?",
                 arguments: [follower.description, followee.description])
             return FollowEdgeState(rawValue: current ?? state.rawValue) ?? state
         }
@@ -47,7 +47,7 @@ struct SQLiteGraphStore: GraphStore {
     func unfollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?",
+                cached: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?",
                 arguments: [follower.description, followee.description])
             return db.changesCount > 0
         }
@@ -56,7 +56,7 @@ struct SQLiteGraphStore: GraphStore {
     func acceptFollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql:
+                cached:
                     "UPDATE follows SET state = 'accepted' WHERE follower_id = ? AND followee_id = ? AND state = 'pending'",
                 arguments: [follower.description, followee.description])
             return db.changesCount > 0
@@ -66,7 +66,7 @@ struct SQLiteGraphStore: GraphStore {
     func acceptPendingFollows(of followee: UserID) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE follows SET state = 'accepted' WHERE followee_id = ? AND state = 'pending'",
+                cached: "UPDATE follows SET state = 'accepted' WHERE followee_id = ? AND state = 'pending'",
                 arguments: [followee.description])
         }
     }
@@ -76,10 +76,11 @@ struct SQLiteGraphStore: GraphStore {
             let a = blocker.description
             let b = blocked.description
             try db.execute(
-                sql: "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                cached:
+                    "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [a, b, date.sqliteValue])
             try db.execute(
-                sql: """
+                cached: """
                     DELETE FROM follows WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)
                     """,
                 arguments: [a, b, b, a])
@@ -89,7 +90,7 @@ struct SQLiteGraphStore: GraphStore {
     func unblock(_ blocker: UserID, _ blocked: UserID) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?",
+                cached: "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?",
                 arguments: [blocker.description, blocked.description])
         }
     }
@@ -97,7 +98,7 @@ struct SQLiteGraphStore: GraphStore {
     func mute(_ muter: UserID, _ muted: UserID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO mutes (muter_id, muted_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                cached: "INSERT INTO mutes (muter_id, muted_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [muter.description, muted.description, date.sqliteValue])
         }
     }
@@ -105,7 +106,7 @@ struct SQLiteGraphStore: GraphStore {
     func unmute(_ muter: UserID, _ muted: UserID) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM mutes WHERE muter_id = ? AND muted_id = ?",
+                cached: "DELETE FROM mutes WHERE muter_id = ? AND muted_id = ?",
                 arguments: [muter.description, muted.description])
         }
     }
@@ -128,7 +129,7 @@ struct SQLiteGraphStore: GraphStore {
 
     func peopleInBlocks() async throws -> Set<UserID> {
         let ids = try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT blocker_id FROM blocks UNION SELECT blocked_id FROM blocks")
+            try String.fetchAll(cached: db, sql: "SELECT blocker_id FROM blocks UNION SELECT blocked_id FROM blocks")
         }
         return Set(ids.compactMap(UserID.init))
     }
@@ -136,7 +137,7 @@ struct SQLiteGraphStore: GraphStore {
     func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
         try await pool.read { db in
             let row = try Row.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT
                       (SELECT COUNT(*) FROM follows f JOIN users u ON u.id = f.follower_id
@@ -166,7 +167,7 @@ struct SQLiteGraphStore: GraphStore {
                 ])
             }
             let rows = try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT \(SQLiteAccountStore.columns), f.created_at FROM follows f
                     JOIN users ON users.id = f.\(otherColumn)

@@ -13,7 +13,7 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
         // One write transaction: SQLite's single writer makes the look-then-insert atomic.
         try await pool.write { db in
             let row = try Row.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT fingerprint, created_at, status, content_type, body
                     FROM idempotency_keys WHERE scope = ? AND key = ?
@@ -28,11 +28,11 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
                     return claim
                 case .none:
                     try db.execute(
-                        sql: "DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", arguments: [scope, key])
+                        cached: "DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", arguments: [scope, key])
                 }
             }
             try db.execute(
-                sql: "INSERT INTO idempotency_keys (scope, key, fingerprint, created_at) VALUES (?, ?, ?, ?)",
+                cached: "INSERT INTO idempotency_keys (scope, key, fingerprint, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [scope, key, fingerprint, now.sqliteValue])
             return .claimed
         }
@@ -41,7 +41,8 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     func complete(scope: String, key: String, response: StoredResponse) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE scope = ? AND key = ?",
+                cached:
+                    "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE scope = ? AND key = ?",
                 arguments: [response.status, response.contentType, response.body, scope, key])
         }
     }
@@ -49,14 +50,14 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     func release(scope: String, key: String) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND status IS NULL",
+                cached: "DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND status IS NULL",
                 arguments: [scope, key])
         }
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM idempotency_keys WHERE created_at < ?", arguments: [date.sqliteValue])
+            try db.execute(cached: "DELETE FROM idempotency_keys WHERE created_at < ?", arguments: [date.sqliteValue])
             return db.changesCount
         }
     }

@@ -303,6 +303,14 @@ enum SQLiteMigrations {
                     CREATE INDEX delivery_attempts_by_job ON delivery_attempts(job_id);
                     """)
         }
+        migrator.registerMigration("2026-11-23 reminders") { db in
+            // The reminder sweep asks who trained in the last days, whatever their posts' visibility.
+            try db.execute(
+                sql: """
+                    CREATE INDEX posts_workouts_by_performed ON posts(performed_at, author_id)
+                    WHERE deleted_at IS NULL AND kind = 'workout';
+                    """)
+        }
         return migrator
     }
 }

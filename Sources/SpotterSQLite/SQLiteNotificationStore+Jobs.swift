@@ -13,7 +13,7 @@ extension SQLiteNotificationStore {
             var jobID: String?
             if let batchKey {
                 jobID = try String.fetchOne(
-                    db,
+                    cached: db,
                     sql: """
                         SELECT id FROM delivery_jobs WHERE recipient_id = ? AND channel = ? AND batch_key = ?
                         AND state = 'pending'
@@ -22,7 +22,7 @@ extension SQLiteNotificationStore {
             if jobID == nil {
                 let id = UUIDv7.make(at: runAt).uuidString.lowercased()
                 try db.execute(
-                    sql: """
+                    cached: """
                         INSERT INTO delivery_jobs (id, recipient_id, channel, batch_key, state, run_at, created_at)
                         VALUES (?, ?, ?, ?, 'pending', ?, ?)
                         """,
@@ -32,7 +32,7 @@ extension SQLiteNotificationStore {
                 jobID = id
             }
             try db.execute(
-                sql:
+                cached:
                     "INSERT INTO delivery_items (job_id, notification_id, channel) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [jobID, notification.description, channel.rawValue])
         }
@@ -41,7 +41,7 @@ extension SQLiteNotificationStore {
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {
         try await pool.write { db in
             let rows = try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT id FROM delivery_jobs
                     WHERE (state IN ('pending', 'retrying') AND run_at <= :now)
@@ -52,7 +52,7 @@ extension SQLiteNotificationStore {
             var jobs: [DeliveryJob] = []
             for id in ids {
                 try db.execute(
-                    sql: "UPDATE delivery_jobs SET state = 'running', leased_until = ? WHERE id = ?",
+                    cached: "UPDATE delivery_jobs SET state = 'running', leased_until = ? WHERE id = ?",
                     arguments: [leaseUntil.sqliteValue, id])
                 if let job = try Self.job(id, db) { jobs.append(job) }
             }
@@ -63,12 +63,12 @@ extension SQLiteNotificationStore {
     static func job(_ id: String, _ db: Database) throws -> DeliveryJob? {
         guard
             let row = try Row.fetchOne(
-                db,
+                cached: db,
                 sql: "SELECT id, recipient_id, channel, batch_key, run_at, attempts FROM delivery_jobs WHERE id = ?",
                 arguments: [id])
         else { return nil }
         let items = try String.fetchAll(
-            db, sql: "SELECT notification_id FROM delivery_items WHERE job_id = ? ORDER BY notification_id",
+            cached: db, sql: "SELECT notification_id FROM delivery_items WHERE job_id = ? ORDER BY notification_id",
             arguments: [id])
         return DeliveryJob(
             id: UUID(uuidString: row[0])!, recipientID: UserID(row[1] as String)!,
@@ -80,7 +80,7 @@ extension SQLiteNotificationStore {
         try await pool.read { db in
             Set(
                 try String.fetchAll(
-                    db, sql: "SELECT target FROM delivery_attempts WHERE job_id = ? AND status = 'delivered'",
+                    cached: db, sql: "SELECT target FROM delivery_attempts WHERE job_id = ? AND status = 'delivered'",
                     arguments: [job.uuidString.lowercased()]))
         }
     }
@@ -88,7 +88,7 @@ extension SQLiteNotificationStore {
     func recordAttempt(_ attempt: DeliveryAttempt) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO delivery_attempts (job_id, target, status, detail, at) VALUES (?, ?, ?, ?, ?)",
+                cached: "INSERT INTO delivery_attempts (job_id, target, status, detail, at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [
                     attempt.jobID.uuidString.lowercased(), attempt.target, attempt.status.rawValue, attempt.detail,
                     attempt.at.sqliteValue,
@@ -99,7 +99,7 @@ extension SQLiteNotificationStore {
     func finish(_ job: UUID, sent: Bool, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE delivery_jobs SET state = ?, finished_at = ?, attempts = attempts + 1, leased_until = NULL
                     WHERE id = ?
                     """, arguments: [sent ? "sent" : "failed", date.sqliteValue, job.uuidString.lowercased()])
@@ -110,7 +110,7 @@ extension SQLiteNotificationStore {
         try await pool.write { db in
             // 'retrying', not 'pending': a new batch of the same key may already be pending beside it.
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE delivery_jobs SET state = 'retrying', run_at = ?, attempts = attempts + 1,
                         last_error = ?, leased_until = NULL
                     WHERE id = ?
@@ -121,7 +121,7 @@ extension SQLiteNotificationStore {
     func sentCount(to recipient: UserID, channel: DeliveryChannel, since date: Date) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT COUNT(*) FROM delivery_jobs WHERE recipient_id = ? AND channel = ? AND state = 'sent'
                     AND finished_at >= ?
@@ -132,7 +132,7 @@ extension SQLiteNotificationStore {
     func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob] {
         try await pool.read { db in
             let ids = try String.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT id FROM delivery_jobs WHERE recipient_id = ?
                     AND state IN ('pending', 'retrying', 'running') ORDER BY run_at, id
@@ -144,7 +144,7 @@ extension SQLiteNotificationStore {
     func attempts(of job: UUID) async throws -> [DeliveryAttempt] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: "SELECT job_id, target, status, detail, at FROM delivery_attempts WHERE job_id = ? ORDER BY id",
                 arguments: [job.uuidString.lowercased()]
             ).map {

@@ -40,7 +40,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func preferences(of user: UserID) async throws -> NotificationPreferences? {
         try await pool.read { db in
             try String.fetchOne(
-                db, sql: "SELECT preferences FROM notification_preferences WHERE user_id = ?",
+                cached: db, sql: "SELECT preferences FROM notification_preferences WHERE user_id = ?",
                 arguments: [user.description])
         }
         .flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) }
@@ -49,7 +49,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO notification_preferences (user_id, preferences) VALUES (?, ?)
                     ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences
                     """, arguments: [user.description, StoredJSON.encode(preferences)])
@@ -61,7 +61,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func insert(_ n: NotificationRecord) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
                                                dedupe_key, detail, created_at, seen_at, read_at, archived_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
@@ -78,7 +78,8 @@ struct SQLiteNotificationStore: NotificationStore {
     func notification(_ id: NotificationID) async throws -> NotificationRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?", arguments: [id.description]
+                cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
+                arguments: [id.description]
             ).map(Self.record)
         }
     }
@@ -86,7 +87,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow] {
         try await pool.read { db in
             let rows = try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT n.group_key, COUNT(*), MAX(n.read_at IS NULL), MAX(n.id) FROM notifications n
                     WHERE n.recipient_id = :viewer AND \(Self.visible)
@@ -97,7 +98,8 @@ struct SQLiteNotificationStore: NotificationStore {
             return try rows.compactMap { row in
                 guard
                     let latest = try Row.fetchOne(
-                        db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?", arguments: [row[3]])
+                        cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
+                        arguments: [row[3]])
                 else { return nil }
                 return NotificationGroupRow(
                     groupKey: row[0], count: row[1], unread: (row[2] as Int) == 1, latest: Self.record(latest))
@@ -108,7 +110,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT \(Self.columns) FROM notifications n
                     WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
@@ -121,7 +123,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {
         try await pool.read { db in
             let row = try Row.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT COUNT(*), COALESCE(MAX(n.read_at IS NULL), 0) FROM notifications n
                     WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
@@ -133,7 +135,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func counts(of recipient: UserID) async throws -> NotificationCounts {
         try await pool.read { db in
             let row = try Row.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT COUNT(*) FILTER (WHERE n.read_at IS NULL), COUNT(*) FILTER (WHERE n.seen_at IS NULL)
                     FROM notifications n
@@ -146,7 +148,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE notifications SET seen_at = ? WHERE recipient_id = ? AND seen_at IS NULL
                     AND (? IS NULL OR id <= ?)
                     """,
@@ -158,7 +160,7 @@ struct SQLiteNotificationStore: NotificationStore {
         try await pool.write { db in
             // Reading implies seeing.
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE notifications SET read_at = ?, seen_at = COALESCE(seen_at, ?)
                     WHERE recipient_id = ? AND read_at IS NULL AND (? IS NULL OR id <= ?) AND (? IS NULL OR group_key = ?)
                     """,
@@ -172,7 +174,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func archive(of recipient: UserID, groupKey: String, at date: Date) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE notifications SET archived_at = ? WHERE recipient_id = ? AND group_key = ?
                     AND archived_at IS NULL
                     """, arguments: [date.sqliteValue, recipient.description, groupKey])
@@ -185,7 +187,8 @@ struct SQLiteNotificationStore: NotificationStore {
     func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO known_devices (user_id, device, first_seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                cached:
+                    "INSERT INTO known_devices (user_id, device, first_seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [user.description, device, date.sqliteValue])
             return db.changesCount == 1
         }
@@ -195,7 +198,7 @@ struct SQLiteNotificationStore: NotificationStore {
         // A token moves to whoever registered it last: a phone passed on must not keep the old owner's pushes.
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO push_devices (token, user_id, created_at) VALUES (?, ?, ?)
                     ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, created_at = excluded.created_at
                     """, arguments: [token, user.description, date.sqliteValue])
@@ -205,7 +208,8 @@ struct SQLiteNotificationStore: NotificationStore {
     func removeDevice(_ token: String, of user: UserID) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM push_devices WHERE token = ? AND user_id = ?", arguments: [token, user.description])
+                cached: "DELETE FROM push_devices WHERE token = ? AND user_id = ?",
+                arguments: [token, user.description])
             return db.changesCount > 0
         }
     }
@@ -213,7 +217,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func devices(of user: UserID) async throws -> [String] {
         try await pool.read { db in
             try String.fetchAll(
-                db, sql: "SELECT token FROM push_devices WHERE user_id = ? ORDER BY created_at",
+                cached: db, sql: "SELECT token FROM push_devices WHERE user_id = ? ORDER BY created_at",
                 arguments: [user.description])
         }
     }
@@ -221,7 +225,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO web_push_subscriptions (endpoint, user_id, p256dh, auth, created_at)
                     VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
@@ -237,7 +241,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM web_push_subscriptions WHERE endpoint = ? AND user_id = ?",
+                cached: "DELETE FROM web_push_subscriptions WHERE endpoint = ? AND user_id = ?",
                 arguments: [endpoint, user.description])
             return db.changesCount > 0
         }
@@ -246,7 +250,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: "SELECT endpoint, p256dh, auth FROM web_push_subscriptions WHERE user_id = ? ORDER BY created_at",
                 arguments: [user.description]
             ).map { WebPushRegistration(endpoint: $0[0], keys: .init(p256dh: $0[1], auth: $0[2])) }
@@ -257,10 +261,10 @@ struct SQLiteNotificationStore: NotificationStore {
         try await pool.write { db in
             switch target {
             case .apns(let token):
-                try db.execute(sql: "DELETE FROM push_devices WHERE token = ?", arguments: [token])
+                try db.execute(cached: "DELETE FROM push_devices WHERE token = ?", arguments: [token])
             case .webPush(let subscription):
                 try db.execute(
-                    sql: "DELETE FROM web_push_subscriptions WHERE endpoint = ?", arguments: [subscription.endpoint])
+                    cached: "DELETE FROM web_push_subscriptions WHERE endpoint = ?", arguments: [subscription.endpoint])
             case .email:
                 break  // an address is the account's own; a refused one is recorded, not removed
             }

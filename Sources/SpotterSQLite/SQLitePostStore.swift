@@ -9,7 +9,7 @@ struct SQLitePostStore: PostStore {
     func insert(_ post: PostRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
                                        template_id, text_hash, in_global, performed_at, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -28,7 +28,7 @@ struct SQLitePostStore: PostStore {
     func update(_ post: PostRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     UPDATE posts SET text = ?, visibility = ?, workout = ?, records = ?, hashtags = ?, mentions = ?,
                         template_id = ?, text_hash = ?, in_global = ?, performed_at = ?, edited_at = ?
                     WHERE id = ?
@@ -39,7 +39,7 @@ struct SQLitePostStore: PostStore {
                     StoredJSON.encode(post.mentions), post.workout?.templateID?.description, post.textHash,
                     post.inGlobal, post.performedAt.sqliteValue, post.editedAt?.sqliteValue, post.id.description,
                 ])
-            try db.execute(sql: "DELETE FROM post_tags WHERE post_id = ?", arguments: [post.id.description])
+            try db.execute(cached: "DELETE FROM post_tags WHERE post_id = ?", arguments: [post.id.description])
             try Self.writeTags(post, db)
         }
     }
@@ -47,7 +47,7 @@ struct SQLitePostStore: PostStore {
     private static func writeTags(_ post: PostRecord, _ db: Database) throws {
         for tag in post.hashtags {
             try db.execute(
-                sql: "INSERT INTO post_tags (tag, post_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                cached: "INSERT INTO post_tags (tag, post_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 arguments: [tag, post.id.description])
         }
     }
@@ -55,7 +55,7 @@ struct SQLitePostStore: PostStore {
     func tombstone(_ id: PostID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                cached: "UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
         }
     }
@@ -63,7 +63,7 @@ struct SQLitePostStore: PostStore {
     func record(_ id: PostID) async throws -> PostRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
                            in_global, performed_at, created_at, edited_at, deleted_at
@@ -170,7 +170,8 @@ struct SQLitePostStore: PostStore {
 
     func kudosGivers(of post: PostID) async throws -> Set<UserID> {
         let ids = try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT user_id FROM kudos WHERE post_id = ?", arguments: [post.description])
+            try String.fetchAll(
+                cached: db, sql: "SELECT user_id FROM kudos WHERE post_id = ?", arguments: [post.description])
         }
         return Set(ids.compactMap(UserID.init))
     }
@@ -204,7 +205,7 @@ struct SQLitePostStore: PostStore {
         sql: String, arguments: StatementArguments, viewer: UserID?, extra: @escaping @Sendable (Row) -> Extra
     ) async throws -> [(post: Post, extra: Extra)] {
         let rows = try await pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+            try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap { row in
                 Self.post(from: row).map { ($0, extra(row)) }
             }
         }
@@ -228,7 +229,7 @@ struct SQLitePostStore: PostStore {
                 """
             var preview: [String: [AuthorSummary]] = [:]
             for row in try Row.fetchAll(
-                db, sql: previewSQL, arguments: ["ids": StoredJSON.encode(ids), "viewer": viewer?.description])
+                cached: db, sql: previewSQL, arguments: ["ids": StoredJSON.encode(ids), "viewer": viewer?.description])
             {
                 guard let id = UserID(row[1] as String) else { continue }
                 preview[row[0], default: []].append(
@@ -257,7 +258,7 @@ struct SQLitePostStore: PostStore {
     func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
                     WHERE p.author_id = :author AND p.kind = 'workout' AND \(SQLitePostSQL.visible)
@@ -274,10 +275,24 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    func recentTrainers(since: Date) async throws -> [RecentTrainer] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                cached: db,
+                sql: """
+                    SELECT DISTINCT u.id, u.time_zone FROM posts p JOIN users u ON u.id = p.author_id
+                    WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= ?
+                      AND u.suspended_at IS NULL
+                    """,
+                arguments: [since.sqliteValue]
+            ).compactMap { row in UserID(row[0] as String).map { RecentTrainer(id: $0, timeZone: row[1]) } }
+        }
+    }
+
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT COUNT(*) FROM posts p JOIN users u ON u.id = p.author_id
                     WHERE p.author_id = :author AND \(SQLitePostSQL.visible)
@@ -289,7 +304,7 @@ struct SQLitePostStore: PostStore {
     func countPosts(by author: UserID, since: Date) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM posts WHERE author_id = ? AND created_at >= ?",
+                cached: db, sql: "SELECT COUNT(*) FROM posts WHERE author_id = ? AND created_at >= ?",
                 arguments: [author.description, since.sqliteValue]) ?? 0
         }
     }
@@ -297,7 +312,7 @@ struct SQLitePostStore: PostStore {
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT EXISTS (SELECT 1 FROM posts WHERE author_id = ? AND text_hash = ? AND created_at >= ?
                                    AND deleted_at IS NULL)
@@ -309,7 +324,7 @@ struct SQLitePostStore: PostStore {
     func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO kudos (post_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                cached: "INSERT INTO kudos (post_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [post.description, user.description, date.sqliteValue])
             return db.changesCount > 0
         }
@@ -318,7 +333,7 @@ struct SQLitePostStore: PostStore {
     func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM kudos WHERE post_id = ? AND user_id = ?",
+                cached: "DELETE FROM kudos WHERE post_id = ? AND user_id = ?",
                 arguments: [post.description, user.description])
             return db.changesCount > 0
         }
@@ -327,7 +342,7 @@ struct SQLitePostStore: PostStore {
     func insertComment(_ comment: CommentRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
@@ -340,7 +355,7 @@ struct SQLitePostStore: PostStore {
     func comment(_ id: CommentID) async throws -> CommentRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                db,
+                cached: db,
                 sql:
                     "SELECT id, post_id, parent_id, author_id, text, created_at, deleted_at FROM comments WHERE id = ?",
                 arguments: [id.description]
@@ -359,7 +374,7 @@ struct SQLitePostStore: PostStore {
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE comments SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                cached: "UPDATE comments SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
         }
     }
@@ -367,7 +382,7 @@ struct SQLitePostStore: PostStore {
     func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment] {
         try await pool.read { db in
             let rows = try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name,
                            u.avatar_url
@@ -396,7 +411,7 @@ struct SQLitePostStore: PostStore {
         try await pool.read { db in
             var bests: [String: ExerciseBests] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT exercise_key, bests FROM personal_bests WHERE user_id = ?",
+                cached: db, sql: "SELECT exercise_key, bests FROM personal_bests WHERE user_id = ?",
                 arguments: [user.description])
             {
                 if let value = StoredJSON.decode(ExerciseBests.self, from: row[1]) { bests[row[0]] = value }
@@ -409,7 +424,7 @@ struct SQLitePostStore: PostStore {
         try await pool.write { db in
             for (key, value) in bests {
                 try db.execute(
-                    sql: """
+                    cached: """
                         INSERT INTO personal_bests (user_id, exercise_key, bests) VALUES (?, ?, ?)
                         ON CONFLICT (user_id, exercise_key) DO UPDATE SET bests = excluded.bests
                         """,

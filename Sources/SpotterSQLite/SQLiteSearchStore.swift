@@ -32,14 +32,14 @@ struct SQLiteSearchStore: SearchStore {
         }
         let bound = arguments
         return try await pool.read { db in
-            try Row.fetchAll(db, sql: sql, arguments: bound).compactMap(SQLiteAccountStore.record)
+            try Row.fetchAll(cached: db, sql: sql, arguments: bound).compactMap(SQLiteAccountStore.record)
         }
     }
 
     func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT t.tag, COUNT(*) FROM post_tags t
                     JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id

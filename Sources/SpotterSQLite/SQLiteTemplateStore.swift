@@ -12,7 +12,7 @@ struct SQLiteTemplateStore: TemplateStore {
     func insertExercise(_ t: ExerciseTemplateRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO exercise_templates (id, author_id, name, equipment, muscle_groups, format, visibility,
                                                     created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -45,7 +45,7 @@ struct SQLiteTemplateStore: TemplateStore {
     private func exercises(clause: String, _ arguments: StatementArguments) async throws -> [ExerciseTemplate] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT p.id, p.name, p.equipment, p.muscle_groups, p.format, p.visibility, p.created_at,
                            \(Self.author)
@@ -71,7 +71,7 @@ struct SQLiteTemplateStore: TemplateStore {
     func tombstoneExercise(_ id: ExerciseTemplateID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE exercise_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                cached: "UPDATE exercise_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
         }
     }
@@ -79,7 +79,7 @@ struct SQLiteTemplateStore: TemplateStore {
     func insertWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
+                cached: """
                     INSERT INTO workout_templates (id, author_id, name, type, description, exercises, visibility,
                                                    created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -114,7 +114,7 @@ struct SQLiteTemplateStore: TemplateStore {
     private func workoutTemplates(clause: String, _ arguments: StatementArguments) async throws -> [WorkoutTemplate] {
         try await pool.read { db in
             try Row.fetchAll(
-                db,
+                cached: db,
                 sql: """
                     SELECT p.id, p.name, p.type, p.description, p.exercises, p.visibility, p.created_at,
                            \(Self.author),
@@ -142,7 +142,7 @@ struct SQLiteTemplateStore: TemplateStore {
     func tombstoneWorkoutTemplate(_ id: WorkoutTemplateID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE workout_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                cached: "UPDATE workout_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
         }
     }

@@ -10,7 +10,7 @@ struct SQLiteTokenStore: TokenStore {
         try await mappingConstraintErrors {
             try await pool.write { db in
                 try db.execute(
-                    sql: """
+                    cached: """
                         INSERT INTO tokens (hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
@@ -26,7 +26,7 @@ struct SQLiteTokenStore: TokenStore {
     func find(hash: String) async throws -> TokenRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                db,
+                cached: db,
                 sql: """
                     SELECT hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at
                     FROM tokens WHERE hash = ?
@@ -39,7 +39,7 @@ struct SQLiteTokenStore: TokenStore {
     func markUsed(hash: String, at date: Date) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND revoked_at IS NULL",
+                cached: "UPDATE tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND revoked_at IS NULL",
                 arguments: [date.sqliteValue, hash])
             return db.changesCount == 1
         }
@@ -48,14 +48,22 @@ struct SQLiteTokenStore: TokenStore {
     func revokeFamily(_ family: UUID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL",
+                cached: "UPDATE tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL",
                 arguments: [date.sqliteValue, family.uuidString.lowercased()])
+        }
+    }
+
+    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                cached: "UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND family <> ? AND revoked_at IS NULL",
+                arguments: [date.sqliteValue, user.description, family.uuidString.lowercased()])
         }
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
         try await pool.write { db in
-            try db.execute(sql: "DELETE FROM tokens WHERE expires_at < ?", arguments: [date.sqliteValue])
+            try db.execute(cached: "DELETE FROM tokens WHERE expires_at < ?", arguments: [date.sqliteValue])
             return db.changesCount
         }
     }

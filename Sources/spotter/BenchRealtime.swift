@@ -27,29 +27,8 @@ extension Bench {
         func run() async throws {
             let (users, tokensFile) = (users, tokensFile)
             try await withSeedableStorage(options) { storage, bulk in
-                let now = Date()
-                // A month old, so the new-account posting limit doesn't apply to the publisher.
-                let joined = now - 30 * 24 * 3600
-                let first = try await bulk.size().accounts
-                let accounts = (0..<users).map { number in
-                    let username = "listener" + String(format: "%05d", first + number)
-                    return AccountRecord(
-                        id: UserID(rawValue: UUIDv7.make(at: joined)), username: username,
-                        email: "\(username)@example.com", passwordHash: nil, displayName: "Listener \(number)",
-                        appleSubject: nil, createdAt: joined)
-                }
-                for batch in stride(from: 0, to: accounts.count, by: 1000) {
-                    try await bulk.loadAccounts(Array(accounts[batch..<min(batch + 1000, accounts.count)]))
-                }
-                var tokens: [String] = []
-                for account in accounts {
-                    let token = OpaqueToken.generate(.access)
-                    try await storage.tokens.insert(
-                        TokenRecord(
-                            hash: OpaqueToken.hash(token), userID: account.id, family: UUID(), kind: .access,
-                            createdAt: now, expiresAt: now + 24 * 3600))
-                    tokens.append(token)
-                }
+                let tokens = try await BenchAccounts.make(users, prefix: "listener", storage: storage, bulk: bulk)
+                    .tokens
                 let written = FileManager.default.createFile(
                     atPath: tokensFile, contents: Data((tokens.joined(separator: "\n") + "\n").utf8),
                     attributes: [.posixPermissions: 0o600])

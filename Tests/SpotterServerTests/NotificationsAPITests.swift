@@ -198,6 +198,16 @@ struct NotificationsAPITests {
                 json: #"{"endpoint":"https://push.example.net/send/abc"}"#)
             #expect(gone.status == .noContent)
             #expect(try await api.storage.notifications.webPushSubscriptions(of: me.id).isEmpty)
+
+            // A NUL byte (which PostgreSQL refuses in text, found by schemathesis) is an answer, not a 500.
+            let nul = try await api.call(
+                .post, "/api/v1/notifications/web-push/unsubscribe", token: ana,
+                json: #"{"endpoint":"https://push.example.net/\u0000"}"#)
+            #expect(try nul.problem().errors?.map(\.field) == ["endpoint"])
+            #expect(
+                try await api.call(.delete, "/api/v1/notifications/devices/ab%00cd", token: ana).status == .notFound)
+            let archive = try await api.call(.post, "/api/v1/notifications/groups/a%00b/archive", token: ana)
+            #expect(archive.status == .notFound)
         }
     }
 }

@@ -84,6 +84,32 @@ public struct AccountService: Sendable {
         return try await startLogin(for: account)
     }
 
+    /// Changes the password when the current one is right, signs out every other login (a thief holding
+    /// one loses it with the old password) and alerts the owner on their other channels. The caller's own
+    /// login stays signed in.
+    public func changePassword(_ session: AuthenticatedSession, with request: ChangePasswordRequest) async throws {
+        let account = session.account
+        guard let hash = account.passwordHash else {
+            throw SpotterError.validation([
+                FieldError(field: "current_password", detail: "this account signs in with Apple and has no password")
+            ])
+        }
+        if let problem = AccountRules.passwordProblem(request.newPassword) {
+            throw SpotterError.validation([FieldError(field: "new_password", detail: problem)])
+        }
+        // A wrong current password is a field error, not 401: the caller is signed in, only the proof is wrong.
+        // It counts against the sign-in throttle like a wrong password at sign-in, so it can't be guessed here.
+        try await throttle.check(login: account.username, address: nil)
+        guard try await hasher.verify(request.currentPassword, hash: hash) else {
+            await throttle.recordFailure(login: account.username, address: nil)
+            throw SpotterError.validation([FieldError(field: "current_password", detail: "is not right")])
+        }
+        let now = clock.now
+        try await storage.accounts.setPasswordHash(account.id, try await hasher.hash(request.newPassword))
+        try await storage.tokens.revokeFamilies(of: account.id, except: session.token.family, at: now)
+        await notifier?.notify(.passwordChanged(user: account.id))
+    }
+
     // MARK: Tokens
 
     /// Resolves a bearer access token to its account. Throws `unauthorized` for unknown, expired or revoked

@@ -159,7 +159,10 @@ public struct DeliveryRunner: Sendable {
         let subject: String
         if job.batchKey?.hasPrefix("digest-") == true {
             let summary = NotificationText.digestSummary(Dictionary(grouping: items, by: \.type).mapValues(\.count))
-            content = NotificationText.Content(title: "Your Spotter digest", body: summary)
+            // A digest of the person's own reminders (a weekly summary) says them; others are counted.
+            let ownOnly = items.allSatisfy { $0.actorID == nil }
+            content = NotificationText.Content(
+                title: "Your Spotter digest", body: ownOnly ? lines.joined(separator: "\n") : summary)
             subject = "Your Spotter digest: \(summary)"
         } else {
             let actorName = try await latest.actorID.asyncMap { try await storage.accounts.find(id: $0)?.displayName }

@@ -51,6 +51,15 @@ public struct LocalTime: Sendable {
         return calendar.nextDate(after: date, matching: wanted, matchingPolicy: .nextTime) ?? date
     }
 
+    /// The last moment at or before `date` whose local time is `minute` minutes after midnight.
+    public func previous(minuteOfDay minute: Int, atOrBefore date: Date) -> Date {
+        let candidate = next(minuteOfDay: minute, after: date.addingTimeInterval(-1))
+        return candidate <= date ? candidate : next(minuteOfDay: minute, after: date.addingTimeInterval(-86_400))
+    }
+
+    /// Whether `date` is a Sunday, local time.
+    public func isSunday(_ date: Date) -> Bool { calendar.component(.weekday, from: date) == 1 }
+
     /// The local calendar day of `date`, `yyyy-MM-dd`: digests and day groups are keyed by it.
     public func day(of date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)

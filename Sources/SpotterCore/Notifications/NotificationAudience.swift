@@ -16,7 +16,14 @@ enum NotificationAudience {
             let theirs = try await storage.graph.relationship(of: actor, with: recipient)
             if mine.blocking || mine.muting || theirs.blocking { return false }
         }
-        if let post { return try await storage.posts.post(post, viewer: recipient) != nil }
+        if let post {
+            // Most notifications are about the recipient's own post (kudos, comments): one row says enough, where
+            // the full view would also count kudos and comments.
+            if let record = try await storage.posts.record(post), record.authorID == recipient {
+                return record.deletedAt == nil
+            }
+            return try await storage.posts.post(post, viewer: recipient) != nil
+        }
         return true
     }
 }

@@ -99,15 +99,25 @@ public struct NotificationService: Sendable {
     }
 
     public func markGroupRead(_ viewer: AccountRecord, groupKey: String) async throws -> NotificationCounts {
+        try Self.checkGroupKey(groupKey)
         try await storage.notifications.markRead(of: viewer.id, upTo: nil, groupKey: groupKey, at: clock.now)
         return try await countsChanged(viewer.id)
     }
 
     public func archive(_ viewer: AccountRecord, groupKey: String) async throws -> NotificationCounts {
+        try Self.checkGroupKey(groupKey)
         guard try await storage.notifications.archive(of: viewer.id, groupKey: groupKey, at: clock.now) else {
             throw SpotterError.notFound("No such notification group.")
         }
         return try await countsChanged(viewer.id)
+    }
+
+    /// Group keys are made of ids and type names; anything else (a NUL byte, which PostgreSQL refuses in text,
+    /// or a megabyte of path) names no group.
+    private static func checkGroupKey(_ key: String) throws {
+        guard key.count <= 200, key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+            throw SpotterError.notFound("No such notification group.")
+        }
     }
 
     /// Counts after a change, also sent to the person's other live sessions (the badge on every device).
@@ -154,24 +164,24 @@ public struct NotificationService: Sendable {
 
     public func registerDevice(_ viewer: AccountRecord, _ registration: DeviceRegistration) async throws {
         let token = registration.token.lowercased()
-        guard (32...200).contains(token.count), token.allSatisfy(\.isHexDigit) else {
+        guard Self.isDeviceToken(token) else {
             throw SpotterError.invalid("token", "must be an APNs device token in hex")
         }
         try await storage.notifications.addDevice(token, of: viewer.id, at: clock.now)
     }
 
     public func removeDevice(_ viewer: AccountRecord, token: String) async throws {
-        guard try await storage.notifications.removeDevice(token.lowercased(), of: viewer.id) else {
+        // What can't be a token was never registered; checking first keeps bytes such as NUL, which
+        // PostgreSQL refuses in text, away from the database.
+        guard Self.isDeviceToken(token), try await storage.notifications.removeDevice(token.lowercased(), of: viewer.id)
+        else {
             throw SpotterError.notFound("No such device.")
         }
     }
 
     public func registerWebPush(_ viewer: AccountRecord, _ registration: WebPushRegistration) async throws {
         var problems: [FieldError] = []
-        if let url = URL(string: registration.endpoint), url.scheme == "https" || url.scheme == "http", url.host != nil,
-            registration.endpoint.count <= 2000
-        {
-        } else {
+        if !Self.isPushEndpoint(registration.endpoint) {
             problems.append(FieldError(field: "endpoint", detail: "must be the push service's URL"))
         }
         if Data(base64URL: registration.keys.p256dh)?.count != 65 {
@@ -185,9 +195,24 @@ public struct NotificationService: Sendable {
     }
 
     public func removeWebPush(_ viewer: AccountRecord, endpoint: String) async throws {
+        guard Self.isPushEndpoint(endpoint) else {
+            throw SpotterError.invalid("endpoint", "must be the push service's URL")
+        }
         guard try await storage.notifications.removeWebPush(endpoint: endpoint, of: viewer.id) else {
             throw SpotterError.notFound("No such subscription.")
         }
+    }
+
+    static func isDeviceToken(_ token: String) -> Bool {
+        (32...200).contains(token.count) && token.allSatisfy(\.isHexDigit)
+    }
+
+    /// An http(s) URL of printable characters, as push services hand out.
+    static func isPushEndpoint(_ endpoint: String) -> Bool {
+        guard endpoint.count <= 2000, endpoint.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }),
+            let url = URL(string: endpoint), url.scheme == "https" || url.scheme == "http", url.host != nil
+        else { return false }
+        return true
     }
 }
 

@@ -46,7 +46,8 @@ public enum NotificationText {
         case .personalRecord: return "New personal record: \(detail)"
         case .streakAtRisk, .weeklySummary: return detail
         case .securityNewDevice: return "New sign-in to your account: \(detail)"
-        case .securityPasswordChanged: return "Your password was changed. If it wasn't you, reset it now."
+        case .securityPasswordChanged:
+            return "Your password was changed. If this wasn't you, contact your community's admin now."
         }
     }
 

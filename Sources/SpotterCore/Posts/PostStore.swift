@@ -25,6 +25,9 @@ public protocol PostStore: Sendable {
     func kudosGivers(of post: PostID) async throws -> Set<UserID>
     /// Every completed workout of `author` that `viewer` may see, oldest first.
     func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry]
+    /// People (not suspended) with a workout, of any visibility, performed at or after `since`, with their
+    /// time zones: the ones a streak reminder or weekly summary may be for.
+    func recentTrainers(since: Date) async throws -> [RecentTrainer]
     /// How many of `author`'s posts `viewer` may see.
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int
     /// Posts by `author` created at or after `since`, deleted ones included (for rate limits).
@@ -144,5 +147,16 @@ public struct CommentRecord: Sendable, Equatable {
         self.text = text
         self.createdAt = createdAt
         self.deletedAt = deletedAt
+    }
+}
+
+/// Someone who trained lately, and where: reminders go out at their local evening.
+public struct RecentTrainer: Sendable, Equatable {
+    public var id: UserID
+    public var timeZone: String
+
+    public init(id: UserID, timeZone: String) {
+        self.id = id
+        self.timeZone = timeZone
     }
 }

@@ -40,6 +40,8 @@ public protocol AccountStore: Sendable {
     /// Suspends (a date) or reinstates (`nil`) an account.
     func setSuspended(_ id: UserID, at date: Date?) async throws
     func setRole(_ id: UserID, _ role: Role) async throws
+    /// Replaces the bcrypt hash of the account's password.
+    func setPasswordHash(_ id: UserID, _ hash: String) async throws
     /// Features (a date) or unfeatures (`nil`) an account in the Featured feed.
     func setFeatured(_ id: UserID, at date: Date?) async throws
 }
@@ -53,6 +55,8 @@ public protocol TokenStore: Sendable {
     func markUsed(hash: String, at date: Date) async throws -> Bool
     /// Revokes every token of a login (token family).
     func revokeFamily(_ family: UUID, at date: Date) async throws
+    /// Revokes every token of the user's other logins, keeping the one of `family`.
+    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws
     /// Deletes tokens that expired before `date`; returns how many.
     @discardableResult
     func deleteExpired(before date: Date) async throws -> Int

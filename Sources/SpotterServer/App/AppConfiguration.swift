@@ -46,6 +46,8 @@ public struct DeliveryConfiguration: Sendable {
     public var runsQueue = true
     /// How often an idle runner looks for due jobs.
     public var pollInterval: Duration = .milliseconds(500)
+    /// How often the streak and weekly-summary sweep runs; each sends what fell due since the last.
+    public var reminderInterval: Duration = .seconds(300)
     /// Replaces the transports built from the settings: a test's own provider, or none.
     public var transport: (any DeliveryTransport)?
     /// APNs provider settings (team, key, bundle id); pushes to iPhones need them.

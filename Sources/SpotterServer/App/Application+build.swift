@@ -73,6 +73,10 @@ public func buildApplication(
             DeliveryService(
                 runner: DeliveryRunner(storage: storage, clock: clock, transport: transport, logger: logger),
                 pollInterval: configuration.delivery.pollInterval, logger: logger))
+        app.addServices(
+            ReminderService(
+                sweep: ReminderSweep(storage: storage, notifier: notifier), clock: clock,
+                interval: configuration.delivery.reminderInterval, logger: logger))
     }
     if configuration.runsMaintenance {
         app.addServices(

@@ -39,6 +39,11 @@ struct AuthController {
             try await accounts.signout(try context.requireIdentity())
             return Response(status: .noContent)
         }
+        routes.post("password") { request, context in
+            let body = try await request.decodeJSON(ChangePasswordRequest.self, context: context)
+            try await accounts.changePassword(try context.requireIdentity(), with: body)
+            return Response(status: .noContent)
+        }
         return routes
     }
 }

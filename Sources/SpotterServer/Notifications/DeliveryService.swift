@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ServiceLifecycle
 import SpotterCore
@@ -17,7 +18,37 @@ struct DeliveryService: Service {
             } catch {
                 logger.warning("delivery queue unavailable", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: pollInterval)
+            // A graceful shutdown ends the wait at once; a stop must not wait out the interval.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pollInterval) }
+        }
+    }
+}
+
+/// Sweeps for streak-at-risk and weekly-summary reminders every `interval`, alongside the queue.
+///
+/// The first sweep looks back `catchUp`, so a node that was down at someone's evening still reminds them
+/// when it is back; the notifier's dedupe keeps that, and several nodes sweeping, from reminding twice.
+struct ReminderService: Service {
+    static let catchUp: TimeInterval = 3 * 3600
+
+    let sweep: ReminderSweep
+    let clock: any WallClock
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        var since = clock.now.addingTimeInterval(-Self.catchUp)
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let now = clock.now
+            do {
+                let sent = try await sweep.run(since: since, now: now)
+                if sent > 0 { logger.info("reminders sent", metadata: ["count": "\(sent)"]) }
+                since = now
+            } catch {
+                logger.warning(
+                    "reminder sweep failed; the next one covers this one's time", metadata: ["error": "\(error)"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 }

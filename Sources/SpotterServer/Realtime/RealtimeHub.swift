@@ -24,6 +24,8 @@ actor RealtimeHub {
     /// `presence_state`, encoded once until the next diff goes out (see `subscribe`).
     private var presenceStateFrame: String?
 
+    /// Each person's latest notification work, which their next waits for (see `inOrder`).
+    private var userWork: [UserID: Task<Void, Never>] = [:]
     /// Renders inbox groups for `notification` events.
     let notifications: NotificationService
 
@@ -149,14 +151,15 @@ actor RealtimeHub {
                     .object(["id": .string(post.id.description), "comments_count": .number(Double(post.commentsCount))])
                 }
             case .notificationCreated(let id, let recipient):
-                guard hasSockets(on: .user(recipient)),
-                    let (_, group) = try await notifications.group(of: id)
-                else { return }
-                send(.user(recipient), event: "notification", payload: try JSONValue(encoding: group))
-                try await sendCounts(to: recipient)
+                guard hasSockets(on: .user(recipient)) else { return }
+                inOrder(for: recipient) { hub in
+                    guard let (_, group) = try await hub.notifications.group(of: id) else { return }
+                    await hub.send(.user(recipient), event: "notification", payload: try JSONValue(encoding: group))
+                    try await hub.sendCounts(to: recipient)
+                }
             case .notificationCountsChanged(let user):
                 guard hasSockets(on: .user(user)) else { return }
-                try await sendCounts(to: user)
+                inOrder(for: user) { hub in try await hub.sendCounts(to: user) }
             }
         } catch {
             logger.warning("realtime delivery failed", metadata: ["error": "\(error)"])
@@ -164,6 +167,32 @@ actor RealtimeHub {
     }
 
     private func hasSockets(on topic: RealtimeTopic) -> Bool { subscribers[topic]?.isEmpty == false }
+
+    /// Runs a person's notification work after their earlier work, and beside everyone else's.
+    ///
+    /// Rendering a group takes a few queries. Done one event after another, a burst of notifications for
+    /// many people queued behind each other (and behind the posts' fan-out) and waited seconds under load;
+    /// one person's events still go in order, so their badge never steps back to an older count.
+    private func inOrder(for user: UserID, _ work: @escaping @Sendable (RealtimeHub) async throws -> Void) {
+        let previous = userWork[user]
+        let task = Task {
+            await previous?.value
+            do {
+                try await work(self)
+            } catch {
+                logger.warning("realtime notification failed", metadata: ["error": "\(error)"])
+            }
+        }
+        userWork[user] = task
+        Task {
+            await task.value
+            self.finished(task, of: user)
+        }
+    }
+
+    private func finished(_ task: Task<Void, Never>, of user: UserID) {
+        if userWork[user] == task { userWork[user] = nil }
+    }
 
     /// The badge, on every live session of the user.
     private func sendCounts(to user: UserID) async throws {

@@ -1,0 +1,108 @@
+import Foundation
+import SpotterModels
+
+/// Reminders nobody's action triggers, found by sweeping who trained lately at their own local evening:
+///
+/// - **streak at risk**: at 18:00 local, someone with a run of two or more training days and no workout yet
+///   today hears that tonight is the last chance to keep it;
+/// - **weekly summary**: at 18:00 local on Sunday, someone who trained that week gets its totals. Its default
+///   setting (`weekly`) then carries it in Monday morning's digest.
+///
+/// Each sweep covers the moments that passed since the previous one, so a sweep every few minutes sends each
+/// reminder once; the notifier's dedupe key (the local day, or the week's Monday) makes a repeated or
+/// overlapping sweep — two nodes, or a restart that looks back — send nothing twice.
+public struct ReminderSweep: Sendable {
+    /// Local time of both reminders: late enough to know today has no workout, early enough to do one.
+    public static let eveningMinute = 18 * 60
+    /// A streak this long is worth a reminder; one day is not yet a streak.
+    public static let minimumStreak = 2
+
+    let storage: any SpotterStorage
+    let notifier: Notifier
+
+    public init(storage: any SpotterStorage, notifier: Notifier) {
+        self.storage = storage
+        self.notifier = notifier
+    }
+
+    /// Sends the reminders whose local evening fell after `since` and at or before `now`; returns how many
+    /// reminders it asked the notifier for (the notifier may still drop one by preference or dedupe).
+    @discardableResult
+    public func run(since: Date, now: Date) async throws -> Int {
+        guard since < now else { return 0 }
+        // A streak alive at this evening had a workout yesterday; a week's summary needs one this week.
+        let trainers = try await storage.posts.recentTrainers(since: now.addingTimeInterval(-8 * 86_400))
+        var sent = 0
+        for trainer in trainers {
+            let local = LocalTime(trainer.timeZone)
+            let evening = local.previous(minuteOfDay: Self.eveningMinute, atOrBefore: now)
+            guard evening > since else { continue }
+            let history = try await storage.posts.workoutHistory(of: trainer.id, viewer: trainer.id)
+            for reminder in Self.reminders(history: history, local: local, evening: evening) {
+                await notifier.notify(
+                    .reminder(user: trainer.id, type: reminder.type, period: reminder.period, text: reminder.text))
+                sent += 1
+            }
+        }
+        return sent
+    }
+
+    /// What one person is due at `evening`, from their workout history: pure, so the rules are tested alone.
+    public static func reminders(
+        history: [WorkoutHistoryEntry], local: LocalTime, evening: Date
+    ) -> [(type: NotificationType, period: String, text: String)] {
+        var due: [(NotificationType, String, String)] = []
+        let today = local.day(of: evening)
+        let streak = ProgressStats.streaks(
+            workoutDays: history.map(\.performedAt), timeZone: local.timeZone, now: evening
+        ).current
+        if streak >= minimumStreak, !history.contains(where: { local.day(of: $0.performedAt) == today }) {
+            due.append(
+                (.streakAtRisk, today, "Your \(streak)-day streak ends tonight. A short workout keeps it going."))
+        }
+        if local.isSunday(evening),
+            let week = ProgressStats.weekly(
+                workouts: history.map { ($0.performedAt, $0.workout?.volumeKg ?? 0) }, timeZone: local.timeZone,
+                now: evening, weeks: 1
+            ).first, week.workouts > 0
+        {
+            let thisWeek = history.filter { $0.performedAt >= week.weekStart && $0.performedAt <= evening }
+            let seconds = thisWeek.compactMap(\.workout).reduce(0) {
+                $0 + max(0, Int($1.endTime.timeIntervalSince($1.startTime)))
+            }
+            let records = thisWeek.reduce(0) { $0 + $1.records.count }
+            due.append(
+                (
+                    .weeklySummary, "week-\(local.day(of: week.weekStart))",
+                    weeklyText(workouts: week.workouts, seconds: seconds, volumeKg: week.volumeKg, records: records)
+                ))
+        }
+        return due
+    }
+
+    /// "Your week: 4 workouts, 3 h 20 min, 12,300 kg lifted and 2 personal records."
+    static func weeklyText(workouts: Int, seconds: Int, volumeKg: Double, records: Int) -> String {
+        var parts = ["\(workouts) \(workouts == 1 ? "workout" : "workouts")"]
+        let minutes = seconds / 60
+        if minutes > 0 {
+            let hours = minutes >= 60 ? "\(minutes / 60) h" : ""
+            let rest = minutes % 60 > 0 ? "\(minutes % 60) min" : ""
+            parts.append([hours, rest].filter { !$0.isEmpty }.joined(separator: " "))
+        }
+        if volumeKg >= 1 { parts.append("\(grouped(Int(volumeKg.rounded()))) kg lifted") }
+        if records > 0 { parts.append("\(records) personal \(records == 1 ? "record" : "records")") }
+        let list = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+        return "Your week: \(list)."
+    }
+
+    /// 12300 as "12,300", the same on every server whatever its locale.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+}
