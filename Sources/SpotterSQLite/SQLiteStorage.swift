@@ -43,8 +43,15 @@ public final class SQLiteStorage: SpotterStorage {
     }
 
     public func migrate() async throws {
-        // Runs once at start-up, before the server takes requests, so blocking here is fine.
-        try SQLiteMigrations.migrator.migrate(pool)
+        // Migrating waits for every reader to finish (a barrier). Blocking a concurrency thread on that can
+        // deadlock: the test suite runs many apps at once on two threads, and a reader may need one of them to
+        // finish. So the wait happens on GRDB's queue, and this task only suspends.
+        let pool = self.pool
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            SQLiteMigrations.migrator.asyncMigrate(pool) { result in
+                continuation.resume(with: result.map { _ in () })
+            }
+        }
     }
 
     public func ping() async throws {

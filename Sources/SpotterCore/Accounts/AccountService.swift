@@ -144,6 +144,32 @@ public struct AccountService: Sendable {
         return try await issuePair(for: account, family: token.family)
     }
 
+    /// The login a refresh token stands for, without rotating it; `nil` when it is unknown, used, revoked,
+    /// expired, or its account suspended. A browser's session cookie is its login's refresh token, which the
+    /// web never rotates: a page and its `fetch` calls arrive at once, and rotation's reuse detection would
+    /// read them as theft.
+    public func session(refreshToken: String) async throws -> AuthenticatedSession? {
+        guard !refreshToken.isEmpty, refreshToken.count < 200,
+            let token = try await storage.tokens.find(hash: OpaqueToken.hash(refreshToken)),
+            token.kind == .refresh, token.revokedAt == nil, token.usedAt == nil, token.expiresAt > clock.now,
+            let account = try await storage.accounts.find(id: token.userID), account.suspendedAt == nil
+        else { return nil }
+        return AuthenticatedSession(account: account, token: token)
+    }
+
+    /// A new access token of the session's login, with the usual short lifetime: what a web page's script
+    /// holds for the realtime socket, while the long-lived session stays in an HttpOnly cookie.
+    public func issueAccessToken(for session: AuthenticatedSession) async throws -> String {
+        try Self.refuseSuspended(session.account)
+        let now = clock.now
+        let token = OpaqueToken.generate(.access)
+        try await storage.tokens.insert(
+            TokenRecord(
+                hash: OpaqueToken.hash(token), userID: session.account.id, family: session.token.family,
+                kind: .access, createdAt: now, expiresAt: now + lifetimes.accessToken))
+        return token
+    }
+
     /// Ends the login the session's token belongs to; other logins of the same account stay.
     public func signout(_ session: AuthenticatedSession) async throws {
         try await storage.tokens.revokeFamily(session.token.family, at: clock.now)

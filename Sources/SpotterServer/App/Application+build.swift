@@ -160,7 +160,7 @@ func buildRouter(
         atPath: "analytics")
 
     // The browser app at `/`, on the same services.
-    WebApp(configuration: configuration, storage: storage, clock: clock, notifications: notifications).addRoutes(
+    WebApp(configuration: configuration, accounts: accounts, notifications: notifications).addRoutes(
         to: router, configuration: configuration, accounts: accounts,
         services: .init(
             clock: clock, posts: postService, feeds: feeds, social: social, progress: progress,

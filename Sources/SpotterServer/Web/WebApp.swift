@@ -11,12 +11,10 @@ struct WebApp {
     let pages: WebPages
 
     init(
-        configuration: AppConfiguration, storage: any SpotterStorage, clock: any WallClock,
-        notifications: NotificationService
+        configuration: AppConfiguration, accounts: AccountService, notifications: NotificationService
     ) {
         sessions = WebSessions(
-            storage: storage, clock: clock, lifetimes: configuration.tokenLifetimes,
-            secureCookies: configuration.secureCookies)
+            accounts: accounts, lifetimes: configuration.tokenLifetimes, secureCookies: configuration.secureCookies)
         pages = WebPages(sessions: sessions, notifications: notifications)
     }
 

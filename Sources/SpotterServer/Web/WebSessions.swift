@@ -21,30 +21,18 @@ struct WebSessions: Sendable {
     /// The signed-out CSRF secret (sign-in and sign-up forms); signed in, the token derives from the session.
     static let csrfCookie = "spotter_csrf"
 
-    let storage: any SpotterStorage
-    let clock: any WallClock
+    let accounts: AccountService
     let lifetimes: AccountService.Lifetimes
     let secureCookies: Bool
 
     /// The session a cookie names, or `nil` when it is unknown, used, revoked, expired, or its account suspended.
     func resolve(cookie: String) async throws -> AuthenticatedSession? {
-        guard !cookie.isEmpty, cookie.count < 200,
-            let token = try await storage.tokens.find(hash: OpaqueToken.hash(cookie)),
-            token.kind == .refresh, token.revokedAt == nil, token.usedAt == nil, token.expiresAt > clock.now,
-            let account = try await storage.accounts.find(id: token.userID), account.suspendedAt == nil
-        else { return nil }
-        return AuthenticatedSession(account: account, token: token)
+        try await accounts.session(refreshToken: cookie)
     }
 
     /// A new short-lived access token of the session's login, for the page's realtime socket.
     func socketToken(for session: AuthenticatedSession) async throws -> String {
-        let now = clock.now
-        let token = OpaqueToken.generate(.access)
-        try await storage.tokens.insert(
-            TokenRecord(
-                hash: OpaqueToken.hash(token), userID: session.account.id, family: session.token.family,
-                kind: .access, createdAt: now, expiresAt: now + lifetimes.accessToken))
-        return token
+        try await accounts.issueAccessToken(for: session)
     }
 
     /// The CSRF token of a signed-in session: a hash of the secret cookie, so a page on another site, which
