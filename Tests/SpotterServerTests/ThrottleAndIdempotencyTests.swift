@@ -147,6 +147,33 @@ struct IdempotencyTests {
         }
     }
 
+    @Test(
+        "a 429 is not replayed: the same key goes through once the wait is over, and each 429 says how long",
+        arguments: StorageBackend.available)
+    func rateLimitIsNotStored(backend: StorageBackend) async throws {
+        try await TestApp.run(
+            backend,
+            configure: {
+                $0.postRules.newAccountPostsPerHour = 1
+                $0.tokenLifetimes.accessToken = 2 * 3600  // the test waits out the hour
+            }
+        ) { api in
+            let ana = try await api.user("ana")
+            _ = try await api.post(ana, "First of the hour")
+            let body = CreatePostRequest(kind: .note, text: "Second of the hour")
+            for _ in 0..<2 {
+                let limited = try await api.call(
+                    .post, "/api/v1/posts", token: ana, body: body, headers: Self.key("k-5"))
+                #expect(limited.status == .tooManyRequests)
+                #expect(limited.headers[.retryAfter] == "3600")
+                #expect(limited.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            }
+            api.clock.advance(by: 3601)
+            let later = try await api.call(.post, "/api/v1/posts", token: ana, body: body, headers: Self.key("k-5"))
+            #expect(later.status == .created)
+        }
+    }
+
     @Test("a key is forgotten after 24 hours", arguments: StorageBackend.available)
     func retention(backend: StorageBackend) async throws {
         try await TestApp.run(backend, configure: { $0.tokenLifetimes.accessToken = 48 * 3600 }) { api in

@@ -56,7 +56,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
             do {
                 var response = try await next(request, context)
                 let collected = try await Self.collect(&response)
-                if response.status.code < 500 {
+                if Self.isFinal(response.status) {
                     try await store.complete(
                         scope: scope, key: key,
                         response: StoredResponse(
@@ -71,7 +71,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
                 // stored like any response, so a retry gets the same answer; server errors release the key.
                 let problem = ProblemResponse.make(for: error, context: context)
                 var response = problem
-                if problem.status.code < 500 {
+                if Self.isFinal(problem.status) {
                     let collected = try await Self.collect(&response)
                     try await store.complete(
                         scope: scope, key: key,
@@ -84,6 +84,13 @@ struct IdempotencyMiddleware: RouterMiddleware {
                 throw error
             }
         }
+    }
+
+    /// Whether an answer is the request's last word, to replay on every retry. Server errors and 429 are not:
+    /// "too many requests, retry after an hour" must let the retry through after the hour (a replayed 429
+    /// would also lack its `Retry-After`, found by schemathesis).
+    static func isFinal(_ status: HTTPResponse.Status) -> Bool {
+        status.code < 500 && status != .tooManyRequests
     }
 
     static func fingerprint(request: Request, body: ByteBuffer) -> String {

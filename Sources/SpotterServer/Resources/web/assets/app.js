@@ -133,6 +133,10 @@
   let ref = 0;
   let heartbeat = null;
   let attempts = 0;
+  let connectedBefore = false;
+  // The newest post this page knows on its live topic: a rejoin asks for what came after it, so a dropped
+  // socket resumes without gaps (see "Resuming without gaps" in realtime.md).
+  let newestPostID = liveTopic ? document.querySelector("#feed [data-post-id]")?.dataset.postId : undefined;
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -145,7 +149,8 @@
       status.hidden = true;
       body.dataset.live = "online";
       join(`user:${userID}`);
-      if (liveTopic) join(liveTopic);
+      if (liveTopic) join(liveTopic, connectedBefore && newestPostID ? { since: cursorAt(newestPostID) } : {});
+      connectedBefore = true;
       heartbeat = setInterval(() => send(null, "phoenix", "heartbeat", {}), 30000);
     });
     socket.addEventListener("message", (message) => {
@@ -170,9 +175,21 @@
     connect();
   }
 
-  function join(topic) {
+  function join(topic, payload = {}) {
     ref += 1;
-    socket.send(JSON.stringify([String(ref), String(ref), topic, "phx_join", {}]));
+    socket.send(JSON.stringify([String(ref), String(ref), topic, "phx_join", payload]));
+  }
+
+  // A feed cursor as the server makes them: base64url of "c1:" and the post's id.
+  function cursorAt(id) {
+    return btoa(`c1:${id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function announce(id) {
+    if (!newPostsBar || document.querySelector(`[data-post-id="${CSS.escape(id)}"]`)) return;
+    freshPosts.add(id);
+    newPostsBar.textContent = freshPosts.size === 1 ? "1 new post" : `${freshPosts.size} new posts`;
+    newPostsBar.hidden = false;
   }
 
   function send(joinRef, topic, event, payload) {
@@ -189,12 +206,23 @@
         break;
       }
       case "new_post":
-        if (topic !== liveTopic || !newPostsBar) break;
-        if (document.querySelector(`[data-post-id="${CSS.escape(payload.id)}"]`)) break;
-        freshPosts.add(payload.id);
-        newPostsBar.textContent = freshPosts.size === 1 ? "1 new post" : `${freshPosts.size} new posts`;
-        newPostsBar.hidden = false;
+        if (topic !== liveTopic) break;
+        newestPostID = payload.id;
+        announce(payload.id);
         break;
+      case "phx_reply": {
+        // A rejoin's reply carries what was posted while the socket was down, or asks for a reload.
+        const response = topic === liveTopic ? payload.response || {} : {};
+        for (const post of response.missed || []) {
+          newestPostID = post.id;
+          announce(post.id);
+        }
+        if (response.reset && newPostsBar) {
+          newPostsBar.textContent = "New posts: reload";
+          newPostsBar.hidden = false;
+        }
+        break;
+      }
       case "post_likes_updated":
         document.querySelectorAll(`[data-post-id="${CSS.escape(payload.id)}"] .kudos-count`)
           .forEach((node) => { node.textContent = String(payload.likes_count); });
