@@ -179,24 +179,14 @@ final class FanoutRun: Sendable {
     }
 
     private func subscribe(_ url: String) async {
-        var configuration = WebSocketClientConfiguration()
-        configuration.maxFrameSize = 1 << 20
-        _ = try? await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+        _ = try? await WebSocketClient.connect(url: url, configuration: PhoenixHeartbeat.client, logger: logger) {
             inbound, outbound, _ in
             self.writers.withLockedValue { $0.append(outbound) }
             let heartbeat: Task<Void, Never>?
             if self.target == .spotter {
                 // Presence off: nchan has none, so both measure fan-out alone.
                 try await outbound.write(.text(#"["1","1","community:feed","phx_join",{"presence":false}]"#))
-                // Spotter closes a socket after 60 s without a frame from the client.
-                heartbeat = Task {
-                    var ref = 2
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .seconds(25))
-                        try? await outbound.write(.text(#"[null,"\#(ref)","phoenix","heartbeat",{}]"#))
-                        ref += 1
-                    }
-                }
+                heartbeat = PhoenixHeartbeat.start(on: outbound)
             } else {
                 heartbeat = nil
                 self.ready.withLockedValue { $0 += 1 }
@@ -278,5 +268,28 @@ final class FanoutRun: Sendable {
     func closeAll() async {
         for writer in writers.withLockedValue({ $0 }) { try? await writer.close(.normalClosure, reason: nil) }
         for task in sockets.withLockedValue({ $0 }) { task.cancel() }
+    }
+}
+
+/// What the benchmark clients share on a Spotter socket.
+enum PhoenixHeartbeat {
+    /// Room for a large `missed` reply or a long post.
+    static var client: WebSocketClientConfiguration {
+        var configuration = WebSocketClientConfiguration()
+        configuration.maxFrameSize = 1 << 20
+        return configuration
+    }
+
+    /// Spotter closes a socket after 60 s without a frame from the client: a heartbeat every 25 s, until
+    /// cancelled. Refs start at 2, after the join's.
+    static func start(on outbound: WebSocketOutboundWriter) -> Task<Void, Never> {
+        Task {
+            var ref = 2
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(25))
+                try? await outbound.write(.text(#"[null,"\#(ref)","phoenix","heartbeat",{}]"#))
+                ref += 1
+            }
+        }
     }
 }

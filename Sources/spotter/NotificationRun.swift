@@ -64,20 +64,11 @@ final class NotificationRun: Sendable {
     }
 
     private func listen(_ url: String, topic: String) async {
-        var configuration = WebSocketClientConfiguration()
-        configuration.maxFrameSize = 1 << 20
-        _ = try? await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+        _ = try? await WebSocketClient.connect(url: url, configuration: PhoenixHeartbeat.client, logger: logger) {
             inbound, outbound, _ in
             self.writers.withLockedValue { $0.append(outbound) }
             try await outbound.write(.text(#"["1","1","\#(topic)","phx_join",{}]"#))
-            let heartbeat = Task {
-                var ref = 2
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(25))
-                    try? await outbound.write(.text(#"[null,"\#(ref)","phoenix","heartbeat",{}]"#))
-                    ref += 1
-                }
-            }
+            let heartbeat = PhoenixHeartbeat.start(on: outbound)
             defer { heartbeat.cancel() }
             let joinReply = #"["1","1","\#(topic)","phx_reply""#
             for try await message in inbound.messages(maxSize: 1 << 20) {
