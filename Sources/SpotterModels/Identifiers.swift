@@ -25,20 +25,18 @@ public enum UUIDv7 {
     )
         -> UUID
     {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<6 {
-            bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
-        }
-        bytes[6] = 0x70 | UInt8(truncatingIfNeeded: counter >> 8 & 0x0F)  // version 7, counter high bits
-        bytes[7] = UInt8(truncatingIfNeeded: counter)
-        for index in 8..<16 {
-            bytes[index] = UInt8.random(in: .min ... .max, using: &generator)
-        }
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
+        // One draw of 64 random bits rather than one per byte: the system generator makes a getrandom(2)
+        // call per draw, and IDs are made on every write and every request (issue 8's profile).
+        let random = generator.next()
+        let high = milliseconds << 16 | 0x7000 | UInt64(counter & 0xFFF)  // 48-bit time, version 7, counter
+        let low = random & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 9562 variant, 62 random bits
+        func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (56 - 8 * index)) }
         return UUID(
             uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3),
+                byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
+                byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3),
+                byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)
             )
         )
     }

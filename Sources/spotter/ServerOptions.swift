@@ -44,7 +44,7 @@ struct ServerOptions: ParsableArguments {
     }
 
     func logger(_ configuration: AppConfiguration) -> Logger {
-        var logger = Logger(label: "spotter")
+        var logger = Logger(label: "spotter", factory: LineLogHandler.standardOutput)
         logger.logLevel = configuration.logLevel
         return logger
     }

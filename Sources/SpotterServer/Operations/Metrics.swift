@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The process-wide Prometheus registry behind swift-metrics.
 ///
@@ -18,7 +19,14 @@ enum SpotterMetrics {
         return registry
     }()
 
+    /// Hummingbird's metrics middleware looks its counters up by label on every request, so each name is
+    /// mapped once and remembered (a few dozen labels and label names in all).
     private static func sanitize(_ name: String) -> String {
-        String(name.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" ? $0 : "_" })
+        if let known = sanitized.withLock({ $0[name] }) { return known }
+        let clean = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" ? $0 : "_" })
+        sanitized.withLock { $0[name] = clean }
+        return clean
     }
+
+    private static let sanitized = Mutex<[String: String]>([:])
 }
