@@ -117,6 +117,7 @@ let package = Package(
                 "SpotterCore",
                 "SpotterModels",
                 "SpotterPostgres",
+                "SpotterSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -76,7 +76,7 @@ struct SQLitePostStore: PostStore {
                 else { return nil }
                 return PostRecord(
                     id: id, authorID: author, kind: kind, text: row[3], visibility: visibility,
-                    workout: StoredJSON.decode(WorkoutRecord.self, from: row[5]),
+                    workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[5]),
                     records: StoredJSON.decode([PersonalRecord].self, from: row[6]) ?? [],
                     hashtags: StoredJSON.decode([String].self, from: row[7]) ?? [],
                     mentions: StoredJSON.decode([String].self, from: row[8]) ?? [], textHash: row[9],
@@ -247,7 +247,8 @@ struct SQLitePostStore: PostStore {
         return Post(
             id: id, kind: kind,
             author: AuthorSummary(id: authorID, username: row[11], displayName: row[12], avatarURL: row[13]),
-            text: row[2], visibility: visibility, workout: StoredJSON.decode(WorkoutRecord.self, from: row[4]),
+            text: row[2], visibility: visibility,
+            workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[4]),
             hashtags: StoredJSON.decode([String].self, from: row[6]) ?? [],
             mentions: StoredJSON.decode([String].self, from: row[7]) ?? [],
             personalRecords: StoredJSON.decode([PersonalRecord].self, from: row[5]) ?? [],

@@ -9,7 +9,10 @@ import SpotterPostgres
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure Spotter against the configured database.",
-        subcommands: [Feeds.self, Fanout.self, RealtimeUsers.self, NotificationUsers.self, Notifications.self])
+        subcommands: [
+            Feeds.self, HTTPPlan.self, SQLiteWrites.self, Fanout.self, RealtimeUsers.self, NotificationUsers.self,
+            Notifications.self,
+        ])
 }
 
 extension Bench {

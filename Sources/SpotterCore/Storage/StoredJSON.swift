@@ -1,7 +1,7 @@
 import Foundation
+import Synchronization
 
-/// How structured values (a workout, its records, tag lists) are kept in a TEXT column by both adapters:
-/// JSON with RFC 3339 dates, the same shape as on the wire.
+/// JSON columns (workouts, records, tags) as both databases store them: sorted keys, ISO 8601 dates.
 public enum StoredJSON {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -23,6 +23,62 @@ public enum StoredJSON {
 
     public static func decode<T: Decodable>(_ type: T.Type, from text: String?) -> T? {
         guard let text else { return nil }
+        // Most posts have no records, tags or mentions: skip the decoder's setup for the empty list.
+        if text == "[]", let list = T.self as? any EmptyList.Type { return list.empty as? T }
         return try? decoder.decode(T.self, from: Data(text.utf8))
+    }
+
+    /// `decode`, remembering recent results by their text. Feeds read the same posts again and again, and
+    /// decoding a workout's JSON was a fifth of a Following page's cost under load (issue 8's profile); a
+    /// lookup by text costs one hash of it. An edited workout has a different text, so nothing goes stale.
+    public static func decodeRemembered<T: Decodable & Sendable>(_ type: T.Type, from text: String?) -> T? {
+        guard let text else { return nil }
+        let key = RememberedKey(type: ObjectIdentifier(T.self), text: text)
+        if let known = remembered.withLock({ $0.value(for: key) }) as? T { return known }
+        guard let value = decode(T.self, from: text) else { return nil }
+        remembered.withLock { $0.store(value, for: key) }
+        return value
+    }
+
+    private static let remembered = Mutex(RecentValues(capacity: 4096))
+}
+
+private protocol EmptyList {
+    static var empty: Self { get }
+}
+
+extension Array: EmptyList {
+    static var empty: Self { [] }
+}
+
+private struct RememberedKey: Hashable {
+    let type: ObjectIdentifier
+    let text: String
+}
+
+/// Two generations of at most `capacity` values each: a hit in the older one moves to the newer, and when the
+/// newer fills up the older is dropped. Nearly least-recently-used, at the cost of two dictionaries.
+private struct RecentValues: ~Copyable {
+    let capacity: Int
+    private var newer: [RememberedKey: any Sendable] = [:]
+    private var older: [RememberedKey: any Sendable] = [:]
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    mutating func value(for key: RememberedKey) -> (any Sendable)? {
+        if let value = newer[key] { return value }
+        guard let value = older.removeValue(forKey: key) else { return nil }
+        store(value, for: key)
+        return value
+    }
+
+    mutating func store(_ value: any Sendable, for key: RememberedKey) {
+        if newer.count >= capacity {
+            older = newer
+            newer = [:]
+        }
+        newer[key] = value
     }
 }
