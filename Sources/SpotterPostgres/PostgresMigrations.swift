@@ -344,6 +344,11 @@ enum PostgresMigrations {
                 """
             ]
         ),
+        (
+            "2026-11-23 kudos in order",
+            // A post's first givers (the kudos preview) without ranking all of its kudos.
+            ["CREATE INDEX kudos_in_order ON kudos(post_id, created_at, user_id)"]
+        ),
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

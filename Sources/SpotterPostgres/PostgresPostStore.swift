@@ -172,14 +172,18 @@ struct PostgresPostStore: PostStore {
         guard !posts.isEmpty else { return posts }
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let ids = try builder.bind(posts.map(\.id.rawValue))
+        // The first three givers of each post, from the front of kudos_in_order: a post's cost stays the same
+        // however many kudos it has (issue 8).
         let sql = """
-            SELECT r.post_id, u.id, u.username, u.display_name, u.avatar_url FROM (
-              SELECT k.post_id, k.user_id,
-                     ROW_NUMBER() OVER (PARTITION BY k.post_id ORDER BY k.created_at, k.user_id) AS n
-              FROM kudos k JOIN users ku ON ku.id = k.user_id
-              WHERE k.post_id = ANY(\(ids)) AND \(PostgresPostSQL.listable("ku"))
-            ) r JOIN users u ON u.id = r.user_id
-            WHERE r.n <= 3 ORDER BY r.post_id, r.n
+            SELECT p.id, u.id, u.username, u.display_name, u.avatar_url
+            FROM unnest(\(ids)::uuid[]) AS p(id)
+            CROSS JOIN LATERAL (
+              SELECT f.user_id, f.created_at FROM kudos f JOIN users ku ON ku.id = f.user_id
+              WHERE f.post_id = p.id AND \(PostgresPostSQL.listable("ku"))
+              ORDER BY f.created_at, f.user_id LIMIT 3
+            ) k
+            JOIN users u ON u.id = k.user_id
+            ORDER BY p.id, k.created_at, k.user_id
             """
         var preview: [UUID: [AuthorSummary]] = [:]
         for try await (postID, userID, username, displayName, avatar) in try await client.query(

@@ -311,6 +311,10 @@ enum SQLiteMigrations {
                     WHERE deleted_at IS NULL AND kind = 'workout';
                     """)
         }
+        migrator.registerMigration("2026-11-23 kudos in order") { db in
+            // A post's first givers (the kudos preview) without ranking all of its kudos.
+            try db.execute(sql: "CREATE INDEX kudos_in_order ON kudos(post_id, created_at, user_id)")
+        }
         return migrator
     }
 }

@@ -218,14 +218,18 @@ struct SQLitePostStore: PostStore {
             var posts = posts
             guard !posts.isEmpty else { return posts }
             let ids = posts.map(\.id.description)
+            // The first three givers of each post, read from the front of kudos_in_order: a post's cost stays
+            // the same however many kudos it has (ranking all of them was most of a kudos request on a popular
+            // post, issue 8).
             let previewSQL = """
-                SELECT r.post_id, u.id, u.username, u.display_name, u.avatar_url FROM (
-                  SELECT k.post_id, k.user_id,
-                         ROW_NUMBER() OVER (PARTITION BY k.post_id ORDER BY k.created_at, k.user_id) AS n
-                  FROM kudos k JOIN users ku ON ku.id = k.user_id
-                  WHERE k.post_id IN (SELECT value FROM json_each(:ids)) AND \(SQLitePostSQL.listable("ku"))
-                ) r JOIN users u ON u.id = r.user_id
-                WHERE r.n <= 3 ORDER BY r.post_id, r.n
+                SELECT j.value, u.id, u.username, u.display_name, u.avatar_url
+                FROM json_each(:ids) j
+                JOIN kudos k ON k.rowid IN (
+                  SELECT f.rowid FROM kudos f JOIN users ku ON ku.id = f.user_id
+                  WHERE f.post_id = j.value AND \(SQLitePostSQL.listable("ku"))
+                  ORDER BY f.created_at, f.user_id LIMIT 3)
+                JOIN users u ON u.id = k.user_id
+                ORDER BY j.value, k.created_at, k.user_id
                 """
             var preview: [String: [AuthorSummary]] = [:]
             for row in try Row.fetchAll(

@@ -1,4 +1,5 @@
 -- wrk: POST kudos as a seeded person to a recent public post, a different pair on every request.
+-- No post is hot: a post with many kudos is its own scenario.
 -- Reads `spotter bench http-plan`'s files: TOKENS (access tokens) and POSTS (post ids).
 local function read(path)
   local lines = {}
@@ -13,8 +14,9 @@ local index = 0
 
 request = function()
   index = index + 1
-  -- Walk the posts for each token in turn so a (person, post) pair repeats only after every pair was used.
+  -- Consecutive requests go to different people and different posts (7919 is a prime, coprime to the post
+  -- count the scripts use), and a (person, post) pair comes back only after #tokens * #posts requests.
   local token = tokens[index % #tokens + 1]
-  local post = posts[math.floor(index / #tokens) % #posts + 1]
+  local post = posts[(index * 7919 + math.floor(index / #posts)) % #posts + 1]
   return wrk.format("POST", "/api/v1/posts/" .. post .. "/kudos", { ["Authorization"] = "Bearer " .. token })
 end

@@ -137,8 +137,11 @@ public struct PostService: Sendable {
             await events?.publish(.kudosChanged(id))
             if on { await notifier?.notify(.kudos(post: id, by: viewer.id)) }
         }
-        let after = try await get(id, viewer: viewer)
-        return KudosState(postID: id, kudosCount: after.kudosCount, kudosedByMe: after.kudosedByMe)
+        // The count as the viewer saw it, moved by this change: reading the whole post again for two numbers
+        // was a tenth of a kudos request (issue 8). Others' kudos in between show on the next read, as they
+        // would a moment after a re-read.
+        let count = post.kudosCount + (changed ? (on ? 1 : -1) : 0)
+        return KudosState(postID: id, kudosCount: max(0, count), kudosedByMe: on)
     }
 
     // MARK: Comments
