@@ -66,7 +66,7 @@ struct PhoenixSocket {
         channel: any Channel, logger: Logger
     ) async throws {
         let connection = RealtimeConnection(
-            user: user, connectedAt: clock.now, bufferSize: configuration.outboundBuffer)
+            user: user, connectedAt: clock.now, channel: channel, bufferSize: configuration.outboundBuffer)
         let lastSeen = NIOLockedValueBox(ContinuousClock.now)
         if let size = configuration.sendBufferSize {
             try? await channel.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size)).get()
@@ -74,12 +74,6 @@ struct PhoenixSocket {
         await hub.add(connection)
         RealtimeMetrics.connections.increment()
         try? await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {  // writer: the only task that writes frames
-                for await frame in connection.outbound {
-                    guard !connection.isOverflowed else { break }  // evicted: what is queued is not owed
-                    try await outbound.write(.text(frame))
-                }
-            }
             group.addTask {  // overflow: watched apart, as the writer may be stuck on a socket nobody reads
                 for await _ in connection.overflowSignal {}
             }
@@ -100,7 +94,6 @@ struct PhoenixSocket {
             if connection.isOverflowed { await evict(outbound: outbound, channel: channel, logger: logger) }
             group.cancelAll()
         }
-        connection.finish()
         await hub.remove(connection)
         RealtimeMetrics.connections.decrement()
         logger.debug("socket closed", metadata: ["user": "\(user.id)"])

@@ -1,50 +1,78 @@
 import Foundation
+import NIOCore
+import NIOWebSocket
 import SpotterCore
 import SpotterModels
+import Synchronization
 
-/// One socket's state shared between its reader, its writer and the hub: who it is, what it joined, and a
-/// bounded queue of frames to write.
+/// One socket's state shared between its reader and the hub: who it is, what it joined, and its frames on
+/// their way out.
+///
+/// Frames are written straight to the socket's NIO channel, on its event loop, rather than through a queue and
+/// a writer task per socket: at 10,000 subscribers that path (queue, task wake-up, NIO's async writer, then
+/// the event loop) cost about ten times nchan's per frame (issue 8). The bound on a slow client stays: a
+/// frame counts as waiting until NIO has handed it to the kernel, and a socket with more than `bufferSize`
+/// waiting is marked overflowed and cut off.
 final class RealtimeConnection: @unchecked Sendable {
     let id = UUID()
     let user: AccountRecord
     let connectedAt: Date
-    /// Frames for the writer task. Bounded: when it is full the client is too slow and is disconnected.
-    let outbound: AsyncStream<String>
-    private let continuation: AsyncStream<String>.Continuation
-    /// Ends when the outbound queue overflows (or when whoever waits on it is cancelled), and at no other
-    /// time: the eviction task waits on it, because the writer may be stuck on a socket nobody reads.
+    let channel: any Channel
+    private let bufferSize: Int
+    private let waiting = Atomic<Int>(0)
+    private let overflowed = Atomic<Bool>(false)
+    /// Ends when the socket overflows (or when whoever waits on it is cancelled), and at no other time.
     let overflowSignal: AsyncStream<Void>
     private let overflowContinuation: AsyncStream<Void>.Continuation
     private let lock = NSLock()
     private var joins: [RealtimeTopic: String?] = [:]
-    private var overflowed = false
 
-    init(user: AccountRecord, connectedAt: Date, bufferSize: Int) {
+    init(user: AccountRecord, connectedAt: Date, channel: any Channel, bufferSize: Int) {
         self.user = user
         self.connectedAt = connectedAt
-        (outbound, continuation) = AsyncStream.makeStream(
-            of: String.self, bufferingPolicy: .bufferingOldest(bufferSize))
+        self.channel = channel
+        self.bufferSize = bufferSize
         (overflowSignal, overflowContinuation) = AsyncStream.makeStream(of: Void.self)
     }
 
-    /// Queues a frame; a full queue marks the connection for disconnection instead of blocking the sender.
+    /// Sends a frame; a socket with too many frames waiting is marked for disconnection instead.
     func send(_ message: PhoenixMessage) {
         guard let text = message.encoded() else { return }
         send(text: text)
     }
 
-    /// Queues a frame encoded once for many sockets.
     func send(text: String) {
-        if case .dropped = continuation.yield(text) {
-            lock.withLock { overflowed = true }
-            continuation.finish()
-            overflowContinuation.finish()
-        }
+        let frame = ByteBuffer(string: text)
+        channel.eventLoop.execute { self.writeOnLoop(frame) }
     }
 
-    var isOverflowed: Bool { lock.withLock { overflowed } }
+    /// Sends one frame to many sockets: its bytes are made once and shared, and each event loop gets one task
+    /// for all of its sockets instead of one per socket.
+    static func broadcast(_ text: String, to connections: some Sequence<RealtimeConnection>) {
+        var batch = OutboundBatch()
+        let frame = ByteBuffer(string: text)
+        for connection in connections { batch.add(frame, to: connection) }
+        batch.send()
+    }
 
-    func finish() { continuation.finish() }
+    var isOverflowed: Bool { overflowed.load(ordering: .relaxed) }
+
+    /// Runs on the channel's event loop.
+    fileprivate func writeOnLoop(_ data: ByteBuffer) {
+        guard !isOverflowed else { return }  // being cut off: what is left is not owed
+        guard waiting.add(1, ordering: .relaxed).newValue <= bufferSize else {
+            markOverflowed()
+            return
+        }
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { _ in self.waiting.subtract(1, ordering: .relaxed) }
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: data), promise: promise)
+    }
+
+    private func markOverflowed() {
+        guard !overflowed.exchange(true, ordering: .relaxed) else { return }
+        overflowContinuation.finish()
+    }
 
     // MARK: Joined topics
 
@@ -62,6 +90,26 @@ final class RealtimeConnection: @unchecked Sendable {
     func joinRef(for topic: RealtimeTopic) -> String?? { lock.withLock { joins[topic] } }
 
     var topics: [RealtimeTopic] { lock.withLock { Array(joins.keys) } }
+}
+
+/// Frames for many sockets, sent with one task per event loop.
+struct OutboundBatch {
+    private var byLoop: [ObjectIdentifier: (loop: any EventLoop, writes: [(RealtimeConnection, ByteBuffer)])] = [:]
+
+    mutating func add(_ frame: ByteBuffer, to connection: RealtimeConnection) {
+        let loop = connection.channel.eventLoop
+        byLoop[ObjectIdentifier(loop), default: (loop, [])].writes.append((connection, frame))
+    }
+
+    mutating func add(text: String, to connection: RealtimeConnection) {
+        add(ByteBuffer(string: text), to: connection)
+    }
+
+    func send() {
+        for (loop, writes) in byLoop.values {
+            loop.execute { for (connection, frame) in writes { connection.writeOnLoop(frame) } }
+        }
+    }
 }
 
 extension PhoenixMessage {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import ServiceLifecycle
 import SpotterCore
 import SpotterModels
@@ -109,7 +110,7 @@ actor RealtimeHub {
                 payload: .object(["joins": Self.presence(joins), "leaves": Self.presence(leaves)])
             ).encoded()
         else { return }
-        for id in presenceListeners { connections[id]?.send(text: frame) }
+        RealtimeConnection.broadcast(frame, to: presenceListeners.compactMap { connections[$0] })
     }
 
     private static func presence(_ connections: [RealtimeConnection]) -> JSONValue {
@@ -204,7 +205,7 @@ actor RealtimeHub {
         guard let ids = subscribers[topic],
             let frame = PhoenixMessage.broadcast(topic: topic.description, event: event, payload: payload).encoded()
         else { return }
-        for id in ids { connections[id]?.send(text: frame) }
+        RealtimeConnection.broadcast(frame, to: ids.compactMap { connections[$0] })
     }
 
     private struct TopicKinds: OptionSet {
@@ -239,7 +240,11 @@ actor RealtimeHub {
         let shared = try await sharedView(of: id)
         var views: [UserID: Post?] = [:]
         var follows: [UserID: Bool] = [:]
-        var frames: [String: String?] = [:]
+        var frames: [String: ByteBuffer?] = [:]
+        var batch = OutboundBatch()
+        // Frames go out together once every target is decided, one event-loop task per loop. If a read fails
+        // part way, the frames decided before it still go out (the defer).
+        defer { batch.send() }
         for (topic, connection) in targets {
             let viewer = connection.user.id
             let view: Post
@@ -270,15 +275,19 @@ actor RealtimeHub {
                 break
             }
             guard let sharedKey else {
-                connection.send(.broadcast(topic: topic.description, event: event, payload: try payload(view)))
+                if let text = PhoenixMessage.broadcast(
+                    topic: topic.description, event: event, payload: try payload(view)
+                ).encoded() {
+                    batch.add(text: text, to: connection)
+                }
                 continue
             }
             if frames[sharedKey] == nil {
                 frames[sharedKey] = .some(
                     PhoenixMessage.broadcast(topic: topic.description, event: event, payload: try payload(view))
-                        .encoded())
+                        .encoded().map { ByteBuffer(string: $0) })
             }
-            if let frame = frames[sharedKey] ?? nil { connection.send(text: frame) }
+            if let frame = frames[sharedKey] ?? nil { batch.add(frame, to: connection) }
         }
     }
 
