@@ -33,17 +33,61 @@ struct RealtimeConnectionTests {
         #expect(!connection.isOverflowed)
     }
 
-    @Test("a socket with more frames waiting than its buffer is marked for disconnection, without blocking the sender")
+    @Test(
+        "frames written below the encoder are byte for byte what NIO's frame encoder makes",
+        arguments: [5, 300, 70_000])
+    func wireBytes(length: Int) throws {
+        let text = String(repeating: "x", count: length)
+        let direct = EmbeddedChannel(handler: WebSocketFrameEncoder())
+        let connection = RealtimeConnection(user: Self.user, connectedAt: Date(), channel: direct, bufferSize: 8)
+        connection.send(text: text)
+        direct.embeddedEventLoop.run()
+        let reference = EmbeddedChannel(handler: WebSocketFrameEncoder())
+        try reference.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))).wait()
+        let written = try Self.bytes(direct)
+        #expect(written.count >= length + 2)
+        #expect(written == (try Self.bytes(reference)))
+    }
+
+    private static func bytes(_ channel: EmbeddedChannel) throws -> [UInt8] {
+        var all: [UInt8] = []
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { all += buffer.readableBytesView }
+        return all
+    }
+
+    @Test(
+        "a socket with more frames waiting than its buffer is ended once, as a slow consumer, without blocking the sender"
+    )
     func overflow() async throws {
         // Writes that never reach the kernel: a client that stopped reading.
         let channel = EmbeddedChannel(handler: HoldWrites())
-        let connection = RealtimeConnection(user: Self.user, connectedAt: Date(), channel: channel, bufferSize: 3)
+        let (ended, ending) = AsyncStream.makeStream(of: RealtimeConnection.Disconnection.self)
+        let connection = RealtimeConnection(
+            user: Self.user, connectedAt: Date(), channel: channel, bufferSize: 3,
+            disconnect: { reason in
+                ending.yield(reason)
+                ending.finish()
+            })
         for index in 0..<10 { connection.send(text: "frame \(index)") }
         channel.embeddedEventLoop.run()
         #expect(connection.isOverflowed)
-        for await _ in connection.overflowSignal {}  // ends, so the socket's eviction starts
+        var reasons: [RealtimeConnection.Disconnection] = []
+        for await reason in ended { reasons.append(reason) }
+        #expect(reasons == [.slowConsumer])
         let held = try await channel.pipeline.handler(type: HoldWrites.self).map(\.held).get()
         #expect(held == 3, "frames past the buffer are not written")
+    }
+
+    @Test("a socket is idle once its client sent nothing for the timeout")
+    func idle() {
+        let connection = RealtimeConnection(
+            user: Self.user, connectedAt: Date(), channel: EmbeddedChannel(), bufferSize: 3)
+        let start = ContinuousClock.now
+        connection.seen(now: start)
+        #expect(!connection.isIdle(now: start + .seconds(59), timeout: .seconds(60)))
+        #expect(connection.isIdle(now: start + .seconds(60), timeout: .seconds(60)))
+        connection.seen(now: start + .seconds(50))
+        #expect(!connection.isIdle(now: start + .seconds(100), timeout: .seconds(60)))
     }
 }
 

@@ -53,7 +53,9 @@ public func buildApplication(
         router: router,
         server: .http1WebSocketUpgrade(
             webSocketRouter: socket.router,
-            configuration: .init(ws: .init(maxFrameSize: configuration.realtime.maxFrameSize))),
+            // No WebSocket auto-ping: Phoenix clients send heartbeats and the hub's idle sweep closes sockets
+            // that stop, so a ping task and timer per socket would only cost memory (issue 8).
+            configuration: .init(ws: .init(maxFrameSize: configuration.realtime.maxFrameSize, autoPing: .disabled))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Spotter"),
         onServerRunning: { channel in
             logger.info("Spotter is listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
@@ -61,7 +63,7 @@ public func buildApplication(
         logger: logger)
     if let service = storage as? any Service { app.addServices(service) }
     if let eventService { app.addServices(eventService) }
-    app.addServices(RealtimeHubService(hub: hub, events: events))
+    app.addServices(RealtimeHubService(hub: hub, events: events, idleTimeout: configuration.realtime.idleTimeout))
     app.beforeServerStarts {
         try await storage.migrate()
         logger.info("database ready", metadata: ["storage": "\(type(of: storage))"])

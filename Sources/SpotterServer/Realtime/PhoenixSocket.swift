@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import SpotterCore
 import SpotterModels
@@ -61,52 +60,38 @@ struct PhoenixSocket {
 
     // MARK: One connection
 
+    /// One socket: the task Hummingbird gives it reads the client's frames until the client goes or the
+    /// socket is ended. Frames out are written by whoever sends them (see `RealtimeConnection`), and the hub's
+    /// idle sweep ends sockets that go quiet, so nothing else waits per socket.
     private func serve(
         user: AccountRecord, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
         channel: any Channel, logger: Logger
     ) async throws {
-        let connection = RealtimeConnection(
-            user: user, connectedAt: clock.now, channel: channel, bufferSize: configuration.outboundBuffer)
-        let lastSeen = NIOLockedValueBox(ContinuousClock.now)
         if let size = configuration.sendBufferSize {
             try? await channel.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size)).get()
         }
+        let grace = configuration.slowConsumerGrace
+        let connection = RealtimeConnection(
+            user: user, connectedAt: clock.now, channel: channel, bufferSize: configuration.outboundBuffer,
+            disconnect: { reason in
+                await Self.disconnect(reason, outbound: outbound, channel: channel, grace: grace, logger: logger)
+            })
+        connection.seen()
         await hub.add(connection)
         RealtimeMetrics.connections.increment()
-        try? await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {  // overflow: watched apart, as the writer may be stuck on a socket nobody reads
-                for await _ in connection.overflowSignal {}
-            }
-            group.addTask {  // watchdog: closes a socket that went quiet, waking once per idle period
-                while true {
-                    let deadline = lastSeen.withLockedValue { $0 } + configuration.idleTimeout
-                    if ContinuousClock.now >= deadline {
-                        RealtimeMetrics.disconnected(.heartbeatTimeout)
-                        try await outbound.close(.goingAway, reason: "heartbeat timeout")
-                        return
-                    }
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                }
-            }
-            group.addTask { try await read(inbound, outbound: outbound, connection: connection, lastSeen: lastSeen) }
-            // Whichever ends first (client gone, timeout, overflow) ends the connection.
-            _ = try await group.next()
-            if connection.isOverflowed { await evict(outbound: outbound, channel: channel, logger: logger) }
-            group.cancelAll()
-        }
+        await read(inbound, outbound: outbound, connection: connection)
         await hub.remove(connection)
         RealtimeMetrics.connections.decrement()
         logger.debug("socket closed", metadata: ["user": "\(user.id)"])
     }
 
     private func read(
-        _ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: RealtimeConnection,
-        lastSeen: NIOLockedValueBox<ContinuousClock.Instant>
-    ) async throws {
+        _ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: RealtimeConnection
+    ) async {
         var limiter = RateWindow(limit: configuration.maxMessagesPerSecond)
         do {
             for try await message in inbound.messages(maxSize: configuration.maxFrameSize) {
-                lastSeen.withLockedValue { $0 = .now }
+                connection.seen()
                 guard limiter.allow(now: .now) else {
                     RealtimeMetrics.disconnected(.rateLimited)
                     try? await outbound.close(.policyViolation, reason: "too many messages")
@@ -128,24 +113,32 @@ struct PhoenixSocket {
         }
     }
 
-    /// Cuts off a client whose outbound queue overflowed. It is told why if its socket still takes a frame;
-    /// one that stopped reading never will, so after the grace period the channel is closed without the
-    /// close handshake, which also fails the write its writer is stuck on.
-    private func evict(outbound: WebSocketOutboundWriter, channel: any Channel, logger: Logger) async {
-        RealtimeMetrics.disconnected(.slowConsumer)
-        logger.notice("slow consumer disconnected", metadata: ["queue": "\(configuration.outboundBuffer)"])
-        let grace = configuration.slowConsumerGrace
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                (try? await outbound.close(.policyViolation, reason: "slow consumer: too many frames waiting")) != nil
+    /// Ends a socket the server gives up on. The client is told why if its socket still takes a frame; after
+    /// the grace period the channel is closed without waiting for the close handshake, since a client that
+    /// stopped reading or went silent will not answer it (and that also ends the read loop).
+    private static func disconnect(
+        _ reason: RealtimeConnection.Disconnection, outbound: WebSocketOutboundWriter, channel: any Channel,
+        grace: Duration, logger: Logger
+    ) async {
+        switch reason {
+        case .slowConsumer:
+            RealtimeMetrics.disconnected(.slowConsumer)
+            logger.notice("slow consumer disconnected")
+            await withTaskGroup(of: Void.self) { group in
+                // The close frame waits behind the frames the client is not reading, so it may never go out.
+                group.addTask {
+                    try? await outbound.close(.policyViolation, reason: "slow consumer: too many frames waiting")
+                }
+                group.addTask { try? await Task.sleep(for: grace) }
+                await group.next()
+                group.cancelAll()
             }
-            group.addTask {
-                try? await Task.sleep(for: grace)
-                return false
-            }
-            if await group.next() != true { channel.close(promise: nil) }
-            group.cancelAll()
+        case .heartbeatTimeout:
+            RealtimeMetrics.disconnected(.heartbeatTimeout)
+            try? await outbound.close(.goingAway, reason: "heartbeat timeout")
+            try? await Task.sleep(for: grace)
         }
+        channel.close(promise: nil)
     }
 
     private func handle(_ frame: PhoenixMessage, on connection: RealtimeConnection) async {

@@ -21,18 +21,55 @@ final class RealtimeConnection: @unchecked Sendable {
     private let bufferSize: Int
     private let waiting = Atomic<Int>(0)
     private let overflowed = Atomic<Bool>(false)
-    /// Ends when the socket overflows (or when whoever waits on it is cancelled), and at no other time.
-    let overflowSignal: AsyncStream<Void>
-    private let overflowContinuation: AsyncStream<Void>.Continuation
+    private let disconnecting = Atomic<Bool>(false)
+    /// When the client last sent a frame, in nanoseconds of `ContinuousClock` since the socket opened.
+    private let lastSeen = Atomic<Int64>(0)
+    private let opened = ContinuousClock.now
+    /// Ends the socket: tells the client why if it still reads, then closes it (see `PhoenixSocket.evict`).
+    private let disconnect: @Sendable (Disconnection) async -> Void
     private let lock = NSLock()
     private var joins: [RealtimeTopic: String?] = [:]
 
-    init(user: AccountRecord, connectedAt: Date, channel: any Channel, bufferSize: Int) {
+    /// Why the server ends a socket by itself.
+    enum Disconnection: Sendable {
+        /// More frames waiting than its buffer: it stopped reading, or reads too slowly.
+        case slowConsumer
+        /// Nothing from the client for the idle timeout: no heartbeat.
+        case heartbeatTimeout
+    }
+
+    /// `disconnect` runs at most once, on its own task, when the socket overflows or goes quiet. No task
+    /// waits per socket for either: a socket costs its channel and the task reading it (issue 8's memory
+    /// goal).
+    init(
+        user: AccountRecord, connectedAt: Date, channel: any Channel, bufferSize: Int,
+        disconnect: @escaping @Sendable (Disconnection) async -> Void = { _ in }
+    ) {
         self.user = user
         self.connectedAt = connectedAt
         self.channel = channel
         self.bufferSize = bufferSize
-        (overflowSignal, overflowContinuation) = AsyncStream.makeStream(of: Void.self)
+        self.disconnect = disconnect
+    }
+
+    /// Notes a frame from the client.
+    func seen(now: ContinuousClock.Instant = .now) {
+        lastSeen.store(Self.nanoseconds(now - opened), ordering: .relaxed)
+    }
+
+    /// Whether the client sent nothing for `timeout` before `now`.
+    func isIdle(now: ContinuousClock.Instant, timeout: Duration) -> Bool {
+        Self.nanoseconds(now - opened) - lastSeen.load(ordering: .relaxed) >= Self.nanoseconds(timeout)
+    }
+
+    /// Ends the socket for `reason`, once, whoever asks first.
+    func end(_ reason: Disconnection) {
+        guard !disconnecting.exchange(true, ordering: .relaxed) else { return }
+        Task { await disconnect(reason) }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// Sends a frame; a socket with too many frames waiting is marked for disconnection instead.
@@ -42,7 +79,7 @@ final class RealtimeConnection: @unchecked Sendable {
     }
 
     func send(text: String) {
-        let frame = ByteBuffer(string: text)
+        let frame = WireFrame(text: text)
         channel.eventLoop.execute { self.writeOnLoop(frame) }
     }
 
@@ -50,7 +87,7 @@ final class RealtimeConnection: @unchecked Sendable {
     /// for all of its sockets instead of one per socket.
     static func broadcast(_ text: String, to connections: some Sequence<RealtimeConnection>) {
         var batch = OutboundBatch()
-        let frame = ByteBuffer(string: text)
+        let frame = WireFrame(text: text)
         for connection in connections { batch.add(frame, to: connection) }
         batch.send()
     }
@@ -58,7 +95,7 @@ final class RealtimeConnection: @unchecked Sendable {
     var isOverflowed: Bool { overflowed.load(ordering: .relaxed) }
 
     /// Runs on the channel's event loop.
-    fileprivate func writeOnLoop(_ data: ByteBuffer) {
+    fileprivate func writeOnLoop(_ frame: WireFrame) {
         guard !isOverflowed else { return }  // being cut off: what is left is not owed
         guard waiting.add(1, ordering: .relaxed).newValue <= bufferSize else {
             markOverflowed()
@@ -66,12 +103,29 @@ final class RealtimeConnection: @unchecked Sendable {
         }
         let promise = channel.eventLoop.makePromise(of: Void.self)
         promise.futureResult.whenComplete { _ in self.waiting.subtract(1, ordering: .relaxed) }
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: data), promise: promise)
+        // Below the frame encoder, the frame's bytes go out as they are: made once for every socket, they skip
+        // the pipeline's handlers and the encoder's per-socket header (a third of a fan-out's CPU, issue 8).
+        // A pipeline without the encoder (never, today) gets the frame through the channel instead.
+        if let encoder = encoderContext() {
+            encoder.writeAndFlush(NIOAny(frame.bytes), promise: promise)
+        } else {
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: frame.payload), promise: promise)
+        }
+    }
+
+    /// The frame encoder's place in the pipeline, looked up once. Only touched on the event loop.
+    private var encoder: ChannelHandlerContext??
+
+    private func encoderContext() -> ChannelHandlerContext? {
+        if let encoder { return encoder }
+        let found = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+        encoder = .some(found)
+        return found
     }
 
     private func markOverflowed() {
         guard !overflowed.exchange(true, ordering: .relaxed) else { return }
-        overflowContinuation.finish()
+        end(.slowConsumer)
     }
 
     // MARK: Joined topics
@@ -92,17 +146,44 @@ final class RealtimeConnection: @unchecked Sendable {
     var topics: [RealtimeTopic] { lock.withLock { Array(joins.keys) } }
 }
 
+/// A text frame as the server sends it (RFC 6455 §5.2: final, unmasked), encoded once for any number of
+/// sockets.
+struct WireFrame: Sendable {
+    let payload: ByteBuffer
+    /// Header and payload.
+    let bytes: ByteBuffer
+
+    init(text: String) {
+        payload = ByteBuffer(string: text)
+        var bytes = ByteBuffer()
+        bytes.reserveCapacity(payload.readableBytes + 10)
+        bytes.writeInteger(UInt8(0x81))  // FIN, opcode 1 (text)
+        switch payload.readableBytes {
+        case ..<126:
+            bytes.writeInteger(UInt8(payload.readableBytes))
+        case ...0xFFFF:
+            bytes.writeInteger(UInt8(126))
+            bytes.writeInteger(UInt16(payload.readableBytes))
+        default:
+            bytes.writeInteger(UInt8(127))
+            bytes.writeInteger(UInt64(payload.readableBytes))
+        }
+        bytes.writeImmutableBuffer(payload)
+        self.bytes = bytes
+    }
+}
+
 /// Frames for many sockets, sent with one task per event loop.
 struct OutboundBatch {
-    private var byLoop: [ObjectIdentifier: (loop: any EventLoop, writes: [(RealtimeConnection, ByteBuffer)])] = [:]
+    private var byLoop: [ObjectIdentifier: (loop: any EventLoop, writes: [(RealtimeConnection, WireFrame)])] = [:]
 
-    mutating func add(_ frame: ByteBuffer, to connection: RealtimeConnection) {
+    mutating func add(_ frame: WireFrame, to connection: RealtimeConnection) {
         let loop = connection.channel.eventLoop
         byLoop[ObjectIdentifier(loop), default: (loop, [])].writes.append((connection, frame))
     }
 
     mutating func add(text: String, to connection: RealtimeConnection) {
-        add(ByteBuffer(string: text), to: connection)
+        add(WireFrame(text: text), to: connection)
     }
 
     func send() {

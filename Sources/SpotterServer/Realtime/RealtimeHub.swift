@@ -77,6 +77,13 @@ actor RealtimeHub {
 
     var connectionCount: Int { connections.count }
 
+    /// Ends the sockets whose clients sent nothing, not even a heartbeat, for `timeout`.
+    func endIdle(now: ContinuousClock.Instant, timeout: Duration) {
+        for connection in connections.values where connection.isIdle(now: now, timeout: timeout) {
+            connection.end(.heartbeatTimeout)
+        }
+    }
+
     // MARK: Presence (Phoenix.Presence's shape)
 
     private func presenceState() -> JSONValue {
@@ -240,7 +247,7 @@ actor RealtimeHub {
         let shared = try await sharedView(of: id)
         var views: [UserID: Post?] = [:]
         var follows: [UserID: Bool] = [:]
-        var frames: [String: ByteBuffer?] = [:]
+        var frames: [String: WireFrame?] = [:]
         var batch = OutboundBatch()
         // Frames go out together once every target is decided, one event-loop task per loop. If a read fails
         // part way, the frames decided before it still go out (the defer).
@@ -285,7 +292,7 @@ actor RealtimeHub {
             if frames[sharedKey] == nil {
                 frames[sharedKey] = .some(
                     PhoenixMessage.broadcast(topic: topic.description, event: event, payload: try payload(view))
-                        .encoded().map { ByteBuffer(string: $0) })
+                        .encoded().map { WireFrame(text: $0) })
             }
             if let frame = frames[sharedKey] ?? nil { batch.add(frame, to: connection) }
         }
@@ -308,14 +315,30 @@ actor RealtimeHub {
     }
 }
 
-/// Feeds the hub from the event bus for as long as the server runs.
+/// Feeds the hub from the event bus for as long as the server runs, and sweeps out quiet sockets: one sweep
+/// for all of them every quarter of the idle timeout (at most every 5 s), rather than a timer per socket.
 struct RealtimeHubService: Service {
     let hub: RealtimeHub
     let events: any EventBus
+    let idleTimeout: Duration
 
     func run() async throws {
-        for await event in events.subscribe().cancelOnGracefulShutdown() {
-            await hub.deliver(event)
+        let (hub, events, idleTimeout) = (hub, events, idleTimeout)
+        let interval = max(.milliseconds(20), min(.seconds(5), idleTimeout / 4))
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await event in events.subscribe().cancelOnGracefulShutdown() {
+                    await hub.deliver(event)
+                }
+            }
+            group.addTask {
+                try? await cancelWhenGracefulShutdown {
+                    while true {
+                        try await Task.sleep(for: interval)
+                        await hub.endIdle(now: .now, timeout: idleTimeout)
+                    }
+                }
+            }
         }
     }
 }
