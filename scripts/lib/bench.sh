@@ -76,4 +76,4 @@ bench_wrk() {
 
 bench_median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 bench_range() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
-bench_ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+bench_ratio() { awk -v a="$1" -v b="$2" 'BEGIN {r = a / b; printf (r < 0.1 ? "%.3f" : "%.2f"), r}'; }
