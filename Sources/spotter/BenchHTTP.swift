@@ -48,12 +48,7 @@ extension Bench {
                         let account = try await storage.accounts.find(
                             username: "athlete" + String(format: "%05d", number))
                     else { continue }
-                    let token = OpaqueToken.generate(.access)
-                    try await storage.tokens.insert(
-                        TokenRecord(
-                            hash: OpaqueToken.hash(token), userID: account.id, family: UUID(), kind: .access,
-                            createdAt: now, expiresAt: now + 24 * 3600))
-                    tokens.append(token)
+                    tokens.append(try await BenchAccounts.token(for: account.id, storage: storage, now: now))
                     progress.update(tokens.count)
                 }
                 progress.finish()

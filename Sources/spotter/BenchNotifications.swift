@@ -160,14 +160,17 @@ enum BenchAccounts {
             try await bulk.loadAccounts(Array(accounts[batch..<min(batch + 1000, accounts.count)]))
         }
         var tokens: [String] = []
-        for account in accounts {
-            let token = OpaqueToken.generate(.access)
-            try await storage.tokens.insert(
-                TokenRecord(
-                    hash: OpaqueToken.hash(token), userID: account.id, family: UUID(), kind: .access,
-                    createdAt: now, expiresAt: now + 24 * 3600))
-            tokens.append(token)
-        }
+        for account in accounts { tokens.append(try await token(for: account.id, storage: storage, now: now)) }
         return (accounts, tokens)
+    }
+
+    /// A day-long access token, stored hashed like every other.
+    static func token(for user: UserID, storage: any SpotterStorage, now: Date = Date()) async throws -> String {
+        let token = OpaqueToken.generate(.access)
+        try await storage.tokens.insert(
+            TokenRecord(
+                hash: OpaqueToken.hash(token), userID: user, family: UUID(), kind: .access,
+                createdAt: now, expiresAt: now + 24 * 3600))
+        return token
     }
 }
