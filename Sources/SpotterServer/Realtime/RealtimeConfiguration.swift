@@ -2,13 +2,15 @@ import Foundation
 
 /// Limits of the realtime socket; every violation closes the socket with a reason, never the server.
 public struct RealtimeConfiguration: Sendable {
-    /// A socket that sends nothing (not even a heartbeat) for this long is closed.
+    /// A socket that sends nothing (not even a heartbeat) for this long is closed, by a sweep every quarter of
+    /// it (at most every 5 s).
     public var idleTimeout: Duration = .seconds(60)
-    /// Frames waiting to be written to one socket; past it the client is too slow and is disconnected, so it
-    /// never delays anyone else.
+    /// Frames sent to one socket that NIO has not yet handed to the kernel; past it the client is too slow and
+    /// is disconnected, so it never delays anyone else.
     public var outboundBuffer = 1024
-    /// How long an evicted slow consumer gets to take its close frame. A client that stopped reading never
-    /// will, so after this the connection is cut without the close handshake rather than held open.
+    /// How long a socket the server ends (slow consumer, heartbeat timeout) gets to take its close frame and
+    /// answer it. A client that stopped reading never will, so after this the connection is cut without the
+    /// close handshake rather than held open.
     public var slowConsumerGrace: Duration = .seconds(2)
     /// Caps the kernel's send buffer of each socket (SO_SNDBUF, in bytes; Linux doubles it). `nil` keeps
     /// Linux's autotuning, which lets one socket whose client stopped reading hold up to the third figure of

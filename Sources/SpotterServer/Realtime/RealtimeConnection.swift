@@ -25,7 +25,7 @@ final class RealtimeConnection: @unchecked Sendable {
     /// When the client last sent a frame, in nanoseconds of `ContinuousClock` since the socket opened.
     private let lastSeen = Atomic<Int64>(0)
     private let opened = ContinuousClock.now
-    /// Ends the socket: tells the client why if it still reads, then closes it (see `PhoenixSocket.evict`).
+    /// Ends the socket: tells the client why if it still reads, then closes it (see `PhoenixSocket.disconnect`).
     private let disconnect: @Sendable (Disconnection) async -> Void
     private let lock = NSLock()
     private var joins: [RealtimeTopic: String?] = [:]
