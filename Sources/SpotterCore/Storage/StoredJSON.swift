@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// JSON columns (workouts, records, tags) as both databases store them: sorted keys, ISO 8601 dates.
+/// How structured values (a workout, its records, tag lists) are kept in a TEXT column by both adapters:
+/// JSON with RFC 3339 dates and sorted keys, the same shape as on the wire.
 public enum StoredJSON {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
