@@ -9,8 +9,8 @@ public enum UUIDv7 {
     /// Makes a new version 7 UUID for the given instant.
     public static func make(at date: Date = Date()) -> UUID {
         var generator = SystemRandomNumberGenerator()
-        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
-        return make(milliseconds: milliseconds, counter: counters.next(for: milliseconds), using: &generator)
+        let next = counters.next(for: UInt64(max(0, date.timeIntervalSince1970 * 1000)))
+        return make(milliseconds: next.milliseconds, counter: next.counter, using: &generator)
     }
 
     /// Makes a version 7 UUID with the given source of randomness (tests pass a seeded one).
@@ -47,22 +47,32 @@ public enum UUIDv7 {
 /// The last counter handed out for each recent millisecond. Keyed by millisecond (not just "the last one")
 /// because callers pass explicit instants that interleave (tests, imports), and each millisecond must still
 /// count up on its own.
+///
+/// Two things used to restart a millisecond's count at random, so a later id could sort first (a test on
+/// PostgreSQL saw kudos previews out of order): more than 4,096 ids in one millisecond, and forgetting every
+/// millisecond once 1,024 were known. Now a full millisecond borrows the next one (RFC 9562 §6.2 allows the
+/// timestamp to run ahead), and forgetting drops only the milliseconds not used since the last clear-out.
 private final class MillisecondCounters: @unchecked Sendable {
+    private typealias Position = (milliseconds: UInt64, counter: UInt16)
     private let lock = NSLock()
-    private var last: [UInt64: UInt16] = [:]
+    private var recent: [UInt64: Position] = [:]
+    private var older: [UInt64: Position] = [:]
 
-    func next(for milliseconds: UInt64) -> UInt16 {
+    func next(for requested: UInt64) -> (milliseconds: UInt64, counter: UInt16) {
         lock.withLock {
-            let counter: UInt16
-            if let previous = last[milliseconds], previous < 0xFFF {
-                counter = previous + 1
+            let next: Position
+            if let last = recent[requested] ?? older.removeValue(forKey: requested) {
+                next = last.counter < 0xFFF ? (last.milliseconds, last.counter + 1) : (last.milliseconds + 1, 0)
             } else {
                 // Start in the lower half so the millisecond has room to count up.
-                counter = UInt16.random(in: 0..<0x800)
+                next = (requested, UInt16.random(in: 0..<0x800))
             }
-            if last.count >= 1024 { last.removeAll(keepingCapacity: true) }
-            last[milliseconds] = counter
-            return counter
+            if recent[requested] == nil, recent.count >= 1024 {
+                older = recent
+                recent = [:]
+            }
+            recent[requested] = next
+            return next
         }
     }
 }

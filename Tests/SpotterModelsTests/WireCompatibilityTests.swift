@@ -98,4 +98,17 @@ struct UUIDv7CounterTests {
         #expect(second == second.sorted())
         #expect(Set(first).count == 200)
     }
+
+    @Test("more ids than one millisecond's counter holds still sort in order, among thousands of other instants")
+    func pastTheCounter() {
+        // A test suite's fixed clock: one instant used all along, while other tests use thousands of others.
+        let busy = Date(timeIntervalSince1970: 1_750_000_000.25)
+        var ids = (0..<5000).map { _ in UUIDv7.make(at: busy).uuidString }
+        for offset in 0..<3000 {
+            _ = UUIDv7.make(at: Date(timeIntervalSince1970: 1_600_000_000 + Double(offset)))
+            if offset % 500 == 0 { ids.append(UUIDv7.make(at: busy).uuidString) }
+        }
+        #expect(ids == ids.sorted())
+        #expect(Set(ids).count == ids.count)
+    }
 }
