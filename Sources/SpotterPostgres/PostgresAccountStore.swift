@@ -33,6 +33,17 @@ struct PostgresAccountStore: AccountStore {
         try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE id = \(id.rawValue)")
     }
 
+    func find(ids: [UserID]) async throws -> [AccountRecord] {
+        guard !ids.isEmpty else { return [] }
+        var accounts: [AccountRecord] = []
+        let query: PostgresQuery =
+            "SELECT \(unescaped: Self.columns) FROM users WHERE id = ANY(\(ids.map(\.rawValue)))"
+        for try await row in try await client.query(query, logger: logger) {
+            accounts.append(try Self.record(row.makeRandomAccess(), offset: 0))
+        }
+        return accounts
+    }
+
     func find(login: String) async throws -> AccountRecord? {
         let key = login.lowercased()
         return try await fetchOne(

@@ -27,6 +27,20 @@ struct PostgresGraphStore: GraphStore {
         return Relationship()
     }
 
+    func mayReach(_ recipient: UserID, from actor: UserID) async throws -> Bool {
+        let r = recipient.rawValue
+        let a = actor.rawValue
+        let rows = try await client.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM users WHERE id = \(a) AND suspended_at IS NULL)
+              AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = \(r) AND blocked_id = \(a))
+                                                    OR (blocker_id = \(a) AND blocked_id = \(r)))
+              AND NOT EXISTS (SELECT 1 FROM mutes WHERE muter_id = \(r) AND muted_id = \(a))
+            """, logger: logger)
+        for try await reaches in rows.decode(Bool.self) { return reaches }
+        return false
+    }
+
     func follow(
         _ follower: UserID, _ followee: UserID, state: FollowEdgeState, at date: Date
     ) async throws

@@ -11,40 +11,50 @@ extension PostgresNotificationStore {
         _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date
     ) async throws {
         try await client.withTransaction(logger: logger) { connection in
-            var jobID: UUID?
-            // Join the pending batch, or open one. A batch a runner claimed meanwhile is no longer pending: the
-            // second round opens a new one (the unique index stops two nodes opening the same key at once).
-            for _ in 0..<3 where jobID == nil {
-                if let batchKey {
-                    for try await id in try await connection.query(
-                        """
-                        SELECT id FROM delivery_jobs WHERE recipient_id = \(recipient.rawValue)
-                        AND channel = \(channel.rawValue) AND batch_key = \(batchKey) AND state = 'pending'
-                        FOR UPDATE
-                        """, logger: logger
-                    ).decode(UUID.self) {
-                        jobID = id
-                    }
-                    if jobID != nil { break }
-                }
-                let id = UUIDv7.make(at: runAt)
-                for try await inserted in try await connection.query(
+            try await Self.schedule(
+                notification, recipient: recipient, channel: channel, batchKey: batchKey, runAt: runAt,
+                on: connection, logger: logger)
+        }
+    }
+
+    /// `schedule`'s work inside the caller's transaction.
+    static func schedule(
+        _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        var jobID: UUID?
+        // Join the pending batch, or open one. A batch a runner claimed meanwhile is no longer pending: the
+        // second round opens a new one (the unique index stops two nodes opening the same key at once).
+        for _ in 0..<3 where jobID == nil {
+            if let batchKey {
+                for try await id in try await connection.query(
                     """
-                    INSERT INTO delivery_jobs (id, recipient_id, channel, batch_key, state, run_at, created_at)
-                    VALUES (\(id), \(recipient.rawValue), \(channel.rawValue), \(batchKey), 'pending', \(runAt), now())
-                    ON CONFLICT DO NOTHING RETURNING id
+                    SELECT id FROM delivery_jobs WHERE recipient_id = \(recipient.rawValue)
+                    AND channel = \(channel.rawValue) AND batch_key = \(batchKey) AND state = 'pending'
+                    FOR UPDATE
                     """, logger: logger
                 ).decode(UUID.self) {
-                    jobID = inserted
+                    jobID = id
                 }
+                if jobID != nil { break }
             }
-            guard let jobID else { throw StorageError.duplicate(field: "batch_key") }
-            try await connection.query(
+            let id = UUIDv7.make(at: runAt)
+            for try await inserted in try await connection.query(
                 """
-                INSERT INTO delivery_items (job_id, notification_id, channel)
-                VALUES (\(jobID), \(notification.rawValue), \(channel.rawValue)) ON CONFLICT DO NOTHING
-                """, logger: logger)
+                INSERT INTO delivery_jobs (id, recipient_id, channel, batch_key, state, run_at, created_at)
+                VALUES (\(id), \(recipient.rawValue), \(channel.rawValue), \(batchKey), 'pending', \(runAt), now())
+                ON CONFLICT DO NOTHING RETURNING id
+                """, logger: logger
+            ).decode(UUID.self) {
+                jobID = inserted
+            }
         }
+        guard let jobID else { throw StorageError.duplicate(field: "batch_key") }
+        try await connection.query(
+            """
+            INSERT INTO delivery_items (job_id, notification_id, channel)
+            VALUES (\(jobID), \(notification.rawValue), \(channel.rawValue)) ON CONFLICT DO NOTHING
+            """, logger: logger)
     }
 
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {

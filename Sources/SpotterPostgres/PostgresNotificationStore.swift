@@ -50,6 +50,23 @@ struct PostgresNotificationStore: NotificationStore {
 
     // MARK: Preferences
 
+    func deliveryRules(
+        of user: UserID, pushesSince: Date
+    ) async throws -> (
+        NotificationPreferences?, pushesSent: Int
+    ) {
+        let rows = try await client.query(
+            """
+            SELECT (SELECT preferences FROM notification_preferences WHERE user_id = \(user.rawValue)),
+                   (SELECT COUNT(*)::BIGINT FROM delivery_jobs WHERE recipient_id = \(user.rawValue)
+                    AND channel = \(DeliveryChannel.push.rawValue) AND state = 'sent' AND finished_at >= \(pushesSince))
+            """, logger: logger)
+        for try await (text, sent) in rows.decode((String?, Int).self) {
+            return (text.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) }, sent)
+        }
+        return (nil, 0)
+    }
+
     func preferences(of user: UserID) async throws -> NotificationPreferences? {
         let rows = try await client.query(
             "SELECT preferences FROM notification_preferences WHERE user_id = \(user.rawValue)", logger: logger)
@@ -70,16 +87,29 @@ struct PostgresNotificationStore: NotificationStore {
 
     // MARK: Inbox
 
-    func insert(_ n: NotificationRecord) async throws -> Bool {
-        try await changed(
-            """
-            INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key, dedupe_key,
-                                       detail, created_at, seen_at, read_at, archived_at)
-            VALUES (\(n.id.rawValue), \(n.recipientID.rawValue), \(n.type.rawValue), \(n.actorID?.rawValue),
-                    \(n.postID?.rawValue), \(n.commentID?.rawValue), \(n.groupKey), \(n.dedupeKey), \(n.detail),
-                    \(n.createdAt), \(n.seenAt), \(n.readAt), \(n.archivedAt))
-            ON CONFLICT DO NOTHING RETURNING 1
-            """)
+    func insert(_ n: NotificationRecord, deliveries: [ScheduledDelivery]) async throws -> Bool {
+        try await client.withTransaction(logger: logger) { connection in
+            var inserted = false
+            for try await _ in try await connection.query(
+                """
+                INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
+                                           dedupe_key, detail, created_at, seen_at, read_at, archived_at)
+                VALUES (\(n.id.rawValue), \(n.recipientID.rawValue), \(n.type.rawValue), \(n.actorID?.rawValue),
+                        \(n.postID?.rawValue), \(n.commentID?.rawValue), \(n.groupKey), \(n.dedupeKey), \(n.detail),
+                        \(n.createdAt), \(n.seenAt), \(n.readAt), \(n.archivedAt))
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, logger: logger)
+            {
+                inserted = true
+            }
+            guard inserted else { return false }
+            for delivery in deliveries {
+                try await Self.schedule(
+                    n.id, recipient: n.recipientID, channel: delivery.channel, batchKey: delivery.batchKey,
+                    runAt: delivery.runAt, on: connection, logger: logger)
+            }
+            return true
+        }
     }
 
     func notification(_ id: NotificationID) async throws -> NotificationRecord? {
@@ -115,6 +145,22 @@ struct PostgresNotificationStore: NotificationStore {
             ORDER BY n.id DESC LIMIT \(try builder.bind(limit))
             """
         return try await records(builder.query(sql))
+    }
+
+    func group(
+        containing id: NotificationID, limit: Int
+    ) async throws -> (
+        recipient: UserID, row: NotificationGroupRow, members: [NotificationRecord]
+    )? {
+        // Three queries: the visibility rule binds the recipient, whom only the first one learns.
+        guard let record = try await notification(id), record.archivedAt == nil else { return nil }
+        let members = try await members(of: record.recipientID, groupKey: record.groupKey, limit: limit)
+        guard let latest = members.first else { return nil }
+        let (count, unread) = try await groupCount(of: record.recipientID, groupKey: record.groupKey)
+        return (
+            record.recipientID,
+            NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest), members
+        )
     }
 
     func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {

@@ -36,6 +36,27 @@ struct PostgresTokenStore: TokenStore {
         return nil
     }
 
+    func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
+        let rows = try await client.query(
+            """
+            SELECT t.hash, t.user_id, t.family, t.kind, t.created_at, t.expires_at, t.used_at, t.revoked_at,
+                   users.id IS NOT NULL, \(unescaped: PostgresAccountStore.columns)
+            FROM tokens t LEFT JOIN users ON users.id = t.user_id WHERE t.hash = \(hash)
+            """, logger: logger)
+        for try await row in rows {
+            let columns = row.makeRandomAccess()
+            guard let kind = TokenKind(rawValue: try columns[3].decode(String.self)) else { return nil }
+            let token = TokenRecord(
+                hash: try columns[0].decode(String.self), userID: UserID(rawValue: try columns[1].decode(UUID.self)),
+                family: try columns[2].decode(UUID.self), kind: kind, createdAt: try columns[4].decode(Date.self),
+                expiresAt: try columns[5].decode(Date.self), usedAt: try columns[6].decode(Date?.self),
+                revokedAt: try columns[7].decode(Date?.self))
+            let hasAccount = try columns[8].decode(Bool.self)
+            return (token, hasAccount ? try PostgresAccountStore.record(columns, offset: 9) : nil)
+        }
+        return nil
+    }
+
     func markUsed(hash: String, at date: Date) async throws -> Bool {
         // The conditional UPDATE is atomic: of two concurrent refreshes exactly one gets the row back.
         let rows = try await client.query(

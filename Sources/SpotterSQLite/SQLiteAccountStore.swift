@@ -36,6 +36,18 @@ struct SQLiteAccountStore: AccountStore {
         try await fetch("WHERE id = ?", [id.description])
     }
 
+    func find(ids: [UserID]) async throws -> [AccountRecord] {
+        guard !ids.isEmpty else { return [] }
+        // One statement for any number of ids: they travel as a JSON array.
+        let list = "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        return try await pool.read { db in
+            try Row.fetchAll(
+                cached: db, sql: "SELECT \(Self.columns) FROM users WHERE id IN (SELECT value FROM json_each(?))",
+                arguments: [list]
+            ).compactMap(Self.record)
+        }
+    }
+
     func find(login: String) async throws -> AccountRecord? {
         let key = login.lowercased()
         return try await fetch("WHERE username_key = ? OR email_key = ? LIMIT 1", [key, key])

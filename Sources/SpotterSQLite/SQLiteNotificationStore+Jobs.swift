@@ -10,32 +10,41 @@ extension SQLiteNotificationStore {
         _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date
     ) async throws {
         try await pool.write { db in
-            var jobID: String?
-            if let batchKey {
-                jobID = try String.fetchOne(
-                    cached: db,
-                    sql: """
-                        SELECT id FROM delivery_jobs WHERE recipient_id = ? AND channel = ? AND batch_key = ?
-                        AND state = 'pending'
-                        """, arguments: [recipient.description, channel.rawValue, batchKey])
-            }
-            if jobID == nil {
-                let id = UUIDv7.make(at: runAt).uuidString.lowercased()
-                try db.execute(
-                    cached: """
-                        INSERT INTO delivery_jobs (id, recipient_id, channel, batch_key, state, run_at, created_at)
-                        VALUES (?, ?, ?, ?, 'pending', ?, ?)
-                        """,
-                    arguments: [
-                        id, recipient.description, channel.rawValue, batchKey, runAt.sqliteValue, Date().sqliteValue,
-                    ])
-                jobID = id
-            }
-            try db.execute(
-                cached:
-                    "INSERT INTO delivery_items (job_id, notification_id, channel) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                arguments: [jobID, notification.description, channel.rawValue])
+            try Self.schedule(
+                notification, recipient: recipient, channel: channel, batchKey: batchKey, runAt: runAt, db)
         }
+    }
+
+    /// `schedule`'s work inside the caller's write.
+    static func schedule(
+        _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
+        _ db: Database
+    ) throws {
+        var jobID: String?
+        if let batchKey {
+            jobID = try String.fetchOne(
+                cached: db,
+                sql: """
+                    SELECT id FROM delivery_jobs WHERE recipient_id = ? AND channel = ? AND batch_key = ?
+                    AND state = 'pending'
+                    """, arguments: [recipient.description, channel.rawValue, batchKey])
+        }
+        if jobID == nil {
+            let id = UUIDv7.make(at: runAt).uuidString.lowercased()
+            try db.execute(
+                cached: """
+                    INSERT INTO delivery_jobs (id, recipient_id, channel, batch_key, state, run_at, created_at)
+                    VALUES (?, ?, ?, ?, 'pending', ?, ?)
+                    """,
+                arguments: [
+                    id, recipient.description, channel.rawValue, batchKey, runAt.sqliteValue, Date().sqliteValue,
+                ])
+            jobID = id
+        }
+        try db.execute(
+            cached:
+                "INSERT INTO delivery_items (job_id, notification_id, channel) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            arguments: [jobID, notification.description, channel.rawValue])
     }
 
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {
@@ -119,14 +128,20 @@ extension SQLiteNotificationStore {
     }
 
     func sentCount(to recipient: UserID, channel: DeliveryChannel, since date: Date) async throws -> Int {
-        try await pool.read { db in
-            try Int.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT COUNT(*) FROM delivery_jobs WHERE recipient_id = ? AND channel = ? AND state = 'sent'
-                    AND finished_at >= ?
-                    """, arguments: [recipient.description, channel.rawValue, date.sqliteValue]) ?? 0
-        }
+        try await pool.read { db in try Self.sentCount(to: recipient, channel: channel, since: date, db) }
+    }
+
+    static func sentCount(
+        to recipient: UserID, channel: DeliveryChannel, since date: Date, _ db: Database
+    ) throws
+        -> Int
+    {
+        try Int.fetchOne(
+            cached: db,
+            sql: """
+                SELECT COUNT(*) FROM delivery_jobs WHERE recipient_id = ? AND channel = ? AND state = 'sent'
+                AND finished_at >= ?
+                """, arguments: [recipient.description, channel.rawValue, date.sqliteValue]) ?? 0
     }
 
     func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob] {

@@ -37,6 +37,20 @@ struct SQLiteNotificationStore: NotificationStore {
 
     // MARK: Preferences
 
+    func deliveryRules(
+        of user: UserID, pushesSince: Date
+    ) async throws -> (
+        NotificationPreferences?, pushesSent: Int
+    ) {
+        let (text, sent) = try await pool.read { db in
+            let text = try String.fetchOne(
+                cached: db, sql: "SELECT preferences FROM notification_preferences WHERE user_id = ?",
+                arguments: [user.description])
+            return (text, try Self.sentCount(to: user, channel: .push, since: pushesSince, db))
+        }
+        return (text.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) }, sent)
+    }
+
     func preferences(of user: UserID) async throws -> NotificationPreferences? {
         try await pool.read { db in
             try String.fetchOne(
@@ -58,7 +72,7 @@ struct SQLiteNotificationStore: NotificationStore {
 
     // MARK: Inbox
 
-    func insert(_ n: NotificationRecord) async throws -> Bool {
+    func insert(_ n: NotificationRecord, deliveries: [ScheduledDelivery]) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 cached: """
@@ -71,7 +85,13 @@ struct SQLiteNotificationStore: NotificationStore {
                     n.postID?.description, n.commentID?.description, n.groupKey, n.dedupeKey, n.detail,
                     n.createdAt.sqliteValue, n.seenAt?.sqliteValue, n.readAt?.sqliteValue, n.archivedAt?.sqliteValue,
                 ])
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            for delivery in deliveries {
+                try Self.schedule(
+                    n.id, recipient: n.recipientID, channel: delivery.channel, batchKey: delivery.batchKey,
+                    runAt: delivery.runAt, db)
+            }
+            return true
         }
     }
 
@@ -108,28 +128,59 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord] {
+        try await pool.read { db in try Self.members(of: recipient, groupKey: groupKey, limit: limit, db) }
+    }
+
+    static func members(
+        of recipient: UserID, groupKey: String, limit: Int, _ db: Database
+    ) throws
+        -> [NotificationRecord]
+    {
+        try Row.fetchAll(
+            cached: db,
+            sql: """
+                SELECT \(Self.columns) FROM notifications n
+                WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
+                ORDER BY n.id DESC LIMIT :limit
+                """, arguments: ["viewer": recipient.description, "group": groupKey, "limit": limit]
+        ).map(Self.record)
+    }
+
+    func group(
+        containing id: NotificationID, limit: Int
+    ) async throws -> (
+        recipient: UserID, row: NotificationGroupRow, members: [NotificationRecord]
+    )? {
         try await pool.read { db in
-            try Row.fetchAll(
-                cached: db,
-                sql: """
-                    SELECT \(Self.columns) FROM notifications n
-                    WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
-                    ORDER BY n.id DESC LIMIT :limit
-                    """, arguments: ["viewer": recipient.description, "group": groupKey, "limit": limit]
-            ).map(Self.record)
+            guard
+                let record = try Row.fetchOne(
+                    cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
+                    arguments: [id.description]
+                ).map(Self.record), record.archivedAt == nil
+            else { return nil }
+            let members = try Self.members(of: record.recipientID, groupKey: record.groupKey, limit: limit, db)
+            guard let latest = members.first else { return nil }
+            let (count, unread) = try Self.groupCount(of: record.recipientID, groupKey: record.groupKey, db)
+            return (
+                record.recipientID,
+                NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest), members
+            )
         }
     }
 
     func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {
-        try await pool.read { db in
-            let row = try Row.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT COUNT(*), COALESCE(MAX(n.read_at IS NULL), 0) FROM notifications n
-                    WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
-                    """, arguments: ["viewer": recipient.description, "group": groupKey])
-            return (row?[0] ?? 0, (row?[1] ?? 0) == 1)
-        }
+        try await pool.read { db in try Self.groupCount(of: recipient, groupKey: groupKey, db) }
+    }
+
+    static func groupCount(of recipient: UserID, groupKey: String, _ db: Database) throws -> (count: Int, unread: Bool)
+    {
+        let row = try Row.fetchOne(
+            cached: db,
+            sql: """
+                SELECT COUNT(*), COALESCE(MAX(n.read_at IS NULL), 0) FROM notifications n
+                WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
+                """, arguments: ["viewer": recipient.description, "group": groupKey])
+        return (row?[0] ?? 0, (row?[1] ?? 0) == 1)
     }
 
     func counts(of recipient: UserID) async throws -> NotificationCounts {

@@ -200,48 +200,47 @@ struct SQLitePostStore: PostStore {
 
     /// Like `hydrate`, with `extra` reading what the query selects after the standard columns. Rows are read
     /// inside the database read: GRDB's rows aren't `Sendable`, and returning them would pick its blocking
-    /// `read` overload, which holds a cooperative thread for the whole query.
+    /// `read` overload, which holds a cooperative thread for the whole query. The kudos previews come in the
+    /// same read: each read is a round trip to GRDB's queue, and a kudos request makes few others (issue 8).
     func hydrate<Extra: Sendable>(
         sql: String, arguments: StatementArguments, viewer: UserID?, extra: @escaping @Sendable (Row) -> Extra
     ) async throws -> [(post: Post, extra: Extra)] {
-        let rows = try await pool.read { db in
-            try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap { row in
+        try await pool.read { db in
+            let rows = try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap { row in
                 Self.post(from: row).map { ($0, extra(row)) }
             }
+            let posts = try Self.withKudosPreview(rows.map(\.0), viewer: viewer, db)
+            return zip(posts, rows).map { (post: $0, extra: $1.1) }
         }
-        let posts = try await withKudosPreview(rows.map(\.0), viewer: viewer)
-        return zip(posts, rows).map { (post: $0, extra: $1.1) }
     }
 
-    private func withKudosPreview(_ posts: [Post], viewer: UserID?) async throws -> [Post] {
-        try await pool.read { db in
-            var posts = posts
-            guard !posts.isEmpty else { return posts }
-            let ids = posts.map(\.id.description)
-            // The first three givers of each post, read from the front of kudos_in_order: a post's cost stays
-            // the same however many kudos it has (ranking all of them was most of a kudos request on a popular
-            // post, issue 8).
-            let previewSQL = """
-                SELECT j.value, u.id, u.username, u.display_name, u.avatar_url
-                FROM json_each(:ids) j
-                JOIN kudos k ON k.rowid IN (
-                  SELECT f.rowid FROM kudos f JOIN users ku ON ku.id = f.user_id
-                  WHERE f.post_id = j.value AND \(SQLitePostSQL.listable("ku"))
-                  ORDER BY f.created_at, f.user_id LIMIT 3)
-                JOIN users u ON u.id = k.user_id
-                ORDER BY j.value, k.created_at, k.user_id
-                """
-            var preview: [String: [AuthorSummary]] = [:]
-            for row in try Row.fetchAll(
-                cached: db, sql: previewSQL, arguments: ["ids": StoredJSON.encode(ids), "viewer": viewer?.description])
-            {
-                guard let id = UserID(row[1] as String) else { continue }
-                preview[row[0], default: []].append(
-                    AuthorSummary(id: id, username: row[2], displayName: row[3], avatarURL: row[4]))
-            }
-            for index in posts.indices { posts[index].kudosPreview = preview[posts[index].id.description] ?? [] }
-            return posts
+    private static func withKudosPreview(_ posts: [Post], viewer: UserID?, _ db: Database) throws -> [Post] {
+        var posts = posts
+        guard !posts.isEmpty else { return posts }
+        let ids = posts.map(\.id.description)
+        // The first three givers of each post, read from the front of kudos_in_order: a post's cost stays
+        // the same however many kudos it has (ranking all of them was most of a kudos request on a popular
+        // post, issue 8).
+        let previewSQL = """
+            SELECT j.value, u.id, u.username, u.display_name, u.avatar_url
+            FROM json_each(:ids) j
+            JOIN kudos k ON k.rowid IN (
+              SELECT f.rowid FROM kudos f JOIN users ku ON ku.id = f.user_id
+              WHERE f.post_id = j.value AND \(SQLitePostSQL.listable("ku"))
+              ORDER BY f.created_at, f.user_id LIMIT 3)
+            JOIN users u ON u.id = k.user_id
+            ORDER BY j.value, k.created_at, k.user_id
+            """
+        var preview: [String: [AuthorSummary]] = [:]
+        for row in try Row.fetchAll(
+            cached: db, sql: previewSQL, arguments: ["ids": StoredJSON.encode(ids), "viewer": viewer?.description])
+        {
+            guard let id = UserID(row[1] as String) else { continue }
+            preview[row[0], default: []].append(
+                AuthorSummary(id: id, username: row[2], displayName: row[3], avatarURL: row[4]))
         }
+        for index in posts.indices { posts[index].kudosPreview = preview[posts[index].id.description] ?? [] }
+        return posts
     }
 
     static func post(from row: Row) -> Post? {

@@ -36,6 +36,26 @@ struct SQLiteTokenStore: TokenStore {
         }
     }
 
+    func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
+        try await pool.read { db in
+            guard
+                let token = try Row.fetchOne(
+                    cached: db,
+                    sql: """
+                        SELECT hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at
+                        FROM tokens WHERE hash = ?
+                        """,
+                    arguments: [hash]
+                ).flatMap(Self.record)
+            else { return nil }
+            let account = try Row.fetchOne(
+                cached: db, sql: "SELECT \(SQLiteAccountStore.columns) FROM users WHERE id = ?",
+                arguments: [token.userID.description]
+            ).flatMap(SQLiteAccountStore.record)
+            return (token, account)
+        }
+    }
+
     func markUsed(hash: String, at date: Date) async throws -> Bool {
         try await pool.write { db in
             try db.execute(

@@ -116,13 +116,12 @@ public struct AccountService: Sendable {
     /// tokens, and for refresh tokens presented as access tokens.
     public func authenticate(accessToken: String) async throws -> AuthenticatedSession {
         let now = clock.now
-        guard let token = try await storage.tokens.find(hash: OpaqueToken.hash(accessToken)), token.kind == .access,
-            token.revokedAt == nil
+        // Every authenticated request comes through here, so the token and its account are one read.
+        guard let (token, account) = try await storage.tokens.findWithAccount(hash: OpaqueToken.hash(accessToken)),
+            token.kind == .access, token.revokedAt == nil
         else { throw SpotterError.unauthorized("The access token is not valid.") }
         guard token.expiresAt > now else { throw SpotterError.unauthorized("The access token has expired.") }
-        guard let account = try await storage.accounts.find(id: token.userID) else {
-            throw SpotterError.unauthorized("The access token is not valid.")
-        }
+        guard let account else { throw SpotterError.unauthorized("The access token is not valid.") }
         try Self.refuseSuspended(account)
         return AuthenticatedSession(account: account, token: token)
     }

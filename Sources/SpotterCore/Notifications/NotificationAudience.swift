@@ -5,20 +5,18 @@ import SpotterModels
 /// suspended, nor about a post they may not see. Checked when a notification is made and again when it is
 /// delivered, since a block or a deletion may come in between.
 enum NotificationAudience {
+    /// `postAuthor` is who wrote `post` when the caller has just read it, live; `nil` reads it here.
     static func mayHear(
-        _ recipient: UserID, from actor: UserID?, about post: PostID?, storage: any SpotterStorage
+        _ recipient: UserID, from actor: UserID?, about post: PostID?, postAuthor: UserID? = nil,
+        storage: any SpotterStorage
     ) async throws -> Bool {
         if let actor {
-            guard actor != recipient, let account = try await storage.accounts.find(id: actor),
-                account.suspendedAt == nil
-            else { return false }
-            let mine = try await storage.graph.relationship(of: recipient, with: actor)
-            let theirs = try await storage.graph.relationship(of: actor, with: recipient)
-            if mine.blocking || mine.muting || theirs.blocking { return false }
+            guard actor != recipient, try await storage.graph.mayReach(recipient, from: actor) else { return false }
         }
         if let post {
             // Most notifications are about the recipient's own post (kudos, comments): one row says enough, where
             // the full view would also count kudos and comments.
+            if postAuthor == recipient { return true }
             if let record = try await storage.posts.record(post), record.authorID == recipient {
                 return record.deletedAt == nil
             }

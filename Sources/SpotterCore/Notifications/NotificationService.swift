@@ -31,21 +31,26 @@ public struct NotificationService: Sendable {
 
     /// The inbox group a notification belongs to, as its recipient sees it now; `nil` when it is gone
     /// (archived, or about someone or something the recipient may no longer see).
+    ///
+    /// The hub renders one for every in-app notification, so the group comes in one read and its sample
+    /// of people in another (issue 8: eight round trips before, at 1,000 notifications a second).
     public func group(of id: NotificationID) async throws -> (UserID, NotificationGroup)? {
-        guard let record = try await storage.notifications.notification(id), record.archivedAt == nil else {
+        guard let found = try await storage.notifications.group(containing: id, limit: Self.membersRead) else {
             return nil
         }
-        let members = try await storage.notifications.members(
-            of: record.recipientID, groupKey: record.groupKey, limit: 1)
-        guard let latest = members.first else { return nil }
-        let counts = try await storage.notifications.groupCount(of: record.recipientID, groupKey: record.groupKey)
-        let row = NotificationGroupRow(
-            groupKey: record.groupKey, count: counts.count, unread: counts.unread, latest: latest)
-        return (record.recipientID, try await group(row, recipient: record.recipientID))
+        return (found.recipient, try await group(found.row, members: found.members))
     }
 
+    /// Members read to name a group's people and count how many distinct ones there are.
+    static let membersRead = 50
+
     private func group(_ row: NotificationGroupRow, recipient: UserID) async throws -> NotificationGroup {
-        let members = try await storage.notifications.members(of: recipient, groupKey: row.groupKey, limit: 50)
+        let members = try await storage.notifications.members(
+            of: recipient, groupKey: row.groupKey, limit: Self.membersRead)
+        return try await group(row, members: members)
+    }
+
+    private func group(_ row: NotificationGroupRow, members: [NotificationRecord]) async throws -> NotificationGroup {
         let sample = try await sampleActors(of: members)
         let text = try await sentence(
             for: members.isEmpty ? [row.latest] : members, names: sample.actors.map(\.displayName), total: sample.total)
@@ -57,14 +62,17 @@ public struct NotificationService: Sendable {
 
     /// The first few distinct people behind notifications (newest first) and how many distinct people there are.
     func sampleActors(of members: [NotificationRecord]) async throws -> (actors: [AuthorSummary], total: Int) {
-        var actors: [AuthorSummary] = []
+        var ordered: [UserID] = []
         var distinct = Set<UserID>()
         for actorID in members.compactMap(\.actorID) where distinct.insert(actorID).inserted {
-            if actors.count < Self.sampleSize, let account = try await storage.accounts.find(id: actorID) {
-                actors.append(account.summary)
-            }
+            ordered.append(actorID)
         }
-        return (actors, distinct.count)
+        // Read a few more than the sample in one go, in case some account is gone, and keep the newest order.
+        let accounts = Dictionary(
+            try await storage.accounts.find(ids: Array(ordered.prefix(Self.sampleSize * 2))).map { ($0.id, $0) },
+            uniquingKeysWith: { first, _ in first })
+        let actors = ordered.lazy.compactMap { accounts[$0]?.summary }.prefix(Self.sampleSize)
+        return (Array(actors), distinct.count)
     }
 
     /// The full sentence for notifications of one group, newest first: "ana and 2 others gave kudos to …".

@@ -9,13 +9,18 @@ public protocol NotificationStore: Sendable {
     // MARK: Preferences
 
     func preferences(of user: UserID) async throws -> NotificationPreferences?
+    /// What deciding on a new notification needs, read together: the recipient's preferences and the jobs
+    /// sent to them by push since `pushesSince` (the hourly cap).
+    func deliveryRules(of user: UserID, pushesSince: Date) async throws -> (NotificationPreferences?, pushesSent: Int)
     func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws
 
     // MARK: Inbox
 
     /// Stores a notification. Returns `false` (and stores nothing) when the recipient already has one with
     /// the same `dedupeKey`: a retried request or a scheduled sweep that ran twice notifies once.
-    func insert(_ notification: NotificationRecord) async throws -> Bool
+    /// With `deliveries`, each is scheduled as `schedule(_:recipient:channel:batchKey:runAt:)` would, in the
+    /// same transaction: one write makes a notification and its jobs, or none of them.
+    func insert(_ notification: NotificationRecord, deliveries: [ScheduledDelivery]) async throws -> Bool
     func notification(_ id: NotificationID) async throws -> NotificationRecord?
     /// Groups of the recipient's notifications that the recipient may still see (the actor not suspended,
     /// no block either way, the post still visible), newest group first, groups older than `before` (the
@@ -25,6 +30,14 @@ public protocol NotificationStore: Sendable {
     func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord]
     /// How many visible notifications a group holds, and whether any is unread.
     func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool)
+    /// The group a notification is in, read at once: its count, whether any is unread, and its newest
+    /// `limit` visible members (newest first). `nil` when the notification is gone or archived, or none of
+    /// its group is visible.
+    func group(
+        containing id: NotificationID, limit: Int
+    ) async throws -> (
+        recipient: UserID, row: NotificationGroupRow, members: [NotificationRecord]
+    )?
     func counts(of recipient: UserID) async throws -> NotificationCounts
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws
     func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws
@@ -69,6 +82,25 @@ public protocol NotificationStore: Sendable {
     /// Pending and running jobs (for tools and tests).
     func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob]
     func attempts(of job: UUID) async throws -> [DeliveryAttempt]
+}
+
+extension NotificationStore {
+    public func insert(_ notification: NotificationRecord) async throws -> Bool {
+        try await insert(notification, deliveries: [])
+    }
+}
+
+/// A delivery job to make or join for a new notification (see `NotificationStore.schedule`).
+public struct ScheduledDelivery: Sendable, Equatable {
+    public var channel: DeliveryChannel
+    public var batchKey: String?
+    public var runAt: Date
+
+    public init(channel: DeliveryChannel, batchKey: String?, runAt: Date) {
+        self.channel = channel
+        self.batchKey = batchKey
+        self.runAt = runAt
+    }
 }
 
 /// A stored notification.

@@ -135,7 +135,7 @@ public struct PostService: Sendable {
             : try await storage.posts.removeKudos(id, by: viewer.id)
         if changed {
             await events?.publish(.kudosChanged(id))
-            if on { await notifier?.notify(.kudos(post: id, by: viewer.id)) }
+            if on { await notifier?.notify(.kudos(post: id, author: post.author.id, by: viewer.id)) }
         }
         // The count as the viewer saw it, moved by this change: reading the whole post again for two numbers
         // was a tenth of a kudos request (issue 8). Others' kudos in between show on the next read, as they

@@ -29,6 +29,8 @@ public protocol AccountStore: Sendable {
     /// subject is taken, comparing username and email without regard to case.
     func create(_ account: AccountRecord) async throws
     func find(id: UserID) async throws -> AccountRecord?
+    /// The accounts of `ids` that exist, in one read, in no particular order.
+    func find(ids: [UserID]) async throws -> [AccountRecord]
     /// Finds the account whose username or email equals `login`, ignoring case.
     func find(login: String) async throws -> AccountRecord?
     func find(appleSubject: String) async throws -> AccountRecord?
@@ -50,6 +52,9 @@ public protocol AccountStore: Sendable {
 public protocol TokenStore: Sendable {
     func insert(_ token: TokenRecord) async throws
     func find(hash: String) async throws -> TokenRecord?
+    /// A token and the account it belongs to (`nil` when the account is gone), in one read: every
+    /// authenticated request asks for both.
+    func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)?
     /// Marks an unused refresh token used, atomically: of two concurrent calls for one token exactly one
     /// returns `true`. Returns `false` when the token was already used or revoked.
     func markUsed(hash: String, at date: Date) async throws -> Bool
