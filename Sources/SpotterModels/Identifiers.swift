@@ -89,11 +89,11 @@ extension TypedID {
     public static func generate(at date: Date = Date()) -> Self { Self(rawValue: UUIDv7.make(at: date)) }
 
     public init?(_ description: String) {
-        guard let uuid = UUID(uuidString: description) else { return nil }
+        guard let uuid = UUIDText.parse(description) else { return nil }
         self.init(rawValue: uuid)
     }
 
-    public var description: String { rawValue.uuidString.lowercased() }
+    public var description: String { UUIDText.format(rawValue) }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
