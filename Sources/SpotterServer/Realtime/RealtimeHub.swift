@@ -138,9 +138,9 @@ actor RealtimeHub {
         do {
             switch event {
             case .postCreated(let id, _):
-                try await fanOut(id, event: "new_post", topics: [.feeds]) { try JSONValue(encoding: $0) }
+                try await fanOut(id, event: "new_post", topics: [.feeds]) { $0 }
             case .postUpdated(let id, _):
-                try await fanOut(id, event: "post_updated", topics: [.feeds, .post]) { try JSONValue(encoding: $0) }
+                try await fanOut(id, event: "post_updated", topics: [.feeds, .post]) { $0 }
             case .postDeleted(let id, _):
                 let payload = JSONValue.object(["id": .string(id.description)])
                 for (topic, connection) in targets(for: id, topics: [.feeds, .post]) {
@@ -148,20 +148,22 @@ actor RealtimeHub {
                 }
             case .kudosChanged(let id):
                 try await fanOut(id, event: "post_likes_updated", topics: [.feeds, .post]) { post in
-                    .object([
+                    JSONValue.object([
                         "id": .string(post.id.description), "likes_count": .number(Double(post.kudosCount)),
                         "liked_by_user_ids": .array(post.kudosPreview.map { .string($0.id.description) }),
                     ])
                 }
             case .commentsChanged(let id):
                 try await fanOut(id, event: "post_comments_updated", topics: [.feeds, .post]) { post in
-                    .object(["id": .string(post.id.description), "comments_count": .number(Double(post.commentsCount))])
+                    JSONValue.object([
+                        "id": .string(post.id.description), "comments_count": .number(Double(post.commentsCount)),
+                    ])
                 }
             case .notificationCreated(let id, let recipient):
                 guard hasSockets(on: .user(recipient)) else { return }
                 inOrder(for: recipient) { hub in
                     guard let (_, group) = try await hub.notifications.group(of: id) else { return }
-                    await hub.send(.user(recipient), event: "notification", payload: try JSONValue(encoding: group))
+                    await hub.send(.user(recipient), event: "notification", payload: group)
                     try await hub.sendCounts(to: recipient)
                 }
             case .notificationCountsChanged(let user):
@@ -204,12 +206,12 @@ actor RealtimeHub {
     /// The badge, on every live session of the user.
     private func sendCounts(to user: UserID) async throws {
         let counts = try await storage.notifications.counts(of: user)
-        send(.user(user), event: "unread_count", payload: try JSONValue(encoding: counts))
+        send(.user(user), event: "unread_count", payload: counts)
     }
 
-    private func send(_ topic: RealtimeTopic, event: String, payload: JSONValue) {
+    private func send(_ topic: RealtimeTopic, event: String, payload: some Encodable) {
         guard let ids = subscribers[topic],
-            let frame = PhoenixMessage.broadcast(topic: topic.description, event: event, payload: payload).encoded()
+            let frame = BroadcastFrame(topic: topic.description, event: event, payload: payload).encoded()
         else { return }
         RealtimeConnection.broadcast(frame, to: ids.compactMap { connections[$0] })
     }
@@ -238,8 +240,8 @@ actor RealtimeHub {
     /// A post everyone may see looks the same to everyone who has no block with anyone, but for
     /// `kudosed_by_me`: those sockets share one read and one encoding per topic and kudos state. Only people
     /// with blocks, and posts not visible to everyone, are read viewer by viewer.
-    private func fanOut(
-        _ id: PostID, event: String, topics kinds: TopicKinds, payload: (Post) throws -> JSONValue
+    private func fanOut<Payload: Encodable>(
+        _ id: PostID, event: String, topics kinds: TopicKinds, payload: (Post) throws -> Payload
     ) async throws {
         let targets = targets(for: id, topics: kinds)
         guard !targets.isEmpty else { return }
@@ -262,7 +264,7 @@ actor RealtimeHub {
                     var post = shared.post
                     post.kudosedByMe = key.kudosedByMe
                     frames[key] = .some(
-                        PhoenixMessage.broadcast(topic: topic.description, event: event, payload: try payload(post))
+                        BroadcastFrame(topic: topic.description, event: event, payload: try payload(post))
                             .encoded().map { WireFrame(text: $0) })
                 }
                 if let frame = frames[key] ?? nil { batch.add(frame, to: connection) }
@@ -271,9 +273,9 @@ actor RealtimeHub {
                 guard let own = views[viewer] ?? nil, try await reaches(topic, post: own, follows: &follows) else {
                     continue
                 }
-                if let text = PhoenixMessage.broadcast(
-                    topic: topic.description, event: event, payload: try payload(own)
-                ).encoded() {
+                if let text = BroadcastFrame(topic: topic.description, event: event, payload: try payload(own))
+                    .encoded()
+                {
                     batch.add(text: text, to: connection)
                 }
             }
