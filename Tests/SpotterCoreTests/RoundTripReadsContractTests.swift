@@ -1,0 +1,122 @@
+import Foundation
+import SpotterCore
+import SpotterModels
+import SpotterTestSupport
+import Testing
+
+/// The combined reads and writes a kudos request and an in-app notification make (issue 8 cut their round
+/// trips): each must answer exactly what the separate calls it replaced answered, on both databases.
+@Suite("Round-trip reads storage contract")
+struct RoundTripReadsContractTests {
+    static let start = SocialContractTests.start
+
+    @Test(
+        "mayReach: suspended actors, blocks either way and the recipient's mutes", arguments: StorageBackend.available)
+    func mayReach(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await SocialContractTests.user(storage, "ana")
+            let bea = try await SocialContractTests.user(storage, "bea")
+            let cai = try await SocialContractTests.user(storage, "cai")
+            #expect(try await storage.graph.mayReach(ana.id, from: bea.id))
+            // A mute is one-way: ana muting bea silences bea for ana only.
+            try await storage.graph.mute(ana.id, bea.id, at: Self.start)
+            #expect(try await storage.graph.mayReach(ana.id, from: bea.id) == false)
+            #expect(try await storage.graph.mayReach(bea.id, from: ana.id))
+            try await storage.graph.unmute(ana.id, bea.id)
+            // A block silences both ways.
+            try await storage.graph.block(cai.id, ana.id, at: Self.start)
+            #expect(try await storage.graph.mayReach(ana.id, from: cai.id) == false)
+            #expect(try await storage.graph.mayReach(cai.id, from: ana.id) == false)
+            try await storage.graph.unblock(cai.id, ana.id)
+            #expect(try await storage.graph.mayReach(ana.id, from: cai.id))
+            // A suspended or unknown actor reaches nobody.
+            try await storage.accounts.setSuspended(bea.id, at: Self.start)
+            #expect(try await storage.graph.mayReach(ana.id, from: bea.id) == false)
+            #expect(try await storage.graph.mayReach(ana.id, from: UserID.generate(at: Self.start)) == false)
+        }
+    }
+
+    @Test("accounts by ids, and a token with its account, in one read each", arguments: StorageBackend.available)
+    func accountsAndTokens(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await SocialContractTests.user(storage, "ana")
+            let bea = try await SocialContractTests.user(storage, "bea")
+            let unknown = UserID.generate(at: Self.start)
+            let found = try await storage.accounts.find(ids: [bea.id, unknown, ana.id])
+            #expect(Set(found.map(\.username)) == ["ana", "bea"])
+            #expect(found.first { $0.id == ana.id } == ana)
+            #expect(try await storage.accounts.find(ids: []).isEmpty)
+
+            let token = TokenRecord(
+                hash: OpaqueToken.hash("spa_test"), userID: ana.id, family: UUID(), kind: .access,
+                createdAt: Self.start, expiresAt: Self.start + 900)
+            try await storage.tokens.insert(token)
+            let pair = try #require(try await storage.tokens.findWithAccount(hash: token.hash))
+            #expect(pair.0 == token)
+            #expect(pair.1 == ana)
+            #expect(try await storage.tokens.findWithAccount(hash: OpaqueToken.hash("spa_other")) == nil)
+        }
+    }
+
+    @Test(
+        "a notification and its delivery jobs are written together, once; its group reads back whole",
+        arguments: StorageBackend.available)
+    func notificationWithJobs(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await SocialContractTests.user(storage, "ana")
+            let bea = try await SocialContractTests.user(storage, "bea")
+            let post = try await SocialContractTests.post(storage, by: ana)
+            var rules = try await storage.notifications.deliveryRules(of: ana.id, pushesSince: Self.start)
+            #expect(rules.0 == nil && rules.pushesSent == 0)
+            var preferences = NotificationPreferences()
+            preferences.maxPerHour = 7
+            try await storage.notifications.savePreferences(preferences, of: ana.id)
+            rules = try await storage.notifications.deliveryRules(of: ana.id, pushesSince: Self.start)
+            let stored = try await storage.notifications.preferences(of: ana.id)
+            #expect(rules.0 != nil && rules.0 == stored)
+            #expect(rules.0?.maxPerHour == 7)
+
+            func kudos(from actor: AccountRecord, at offset: TimeInterval) -> NotificationRecord {
+                NotificationRecord(
+                    id: .generate(at: Self.start + offset), recipientID: ana.id, type: .kudos, actorID: actor.id,
+                    postID: post.id, commentID: nil, groupKey: "kudos-\(post.id)",
+                    dedupeKey: "kudos-\(post.id)-\(actor.id)", detail: "", createdAt: Self.start + offset)
+            }
+            let first = kudos(from: bea, at: 1)
+            let deliveries = [
+                ScheduledDelivery(channel: .push, batchKey: "kudos-\(post.id)", runAt: Self.start + 60),
+                ScheduledDelivery(channel: .email, batchKey: nil, runAt: Self.start + 3600),
+            ]
+            #expect(try await storage.notifications.insert(first, deliveries: deliveries))
+            var jobs = try await storage.notifications.pendingJobs(of: ana.id)
+            #expect(jobs.map(\.channel).sorted { $0.rawValue < $1.rawValue } == [.email, .push])
+            // The same dedupe key again stores nothing and schedules nothing.
+            var again = kudos(from: bea, at: 2)
+            again.dedupeKey = first.dedupeKey
+            #expect(try await storage.notifications.insert(again, deliveries: deliveries) == false)
+            jobs = try await storage.notifications.pendingJobs(of: ana.id)
+            #expect(jobs.count == 2)
+
+            let cai = try await SocialContractTests.user(storage, "cai")
+            let second = kudos(from: cai, at: 3)
+            #expect(try await storage.notifications.insert(second))
+            let group = try #require(try await storage.notifications.group(containing: first.id, limit: 50))
+            #expect(group.recipient == ana.id)
+            #expect(group.row.count == 2 && group.row.unread)
+            #expect(group.row.latest.id == second.id)
+            #expect(group.members.map(\.id) == [second.id, first.id])
+            let oneMember = try await storage.notifications.group(containing: first.id, limit: 1)
+            #expect(oneMember?.members.map(\.id) == [second.id])
+            #expect(oneMember?.row.count == 2)
+            #expect(try await storage.notifications.group(containing: .generate(at: Self.start), limit: 50) == nil)
+
+            // The hour's pushes count the push jobs sent since the given time, as sentCount does.
+            let push = try #require(jobs.first { $0.channel == .push })
+            try await storage.notifications.finish(push.id, sent: true, at: Self.start + 120)
+            rules = try await storage.notifications.deliveryRules(of: ana.id, pushesSince: Self.start + 60)
+            #expect(rules.pushesSent == 1)
+            rules = try await storage.notifications.deliveryRules(of: ana.id, pushesSince: Self.start + 180)
+            #expect(rules.pushesSent == 0)
+        }
+    }
+}
