@@ -24,30 +24,23 @@ struct SQLiteTokenStore: TokenStore {
     }
 
     func find(hash: String) async throws -> TokenRecord? {
-        try await pool.read { db in
-            try Row.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at
-                    FROM tokens WHERE hash = ?
-                    """,
-                arguments: [hash]
-            ).flatMap(Self.record)
-        }
+        try await pool.read { db in try Self.token(hash: hash, db) }
+    }
+
+    private static func token(hash: String, _ db: Database) throws -> TokenRecord? {
+        try Row.fetchOne(
+            cached: db,
+            sql: """
+                SELECT hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at
+                FROM tokens WHERE hash = ?
+                """,
+            arguments: [hash]
+        ).flatMap(Self.record)
     }
 
     func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
         try await pool.read { db in
-            guard
-                let token = try Row.fetchOne(
-                    cached: db,
-                    sql: """
-                        SELECT hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at
-                        FROM tokens WHERE hash = ?
-                        """,
-                    arguments: [hash]
-                ).flatMap(Self.record)
-            else { return nil }
+            guard let token = try Self.token(hash: hash, db) else { return nil }
             let account = try Row.fetchOne(
                 cached: db, sql: "SELECT \(SQLiteAccountStore.columns) FROM users WHERE id = ?",
                 arguments: [token.userID.description]
