@@ -216,12 +216,13 @@ struct PostgresPostStore: PostStore {
             kudosedByMe: try r[16].decode(Bool.self))
     }
 
-    func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
+    func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let window = try since.map { "AND p.performed_at >= \(try builder.bind($0))" } ?? ""
         let sql = """
             SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
             WHERE p.author_id = \(try builder.bind(author.rawValue)) AND p.kind = 'workout'
-              AND \(PostgresPostSQL.visible)
+              AND \(PostgresPostSQL.visible) \(window)
             ORDER BY p.performed_at
             """
         var history: [WorkoutHistoryEntry] = []

@@ -259,16 +259,17 @@ struct SQLitePostStore: PostStore {
             kudosCount: row[14], commentsCount: row[15], kudosPreview: [], kudosedByMe: row[16])
     }
 
-    func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
+    func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {
         try await pool.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """
                     SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
                     WHERE p.author_id = :author AND p.kind = 'workout' AND \(SQLitePostSQL.visible)
+                      AND (:since IS NULL OR p.performed_at >= :since)
                     ORDER BY p.performed_at
                     """,
-                arguments: ["author": author.description, "viewer": viewer?.description]
+                arguments: ["author": author.description, "viewer": viewer?.description, "since": since?.sqliteValue]
             ).compactMap { row in
                 let workout = StoredJSON.decode(WorkoutRecord.self, from: row[1])
                 guard workout?.completed ?? false else { return nil }

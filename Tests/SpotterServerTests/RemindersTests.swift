@@ -129,4 +129,42 @@ struct RemindersTests {
             #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty)
         }
     }
+
+    @Test(
+        "a streak longer than the sweep's first read of history is counted whole", arguments: StorageBackend.available)
+    func longStreak(backend: StorageBackend) async throws {
+        try await TestApp.run(
+            backend,
+            configure: {
+                $0.postRules.newAccountAge = 0
+                $0.tokenLifetimes.accessToken = 14 * 86_400  // the test moves the clock days ahead
+            }
+        ) { api in
+            let (ana, anaID, _) = try await NotificationDeliveryTests.ana(api)
+            _ = try await api.call(.patch, "/api/v1/me", token: ana, json: #"{"time_zone":"\#(Self.zone)"}"#)
+            let evening = Self.next(weekday: 3, hour: 18, after: api.clock.now + 86_400)
+            // A workout every morning for the 50 days before this Tuesday, none yet today.
+            let days = ReminderSweep.historyWindowDays + 15
+            for day in 1...days {
+                let start = evening - Double(day) * 86_400 - 8 * 3600
+                let workout = WorkoutRecord(
+                    title: "Day \(day)", type: .strength, startTime: start, endTime: start + 3600,
+                    exercises: [ExerciseEntry(name: "Squat", sets: [WorkoutSet(weightKg: 100, reps: 5)])])
+                try await api.storage.posts.insert(
+                    PostRecord(
+                        id: .generate(at: start), authorID: anaID, kind: .workout, text: "", visibility: .public,
+                        workout: workout, records: [], hashtags: [], mentions: [], textHash: "day-\(day)",
+                        inGlobal: true, performedAt: start, createdAt: start))
+            }
+            Self.moveClock(api, to: evening + 60)
+            let notifier = Notifier(storage: api.storage, clock: api.clock, events: nil, logger: StorageBackend.logger)
+            let sweep = ReminderSweep(storage: api.storage, notifier: notifier)
+            #expect(try await sweep.run(since: evening - 60, now: api.clock.now) == 1)
+            let inbox = try await NotificationsAPITests.inbox(api, ana)
+            #expect(
+                inbox.filter { $0.type == .streakAtRisk }.map(\.text) == [
+                    "Your \(days)-day streak ends tonight. A short workout keeps it going."
+                ])
+        }
+    }
 }

@@ -37,7 +37,7 @@ public struct ReminderSweep: Sendable {
             let local = LocalTime(trainer.timeZone)
             let evening = local.previous(minuteOfDay: Self.eveningMinute, atOrBefore: now)
             guard evening > since else { continue }
-            let history = try await storage.posts.workoutHistory(of: trainer.id, viewer: trainer.id)
+            let history = try await history(of: trainer.id, evening: evening, local: local)
             for reminder in Self.reminders(history: history, local: local, evening: evening) {
                 await notifier.notify(
                     .reminder(user: trainer.id, type: reminder.type, period: reminder.period, text: reminder.text))
@@ -45,6 +45,21 @@ public struct ReminderSweep: Sendable {
             }
         }
         return sent
+    }
+
+    /// Days of history a sweep reads first. Reading everyone's whole history made the first sweep after a
+    /// start a burst (issue 8's profiles): the weekly summary needs a week, and a streak only needs more
+    /// when it runs back to the start of the window, in which case the whole history is read.
+    public static let historyWindowDays = 35
+
+    private func history(of trainer: UserID, evening: Date, local: LocalTime) async throws -> [WorkoutHistoryEntry] {
+        let start = evening.addingTimeInterval(-Double(Self.historyWindowDays) * 86_400)
+        let recent = try await storage.posts.workoutHistory(of: trainer, viewer: trainer, since: start)
+        let streak = ProgressStats.streaks(
+            workoutDays: recent.map(\.performedAt), timeZone: local.timeZone, now: evening
+        ).current
+        guard streak >= Self.historyWindowDays - 2 else { return recent }
+        return try await storage.posts.workoutHistory(of: trainer, viewer: trainer, since: nil)
     }
 
     /// What one person is due at `evening`, from their workout history: pure, so the rules are tested alone.

@@ -23,8 +23,9 @@ public protocol PostStore: Sendable {
     func post(_ id: PostID, viewer: UserID?) async throws -> Post?
     /// Everyone who gave the post kudos (suspended people included: callers filter as they need).
     func kudosGivers(of post: PostID) async throws -> Set<UserID>
-    /// Every completed workout of `author` that `viewer` may see, oldest first.
-    func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry]
+    /// Every completed workout of `author` that `viewer` may see, oldest first; with `since`, only those
+    /// performed at or after it.
+    func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry]
     /// People (not suspended) with a workout, of any visibility, performed at or after `since`, with their
     /// time zones: the ones a streak reminder or weekly summary may be for.
     func recentTrainers(since: Date) async throws -> [RecentTrainer]
@@ -158,5 +159,12 @@ public struct RecentTrainer: Sendable, Equatable {
     public init(id: UserID, timeZone: String) {
         self.id = id
         self.timeZone = timeZone
+    }
+}
+
+extension PostStore {
+    /// Every completed workout of `author` that `viewer` may see, oldest first.
+    public func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
+        try await workoutHistory(of: author, viewer: viewer, since: nil)
     }
 }
