@@ -7,17 +7,7 @@ import SpotterModels
 /// The delivery job queue on PostgreSQL, drained by every node at once: claims take rows with
 /// `FOR UPDATE SKIP LOCKED`, so two nodes never take the same job, and neither waits for the other.
 extension PostgresNotificationStore {
-    func schedule(
-        _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date
-    ) async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            try await Self.schedule(
-                notification, recipient: recipient, channel: channel, batchKey: batchKey, runAt: runAt,
-                on: connection, logger: logger)
-        }
-    }
-
-    /// `schedule`'s work inside the caller's transaction.
+    /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's transaction.
     static func schedule(
         _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
         on connection: PostgresConnection, logger: Logger
@@ -130,18 +120,6 @@ extension PostgresNotificationStore {
                 last_error = \(error), leased_until = NULL
             WHERE id = \(job)
             """, logger: logger)
-    }
-
-    func sentCount(to recipient: UserID, channel: DeliveryChannel, since date: Date) async throws -> Int {
-        for try await count in try await client.query(
-            """
-            SELECT COUNT(*)::BIGINT FROM delivery_jobs WHERE recipient_id = \(recipient.rawValue)
-            AND channel = \(channel.rawValue) AND state = 'sent' AND finished_at >= \(date)
-            """, logger: logger
-        ).decode(Int.self) {
-            return count
-        }
-        return 0
     }
 
     func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob] {

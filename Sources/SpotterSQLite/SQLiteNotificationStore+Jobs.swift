@@ -6,16 +6,7 @@ import SpotterModels
 /// The delivery job queue on SQLite. One writer at a time makes each read-then-write below atomic, so a job
 /// is claimed once and a batch is joined or created, never both.
 extension SQLiteNotificationStore {
-    func schedule(
-        _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date
-    ) async throws {
-        try await pool.write { db in
-            try Self.schedule(
-                notification, recipient: recipient, channel: channel, batchKey: batchKey, runAt: runAt, db)
-        }
-    }
-
-    /// `schedule`'s work inside the caller's write.
+    /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's write.
     static func schedule(
         _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
         _ db: Database
@@ -125,10 +116,6 @@ extension SQLiteNotificationStore {
                     WHERE id = ?
                     """, arguments: [runAt.sqliteValue, error, job.uuidString.lowercased()])
         }
-    }
-
-    func sentCount(to recipient: UserID, channel: DeliveryChannel, since date: Date) async throws -> Int {
-        try await pool.read { db in try Self.sentCount(to: recipient, channel: channel, since: date, db) }
     }
 
     static func sentCount(

@@ -168,10 +168,6 @@ struct SQLiteNotificationStore: NotificationStore {
         }
     }
 
-    func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {
-        try await pool.read { db in try Self.groupCount(of: recipient, groupKey: groupKey, db) }
-    }
-
     static func groupCount(of recipient: UserID, groupKey: String, _ db: Database) throws -> (count: Int, unread: Bool)
     {
         let row = try Row.fetchOne(

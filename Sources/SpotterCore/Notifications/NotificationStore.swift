@@ -18,8 +18,8 @@ public protocol NotificationStore: Sendable {
 
     /// Stores a notification. Returns `false` (and stores nothing) when the recipient already has one with
     /// the same `dedupeKey`: a retried request or a scheduled sweep that ran twice notifies once.
-    /// With `deliveries`, each is scheduled as `schedule(_:recipient:channel:batchKey:runAt:)` would, in the
-    /// same transaction: one write makes a notification and its jobs, or none of them.
+    /// With `deliveries`, the notification goes into a job per channel in the same transaction, so a
+    /// notification and its jobs exist together or not at all (see `ScheduledDelivery`).
     func insert(_ notification: NotificationRecord, deliveries: [ScheduledDelivery]) async throws -> Bool
     func notification(_ id: NotificationID) async throws -> NotificationRecord?
     /// Groups of the recipient's notifications that the recipient may still see (the actor not suspended,
@@ -28,8 +28,6 @@ public protocol NotificationStore: Sendable {
     func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow]
     /// The notifications of one group the recipient may still see, newest first.
     func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord]
-    /// How many visible notifications a group holds, and whether any is unread.
-    func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool)
     /// The group a notification is in, read at once: its count, whether any is unread, and its newest
     /// `limit` visible members (newest first). `nil` when the notification is gone or archived, or none of
     /// its group is visible.
@@ -61,12 +59,6 @@ public protocol NotificationStore: Sendable {
 
     // MARK: Delivery jobs
 
-    /// Puts the notification into a job for `channel`. With a `batchKey`, it joins the recipient's pending
-    /// job of that key (created due at `runAt` if there is none); without, it gets a job of its own. A
-    /// notification is in at most one job per channel; scheduling it twice changes nothing.
-    func schedule(
-        _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date
-    ) async throws
     /// Takes up to `limit` jobs due at `now` (pending, or running with a lease that ran out: a node died),
     /// leasing each until `leaseUntil`. No two callers, on any node, get the same job.
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob]
@@ -77,8 +69,6 @@ public protocol NotificationStore: Sendable {
     func finish(_ job: UUID, sent: Bool, at date: Date) async throws
     /// Puts a job back to wait until `runAt`, counting the attempt.
     func retry(_ job: UUID, at runAt: Date, error: String) async throws
-    /// Jobs sent on `channel` to the recipient since `date`: the hourly cap counts these.
-    func sentCount(to recipient: UserID, channel: DeliveryChannel, since date: Date) async throws -> Int
     /// Pending and running jobs (for tools and tests).
     func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob]
     func attempts(of job: UUID) async throws -> [DeliveryAttempt]
@@ -90,7 +80,9 @@ extension NotificationStore {
     }
 }
 
-/// A delivery job to make or join for a new notification (see `NotificationStore.schedule`).
+/// A delivery job for a new notification. With a `batchKey`, it joins the recipient's pending job of that key
+/// on that channel (created due at `runAt` if there is none); without, it gets a job of its own. A
+/// notification is in at most one job per channel.
 public struct ScheduledDelivery: Sendable, Equatable {
     public var channel: DeliveryChannel
     public var batchKey: String?
