@@ -82,43 +82,48 @@ struct PostgresPostStore: PostStore {
     }
 
     func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post] {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        var clauses = [PostgresPostSQL.visible]
-        let v = PostgresPostSQL.viewer
         switch query.source {
-        case .following:
-            clauses.append(
-                """
-                (p.author_id = \(v) OR p.author_id IN
-                  (SELECT followee_id FROM follows WHERE follower_id = \(v) AND state = 'accepted'))
-                """)
-            clauses.append(PostgresPostSQL.notMuted)
-        case .community:
-            clauses.append("p.visibility = 'public'")
-            clauses.append(PostgresPostSQL.notMuted)
-        case .global:
-            clauses.append("p.in_global AND p.visibility = 'public'")
-            clauses.append(PostgresPostSQL.notMuted)
-        case .tag(let tag):
-            clauses.append("p.id IN (SELECT post_id FROM post_tags WHERE tag = \(try builder.bind(tag)))")
-            clauses.append(PostgresPostSQL.notMuted)
+        case .following: return try await page(FollowingFeedShape.self, value: nil, query, viewer: viewer)
+        case .community: return try await page(CommunityFeedShape.self, value: nil, query, viewer: viewer)
+        case .global: return try await page(GlobalFeedShape.self, value: nil, query, viewer: viewer)
+        case .tag(let tag): return try await page(TagFeedShape.self, value: tag, query, viewer: viewer)
         case .author(let author):
-            clauses.append("p.author_id = \(try builder.bind(author.rawValue))")
+            return try await page(AuthorFeedShape.self, value: author.rawValue, query, viewer: viewer)
         }
-        var order = "DESC"
+    }
+
+    private func page<Source: FeedSourceShape>(
+        _: Source.Type, value: (any PostgresThrowingDynamicTypeEncodable & Sendable)?, _ query: FeedQuery,
+        viewer: UserID?
+    ) async throws -> [Post] {
         if let after = query.after {
-            clauses.append("p.id > \(try builder.bind(after.rawValue))")
-            order = "ASC"
-        } else if let before = query.before {
-            clauses.append("p.id < \(try builder.bind(before.rawValue))")
+            return try await page(
+                FeedPageStatement<Source, AfterCursorShape>(
+                    viewer: viewer?.rawValue, sourceValue: value, cursor: after.rawValue, limit: query.limit),
+                viewer: viewer)
         }
-        let limit = try builder.bind(query.limit)
-        let sql = """
-            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE \(clauses.joined(separator: "\nAND "))
-            ORDER BY p.id \(order) LIMIT \(limit)
-            """
-        return try await hydrate(builder.query(sql), viewer: viewer)
+        if let before = query.before {
+            return try await page(
+                FeedPageStatement<Source, BeforeCursorShape>(
+                    viewer: viewer?.rawValue, sourceValue: value, cursor: before.rawValue, limit: query.limit),
+                viewer: viewer)
+        }
+        return try await page(
+            FeedPageStatement<Source, FirstPageShape>(
+                viewer: viewer?.rawValue, sourceValue: value, cursor: nil, limit: query.limit),
+            viewer: viewer)
+    }
+
+    private func page<Source, Cursor>(
+        _ statement: FeedPageStatement<Source, Cursor>, viewer: UserID?
+    ) async throws
+        -> [Post]
+    {
+        var posts: [Post] = []
+        for try await row in try await client.execute(statement, logger: logger) {
+            if let post = try Self.post(from: row) { posts.append(post) }
+        }
+        return try await withKudosPreview(posts, viewer: viewer)
     }
 
     func post(_ id: PostID, viewer: UserID?) async throws -> Post? {
@@ -169,26 +174,17 @@ struct PostgresPostStore: PostStore {
                 posts.append(post)
             }
         }
+        return try await withKudosPreview(posts, viewer: viewer)
+    }
+
+    /// Adds each post's first kudos givers, in one more query.
+    private func withKudosPreview(_ posts: [Post], viewer: UserID?) async throws -> [Post] {
+        var posts = posts
         guard !posts.isEmpty else { return posts }
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let ids = try builder.bind(posts.map(\.id.rawValue))
-        // The first three givers of each post, from the front of kudos_in_order: a post's cost stays the same
-        // however many kudos it has (issue 8).
-        let sql = """
-            SELECT p.id, u.id, u.username, u.display_name, u.avatar_url
-            FROM unnest(\(ids)::uuid[]) AS p(id)
-            CROSS JOIN LATERAL (
-              SELECT f.user_id, f.created_at FROM kudos f JOIN users ku ON ku.id = f.user_id
-              WHERE f.post_id = p.id AND \(PostgresPostSQL.listable("ku"))
-              ORDER BY f.created_at, f.user_id LIMIT 3
-            ) k
-            JOIN users u ON u.id = k.user_id
-            ORDER BY p.id, k.created_at, k.user_id
-            """
         var preview: [UUID: [AuthorSummary]] = [:]
-        for try await (postID, userID, username, displayName, avatar) in try await client.query(
-            builder.query(sql), logger: logger
-        ).decode((UUID, UUID, String, String, String?).self) {
+        for try await (postID, userID, username, displayName, avatar) in try await client.execute(
+            KudosPreviewStatement(viewer: viewer?.rawValue, posts: posts.map(\.id.rawValue)), logger: logger)
+        {
             preview[postID, default: []].append(
                 AuthorSummary(
                     id: UserID(rawValue: userID), username: username, displayName: displayName, avatarURL: avatar))

@@ -37,14 +37,7 @@ struct PostgresTokenStore: TokenStore {
     }
 
     func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
-        let rows = try await client.query(
-            """
-            SELECT t.hash, t.user_id, t.family, t.kind, t.created_at, t.expires_at, t.used_at, t.revoked_at,
-                   users.id IS NOT NULL, \(unescaped: PostgresAccountStore.columns)
-            FROM tokens t LEFT JOIN users ON users.id = t.user_id WHERE t.hash = \(hash)
-            """, logger: logger)
-        for try await row in rows {
-            let columns = row.makeRandomAccess()
+        for try await columns in try await client.execute(TokenWithAccountStatement(hash: hash), logger: logger) {
             guard let kind = TokenKind(rawValue: try columns[3].decode(String.self)) else { return nil }
             let token = TokenRecord(
                 hash: try columns[0].decode(String.self), userID: UserID(rawValue: try columns[1].decode(UUID.self)),

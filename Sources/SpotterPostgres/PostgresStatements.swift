@@ -1,0 +1,162 @@
+import Foundation
+import PostgresNIO
+import SpotterCore
+import SpotterModels
+
+// Queries every request runs, as prepared statements: PostgresNIO sends other queries unnamed, and
+// PostgreSQL parses and plans an unnamed query on every run. A prepared statement is parsed once per
+// connection, and after a few runs PostgreSQL keeps a generic plan (issue 8's profile: planning the Following
+// feed took longer than running it).
+
+/// A token and its account: every authenticated request's first read (`TokenStore.findWithAccount`).
+struct TokenWithAccountStatement: PostgresPreparedStatement {
+    static let sql = """
+        SELECT t.hash, t.user_id, t.family, t.kind, t.created_at, t.expires_at, t.used_at, t.revoked_at,
+               users.id IS NOT NULL, \(PostgresAccountStore.columns)
+        FROM tokens t LEFT JOIN users ON users.id = t.user_id WHERE t.hash = $1
+        """
+    typealias Row = PostgresRandomAccessRow
+
+    let hash: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(hash)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { row.makeRandomAccess() }
+}
+
+/// The first three people to give kudos to each of a page's posts, as the viewer may see them.
+struct KudosPreviewStatement: PostgresPreparedStatement {
+    // From the front of kudos_in_order: a post's cost stays the same however many kudos it has (issue 8).
+    static let sql = """
+        SELECT p.id, u.id, u.username, u.display_name, u.avatar_url
+        FROM unnest($2::uuid[]) AS p(id)
+        CROSS JOIN LATERAL (
+          SELECT f.user_id, f.created_at FROM kudos f JOIN users ku ON ku.id = f.user_id
+          WHERE f.post_id = p.id AND \(PostgresPostSQL.listable("ku"))
+          ORDER BY f.created_at, f.user_id LIMIT 3
+        ) k
+        JOIN users u ON u.id = k.user_id
+        ORDER BY p.id, k.created_at, k.user_id
+        """
+    typealias Row = (UUID, UUID, String, String, String?)
+
+    let viewer: UUID?
+    let posts: [UUID]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(viewer)
+        bindings.append(posts)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// One page of a feed (`PostStore.feed`), one prepared statement per source and cursor: the Following feed
+/// took about 2 ms to plan and 0.6 ms to run, every time, when sent unnamed.
+struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape>: PostgresPreparedStatement {
+    /// Short and distinct per shape: PostgreSQL cuts names at 63 bytes, and the default (the full generic type
+    /// name) would make every Following shape the same statement.
+    static var name: String { "feed.\(Source.self).\(Cursor.self)" }
+
+    static var sql: String {
+        // Binds: $1 the viewer, then the source's value if it has one, then the cursor if any, then the limit.
+        var next = 1
+        var clauses = [PostgresPostSQL.visible] + Source.clauses
+        if Source.bindsValue {
+            next += 1
+            clauses = clauses.map { $0.replacingOccurrences(of: "$SOURCE", with: "$\(next)") }
+        }
+        if let cursor = Cursor.clause {
+            next += 1
+            clauses.append(cursor.replacingOccurrences(of: "$CURSOR", with: "$\(next)"))
+        }
+        return """
+            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE \(clauses.joined(separator: "\nAND "))
+            ORDER BY p.id \(Cursor.order) LIMIT $\(next + 1)
+            """
+    }
+    typealias Row = PostgresRandomAccessRow
+
+    let viewer: UUID?
+    let sourceValue: (any PostgresThrowingDynamicTypeEncodable & Sendable)?
+    let cursor: UUID?
+    let limit: Int
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(viewer)
+        if let sourceValue { try bindings.append(sourceValue) }
+        if let cursor { bindings.append(cursor) }
+        bindings.append(limit)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { row.makeRandomAccess() }
+}
+
+/// What a feed source adds to the page query; `$SOURCE` stands for its bound value.
+protocol FeedSourceShape: Sendable {
+    static var clauses: [String] { get }
+    static var bindsValue: Bool { get }
+}
+
+enum FollowingFeedShape: FeedSourceShape {
+    static let clauses = [
+        """
+        (p.author_id = \(PostgresPostSQL.viewer) OR p.author_id IN
+          (SELECT followee_id FROM follows WHERE follower_id = \(PostgresPostSQL.viewer) AND state = 'accepted'))
+        """,
+        PostgresPostSQL.notMuted,
+    ]
+    static let bindsValue = false
+}
+
+enum CommunityFeedShape: FeedSourceShape {
+    static let clauses = ["p.visibility = 'public'", PostgresPostSQL.notMuted]
+    static let bindsValue = false
+}
+
+enum GlobalFeedShape: FeedSourceShape {
+    static let clauses = ["p.in_global AND p.visibility = 'public'", PostgresPostSQL.notMuted]
+    static let bindsValue = false
+}
+
+enum TagFeedShape: FeedSourceShape {
+    static let clauses = [
+        "p.id IN (SELECT post_id FROM post_tags WHERE tag = $SOURCE::text)", PostgresPostSQL.notMuted,
+    ]
+    static let bindsValue = true
+}
+
+enum AuthorFeedShape: FeedSourceShape {
+    static let clauses = ["p.author_id = $SOURCE::uuid"]
+    static let bindsValue = true
+}
+
+/// Where a page starts; `$CURSOR` stands for the post id it starts after or before.
+protocol FeedCursorShape: Sendable {
+    static var clause: String? { get }
+    static var order: String { get }
+}
+
+enum FirstPageShape: FeedCursorShape {
+    static let clause: String? = nil
+    static let order = "DESC"
+}
+
+enum BeforeCursorShape: FeedCursorShape {
+    static let clause: String? = "p.id < $CURSOR::uuid"
+    static let order = "DESC"
+}
+
+enum AfterCursorShape: FeedCursorShape {
+    static let clause: String? = "p.id > $CURSOR::uuid"
+    static let order = "ASC"
+}
