@@ -64,7 +64,7 @@ struct RealtimeConnectionTests {
         let (ended, ending) = AsyncStream.makeStream(of: RealtimeConnection.Disconnection.self)
         let connection = RealtimeConnection(
             user: Self.user, connectedAt: Date(), channel: channel, bufferSize: 3,
-            disconnect: { reason in
+            ended: { reason in
                 ending.yield(reason)
                 ending.finish()
             })
@@ -75,7 +75,11 @@ struct RealtimeConnectionTests {
         for await reason in ended { reasons.append(reason) }
         #expect(reasons == [.slowConsumer])
         let held = try await channel.pipeline.handler(type: HoldWrites.self).map(\.held).get()
-        #expect(held == 3, "frames past the buffer are not written")
+        // Frames past the buffer are not written; the close frame saying why is.
+        #expect(held.map(\.opcode) == [.text, .text, .text, .connectionClose])
+        var close = try #require(held.last).unmaskedData
+        #expect(close.readWebSocketErrorCode() == .policyViolation)
+        #expect(String(buffer: close) == "slow consumer: too many frames waiting")
     }
 
     @Test("a socket is idle once its client sent nothing for the timeout")
@@ -94,11 +98,11 @@ struct RealtimeConnectionTests {
 /// Keeps every write pending, as a socket nobody reads does once the kernel's buffer is full.
 private final class HoldWrites: ChannelOutboundHandler, @unchecked Sendable {
     typealias OutboundIn = WebSocketFrame
-    var held = 0
+    var held: [WebSocketFrame] = []
     private var promises: [EventLoopPromise<Void>] = []
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        held += 1
+        held.append(unwrapOutboundIn(data))
         if let promise { promises.append(promise) }
     }
 

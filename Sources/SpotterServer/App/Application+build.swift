@@ -51,11 +51,7 @@ public func buildApplication(
         clock: clock)
     var app = Application(
         router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: socket.router,
-            // No WebSocket auto-ping: Phoenix clients send heartbeats and the hub's idle sweep closes sockets
-            // that stop, so a ping task and timer per socket would only cost memory (issue 8).
-            configuration: .init(ws: .init(maxFrameSize: configuration.realtime.maxFrameSize, autoPing: .disabled))),
+        server: .http1PhoenixSocket(socket),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Spotter"),
         onServerRunning: { channel in
             logger.info("Spotter is listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])

@@ -1,9 +1,10 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
-import HummingbirdWebSocket
+import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOWebSocket
 import SpotterCore
 import SpotterModels
 
@@ -22,36 +23,28 @@ struct PhoenixSocket {
     let configuration: RealtimeConfiguration
     let clock: any WallClock
 
-    /// The router the WebSocket upgrade consults.
-    var router: Router<SocketRequestContext> {
-        let router = Router(context: SocketRequestContext.self)
-        router.ws(
-            RouterPath(Self.path),
-            shouldUpgrade: { request, _ in
-                guard let credentials = Self.credentials(request),
-                    (try? await accounts.authenticate(accessToken: credentials.token)) != nil
-                else { return .dontUpgrade }
-                return .upgrade(credentials.subprotocol ? [.secWebSocketProtocol: "phoenix"] : [:])
-            },
-            onUpgrade: { inbound, outbound, context in
-                // The upgrade already checked the token; read the account as it is now.
-                guard let token = Self.credentials(context.request)?.token,
-                    let session = try? await accounts.authenticate(accessToken: token)
-                else {
-                    try await outbound.close(.policyViolation, reason: "invalid token")
-                    return
-                }
-                try await serve(
-                    user: session.account, inbound: inbound, outbound: outbound,
-                    channel: context.requestContext.channel, logger: context.logger)
-            })
-        return router
+    /// Who a token at the upgrade belongs to, as the account is now; nil refuses the upgrade.
+    func admit(token: String) async -> AccountRecord? {
+        (try? await accounts.authenticate(accessToken: token))?.account
     }
 
     static func credentials(_ request: Request) -> (token: String, subprotocol: Bool)? {
-        if let token = request.uri.queryParameters["token"], !token.isEmpty { return (String(token), false) }
-        let offered = request.headers[values: .secWebSocketProtocol]
-            .flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        credentials(
+            token: request.uri.queryParameters["token"].map(String.init),
+            protocols: request.headers[values: .secWebSocketProtocol])
+    }
+
+    /// The credentials of an upgrade request, if it is one for this socket's path.
+    static func credentials(_ head: HTTPRequestHead) -> (token: String, subprotocol: Bool)? {
+        let uri = URI(head.uri)
+        guard uri.path == path else { return nil }
+        return credentials(
+            token: uri.queryParameters["token"].map(String.init), protocols: head.headers["Sec-WebSocket-Protocol"])
+    }
+
+    private static func credentials(token: String?, protocols: [String]) -> (token: String, subprotocol: Bool)? {
+        if let token, !token.isEmpty { return (token, false) }
+        let offered = protocols.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         guard offered.contains("phoenix"), let encoded = offered.first(where: { $0.hasPrefix(subprotocolPrefix) }),
             let token = Base64URL.decodeText(String(encoded.dropFirst(subprotocolPrefix.count)))
         else { return nil }
@@ -60,88 +53,42 @@ struct PhoenixSocket {
 
     // MARK: One connection
 
-    /// One socket: the task Hummingbird gives it reads the client's frames until the client goes or the
-    /// socket is ended. Frames out are written by whoever sends them (see `RealtimeConnection`), and the hub's
-    /// idle sweep ends sockets that go quiet, so nothing else waits per socket.
-    private func serve(
-        user: AccountRecord, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-        channel: any Channel, logger: Logger
-    ) async throws {
+    /// Serves an upgraded socket from its pipeline; runs on the channel's event loop, right after the upgrade.
+    func open(_ channel: any Channel, user: AccountRecord, logger: Logger) throws {
         if let size = configuration.sendBufferSize {
-            try? await channel.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size)).get()
+            try channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
         }
-        let grace = configuration.slowConsumerGrace
         let connection = RealtimeConnection(
             user: user, connectedAt: clock.now, channel: channel, bufferSize: configuration.outboundBuffer,
-            disconnect: { reason in
-                await Self.disconnect(reason, outbound: outbound, channel: channel, grace: grace, logger: logger)
+            closeGrace: configuration.slowConsumerGrace,
+            ended: { reason in
+                if reason == .slowConsumer {
+                    logger.notice("slow consumer disconnected", metadata: ["user": "\(user.id)"])
+                }
             })
         connection.seen()
+        try channel.pipeline.syncOperations.addHandlers([
+            // Messages may come in fragments; they are joined up to the same limit as one frame.
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256,
+                maxAccumulatedFrameSize: configuration.maxFrameSize),
+            PhoenixFrameHandler(connection: connection, socket: self),
+        ])
+    }
+
+    /// The socket's first job: it joins the hub (its joins queue behind this).
+    func opened(_ connection: RealtimeConnection) async {
         await hub.add(connection)
         RealtimeMetrics.connections.increment()
-        await read(inbound, outbound: outbound, connection: connection)
+    }
+
+    /// The socket's last job, once its channel closed.
+    func closed(_ connection: RealtimeConnection) async {
         await hub.remove(connection)
         RealtimeMetrics.connections.decrement()
-        logger.debug("socket closed", metadata: ["user": "\(user.id)"])
     }
 
-    private func read(
-        _ inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, connection: RealtimeConnection
-    ) async {
-        var limiter = RateWindow(limit: configuration.maxMessagesPerSecond)
-        do {
-            for try await message in inbound.messages(maxSize: configuration.maxFrameSize) {
-                connection.seen()
-                guard limiter.allow(now: .now) else {
-                    RealtimeMetrics.disconnected(.rateLimited)
-                    try? await outbound.close(.policyViolation, reason: "too many messages")
-                    return
-                }
-                guard case .text(let text) = message,
-                    let frame = try? JSONDecoder().decode(PhoenixMessage.self, from: Data(text.utf8))
-                else {
-                    RealtimeMetrics.disconnected(.malformedFrame)
-                    try? await outbound.close(
-                        .unacceptableData, reason: "frames are JSON arrays [join_ref, ref, topic, event, payload]")
-                    return
-                }
-                await handle(frame, on: connection)
-            }
-        } catch {  // the only error reading throws on an open connection: a frame over `maxSize`
-            RealtimeMetrics.disconnected(.frameTooLarge)
-            try? await outbound.close(.messageTooLarge, reason: "frame too large")
-        }
-    }
-
-    /// Ends a socket the server gives up on. The client is told why if its socket still takes a frame; after
-    /// the grace period the channel is closed without waiting for the close handshake, since a client that
-    /// stopped reading or went silent will not answer it (and that also ends the read loop).
-    private static func disconnect(
-        _ reason: RealtimeConnection.Disconnection, outbound: WebSocketOutboundWriter, channel: any Channel,
-        grace: Duration, logger: Logger
-    ) async {
-        switch reason {
-        case .slowConsumer:
-            RealtimeMetrics.disconnected(.slowConsumer)
-            logger.notice("slow consumer disconnected")
-            await withTaskGroup(of: Void.self) { group in
-                // The close frame waits behind the frames the client is not reading, so it may never go out.
-                group.addTask {
-                    try? await outbound.close(.policyViolation, reason: "slow consumer: too many frames waiting")
-                }
-                group.addTask { try? await Task.sleep(for: grace) }
-                await group.next()
-                group.cancelAll()
-            }
-        case .heartbeatTimeout:
-            RealtimeMetrics.disconnected(.heartbeatTimeout)
-            try? await outbound.close(.goingAway, reason: "heartbeat timeout")
-            try? await Task.sleep(for: grace)
-        }
-        channel.close(promise: nil)
-    }
-
-    private func handle(_ frame: PhoenixMessage, on connection: RealtimeConnection) async {
+    func handle(_ frame: PhoenixMessage, on connection: RealtimeConnection) async {
         switch (frame.topic, frame.event) {
         case ("phoenix", PhoenixMessage.Event.heartbeat):
             connection.send(frame.reply(ok: true))

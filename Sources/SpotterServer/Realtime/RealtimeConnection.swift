@@ -19,14 +19,16 @@ final class RealtimeConnection: @unchecked Sendable {
     let connectedAt: Date
     let channel: any Channel
     private let bufferSize: Int
+    /// How long a socket the server closes gets to answer the close frame before the channel is closed.
+    private let closeGrace: Duration
     private let waiting = Atomic<Int>(0)
     private let overflowed = Atomic<Bool>(false)
-    private let disconnecting = Atomic<Bool>(false)
+    private let closing = Atomic<Bool>(false)
     /// When the client last sent a frame, in nanoseconds of `ContinuousClock` since the socket opened.
     private let lastSeen = Atomic<Int64>(0)
     private let opened = ContinuousClock.now
-    /// Ends the socket: tells the client why if it still reads, then closes it (see `PhoenixSocket.disconnect`).
-    private let disconnect: @Sendable (Disconnection) async -> Void
+    /// Hears why the server ended the socket (tests watch it; the socket counts it in `RealtimeMetrics`).
+    private let ended: @Sendable (Disconnection) -> Void
     private let lock = NSLock()
     private var joins: [RealtimeTopic: String?] = [:]
 
@@ -38,18 +40,18 @@ final class RealtimeConnection: @unchecked Sendable {
         case heartbeatTimeout
     }
 
-    /// `disconnect` runs at most once, on its own task, when the socket overflows or goes quiet. No task
-    /// waits per socket for either: a socket costs its channel and the task reading it (issue 8's memory
-    /// goal).
+    /// No task waits per socket for an overflow or for silence: the sender and the hub's idle sweep notice
+    /// them and call `end` (issue 8's memory goal).
     init(
         user: AccountRecord, connectedAt: Date, channel: any Channel, bufferSize: Int,
-        disconnect: @escaping @Sendable (Disconnection) async -> Void = { _ in }
+        closeGrace: Duration = .seconds(2), ended: @escaping @Sendable (Disconnection) -> Void = { _ in }
     ) {
         self.user = user
         self.connectedAt = connectedAt
         self.channel = channel
         self.bufferSize = bufferSize
-        self.disconnect = disconnect
+        self.closeGrace = closeGrace
+        self.ended = ended
     }
 
     /// Notes a frame from the client.
@@ -64,8 +66,40 @@ final class RealtimeConnection: @unchecked Sendable {
 
     /// Ends the socket for `reason`, once, whoever asks first.
     func end(_ reason: Disconnection) {
-        guard !disconnecting.exchange(true, ordering: .relaxed) else { return }
-        Task { await disconnect(reason) }
+        let closed =
+            switch reason {
+            case .slowConsumer: close(.policyViolation, reason: "slow consumer: too many frames waiting")
+            case .heartbeatTimeout: close(.goingAway, reason: "heartbeat timeout")
+            }
+        guard closed else { return }
+        RealtimeMetrics.disconnected(reason == .slowConsumer ? .slowConsumer : .heartbeatTimeout)
+        ended(reason)
+    }
+
+    /// Whether the server or the client started closing the socket.
+    var isClosing: Bool { closing.load(ordering: .relaxed) }
+
+    /// Notes that the socket is closing without sending a close frame (the client's close is being answered).
+    func markClosing() { closing.store(true, ordering: .relaxed) }
+
+    /// Tells the client why the server closes the socket, once, and closes the channel when the client
+    /// answers (see `PhoenixFrameHandler`) or after the grace period: a client that stopped reading or went
+    /// silent never will. A slow consumer's close frame waits behind the frames it is not reading, so it may
+    /// never arrive.
+    @discardableResult
+    func close(_ code: WebSocketErrorCode, reason: String) -> Bool {
+        guard !closing.exchange(true, ordering: .relaxed) else { return false }
+        var data = ByteBuffer()
+        data.write(webSocketErrorCode: code)
+        data.writeString(reason)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+        let channel = channel
+        let grace = TimeAmount.nanoseconds(Self.nanoseconds(closeGrace))
+        channel.eventLoop.execute {
+            channel.writeAndFlush(frame, promise: nil)
+            channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+        }
+        return true
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOWebSocket
 import ServiceLifecycle
 import SpotterCore
 import SpotterModels
@@ -36,7 +37,25 @@ actor RealtimeHub {
         self.presenceInterval = presenceInterval
     }
 
-    func add(_ connection: RealtimeConnection) { connections[connection.id] = connection }
+    /// Set once the hub stops: sockets no longer have a task the server's shutdown would end, so the hub closes
+    /// them, and any that finish upgrading afterwards.
+    private var isShutDown = false
+
+    func add(_ connection: RealtimeConnection) {
+        guard !isShutDown else {
+            connection.close(.goingAway, reason: Self.shutdownReason)
+            return
+        }
+        connections[connection.id] = connection
+    }
+
+    /// Tells every socket the server is going away and closes it.
+    func shutDown() {
+        isShutDown = true
+        for connection in connections.values { connection.close(.goingAway, reason: Self.shutdownReason) }
+    }
+
+    private static let shutdownReason = "server shutting down"
 
     func remove(_ connection: RealtimeConnection) {
         connections[connection.id] = nil
@@ -348,5 +367,6 @@ struct RealtimeHubService: Service {
                 }
             }
         }
+        await hub.shutDown()
     }
 }

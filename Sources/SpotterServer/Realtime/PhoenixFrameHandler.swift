@@ -1,0 +1,139 @@
+import Foundation
+import NIOCore
+import NIOWebSocket
+import SpotterModels
+import Synchronization
+
+/// Reads one Phoenix socket's frames on its event loop (see `PhoenixServerChannel` for why there is no task).
+///
+/// It answers the WebSocket protocol itself (pings, the close handshake, frames too large) and enforces the
+/// socket's limits. Phoenix messages go to `PhoenixSocket.handle` in the order they came, on a short task that
+/// ends when none are left; a heartbeat that finds nothing waiting is answered right here.
+final class PhoenixFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let connection: RealtimeConnection
+    private let socket: PhoenixSocket
+    private let work: SerialWork
+    private var limiter: RateWindow
+
+    init(connection: RealtimeConnection, socket: PhoenixSocket) {
+        self.connection = connection
+        self.socket = socket
+        self.limiter = RateWindow(limit: socket.configuration.maxMessagesPerSecond)
+        self.work = SerialWork()
+        work.enqueue { await socket.opened(connection) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        connection.seen()
+        switch frame.opcode {
+        case .connectionClose:
+            answerClose(frame, context: context)
+        case _ where connection.isClosing:
+            return  // closing: what the client still sends is not read
+        case .ping:
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            return
+        case .text:
+            read(frame.unmaskedData)
+        default:  // binary: not a Phoenix frame
+            refuseMalformed()
+        }
+    }
+
+    private func read(_ text: ByteBuffer) {
+        guard limiter.allow(now: .now) else {
+            RealtimeMetrics.disconnected(.rateLimited)
+            connection.close(.policyViolation, reason: "too many messages")
+            return
+        }
+        guard let message = try? JSONDecoder().decode(PhoenixMessage.self, from: Data(text.readableBytesView)) else {
+            refuseMalformed()
+            return
+        }
+        if message.isHeartbeat, work.isIdle {
+            connection.send(message.reply(ok: true))
+            return
+        }
+        let socket = socket
+        let connection = connection
+        work.enqueue { await socket.handle(message, on: connection) }
+    }
+
+    private func refuseMalformed() {
+        RealtimeMetrics.disconnected(.malformedFrame)
+        connection.close(.unacceptableData, reason: "frames are JSON arrays [join_ref, ref, topic, event, payload]")
+    }
+
+    /// The client's close: answered with its code (RFC 6455 §5.5.1), then the connection ends. If the server
+    /// closed first, this is the answer it waited for.
+    private func answerClose(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+        guard !connection.isClosing else {
+            context.close(promise: nil)
+            return
+        }
+        var code = frame.unmaskedData
+        let echo = WebSocketFrame(fin: true, opcode: .connectionClose, data: code.readSlice(length: 2) ?? ByteBuffer())
+        connection.markClosing()
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(echo)).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            RealtimeMetrics.disconnected(.frameTooLarge)
+            connection.close(.messageTooLarge, reason: "frame too large")
+        case is NIOWebSocketError, is NIOWebSocketFrameAggregator.Error:
+            connection.close(.protocolError, reason: "\(error)")
+        default:  // the connection itself failed (reset by the peer, say): nobody is left to tell
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        let socket = socket
+        let connection = connection
+        work.enqueue { await socket.closed(connection) }
+        context.fireChannelInactive()
+    }
+}
+
+extension PhoenixMessage {
+    fileprivate var isHeartbeat: Bool { topic == "phoenix" && event == Event.heartbeat }
+}
+
+/// Runs jobs one after another on a task that exists only while there are jobs, so a quiet socket holds none.
+final class SerialWork: Sendable {
+    private let state = Mutex<(jobs: [@Sendable () async -> Void], running: Bool)>(([], false))
+
+    var isIdle: Bool { state.withLock { !$0.running } }
+
+    func enqueue(_ job: @escaping @Sendable () async -> Void) {
+        let start = state.withLock { state in
+            state.jobs.append(job)
+            defer { state.running = true }
+            return !state.running
+        }
+        if start { Task { await drain() } }
+    }
+
+    private func drain() async {
+        while let job = next() { await job() }
+    }
+
+    private func next() -> (@Sendable () async -> Void)? {
+        state.withLock { state in
+            guard !state.jobs.isEmpty else {
+                state.running = false
+                return nil
+            }
+            return state.jobs.removeFirst()
+        }
+    }
+}
