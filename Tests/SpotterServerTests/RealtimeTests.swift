@@ -248,6 +248,50 @@ struct RealtimeTests {
         }
     }
     @Test(
+        "the socket answers pings, joins fragments, echoes the client's close, refuses binary and bad upgrades",
+        arguments: StorageBackend.available)
+    func webSocketProtocol(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend) { api, port in
+            let ana = try await api.user("ana")
+            let socket = try await RawWebSocket.connect(port: port, token: ana)
+            try await socket.send(opcode: 0x9, Array("still there?".utf8))
+            #expect(try await socket.read { if case .pong = $0 { true } else { false } } == .pong("still there?"))
+            // A heartbeat in three fragments is one message.
+            let heartbeat = Array(#"[null,"7","phoenix","heartbeat",{}]"#.utf8)
+            try await socket.send(opcode: 0x1, Array(heartbeat[..<10]), fin: false)
+            try await socket.send(opcode: 0x0, Array(heartbeat[10..<20]), fin: false)
+            try await socket.send(opcode: 0x0, Array(heartbeat[20...]))
+            let reply = try await socket.read {
+                if case .text(let text) = $0 { text.contains("phx_reply") } else { false }
+            }
+            guard case .text(let text) = reply else { return }
+            #expect(text.contains(#""7""#) && text.contains(#""ok""#))
+            // The client's close is answered with its code, and the server ends the connection.
+            try await socket.send(opcode: 0x8, [0x03, 0xE8])
+            #expect(try await socket.drainUntilClosed() == [.close(code: 1000, reason: "")])
+
+            let binary = try await RawWebSocket.connect(port: port, token: ana)
+            try await binary.send(opcode: 0x2, [1, 2, 3])
+            let refusal = try await binary.drainUntilClosed()
+            #expect(refusal.count == 1)
+            if case .close(let code, let reason) = refusal.first {
+                #expect(code == 1003 && reason.contains("join_ref"))
+            } else {
+                Issue.record("expected a close frame, got \(refusal)")
+            }
+            // A refused upgrade gets the router's answer: a 403 problem, not a bare error.
+            do {
+                _ = try await RawWebSocket.connect(port: port, token: "spa_nope")
+                Issue.record("a bad token upgraded")
+            } catch let failure as RawWebSocket.Failure {
+                #expect(failure.description.contains("HTTP/1.1 403"))
+                #expect(failure.description.contains("application/problem+json"))
+            }
+            #expect(try await api.call(.get, "/healthz").status == .ok)
+        }
+    }
+
+    @Test(
         "a client that stops reading is cut off, and the others get every post on time",
         arguments: StorageBackend.available)
     func slowConsumer(backend: StorageBackend) async throws {
@@ -264,7 +308,7 @@ struct RealtimeTests {
             let fast = try await PhoenixTestClient.connect(port: port, token: try await api.user("bea"))
             _ = try await fast.join("community:feed", ref: "1")
             let cem = try await api.signup("cem")
-            let stalled = try await StalledSocket.connect(port: port, token: cem.accessToken)
+            let stalled = try await RawWebSocket.connect(port: port, token: cem.accessToken)
             try await stalled.sendText(#"["1","1","community:feed","phx_join",{}]"#)
             _ = try await stalled.read { frame in
                 if case .text(let text) = frame { return text.contains("phx_reply") }

@@ -4,11 +4,13 @@ import NIOCore
 import NIOPosix
 import SpotterModels
 
-/// A WebSocket client that stops reading: the slow consumer the server must cut off without delaying anyone.
+/// A WebSocket client that reads only when asked and sends any frame, written from RFC 6455 rather than from
+/// a library, so tests see exactly what the server answers.
 ///
 /// It speaks RFC 6455 by hand over plain TCP with a small receive buffer and automatic reads off, so nothing
-/// leaves the kernel unless the test asks: after the upgrade and a join, what the server sends piles up.
-final class StalledSocket: Sendable {
+/// leaves the kernel unless the test asks: after the upgrade and a join, what the server sends piles up. That
+/// makes it the slow consumer the server must cut off without delaying anyone.
+final class RawWebSocket: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -17,6 +19,7 @@ final class StalledSocket: Sendable {
     enum Frame: Equatable {
         case text(String)
         case close(code: UInt16, reason: String)
+        case pong(String)
         case other(opcode: UInt8)
     }
 
@@ -28,7 +31,7 @@ final class StalledSocket: Sendable {
         self.bytes = bytes
     }
 
-    static func connect(port: Int, token: String) async throws -> StalledSocket {
+    static func connect(port: Int, token: String) async throws -> RawWebSocket {
         let collector = Collector()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.autoRead, value: false)
@@ -37,7 +40,7 @@ final class StalledSocket: Sendable {
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
             }
             .connect(host: "127.0.0.1", port: port).get()
-        let socket = StalledSocket(channel: channel, bytes: collector)
+        let socket = RawWebSocket(channel: channel, bytes: collector)
         try await socket.write(
             Array(
                 ("GET /socket/websocket?vsn=2.0.0&token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
@@ -50,9 +53,11 @@ final class StalledSocket: Sendable {
     }
 
     /// Sends a text frame, masked as RFC 6455 requires of clients.
-    func sendText(_ text: String) async throws {
-        let payload = Array(text.utf8)
-        var frame: [UInt8] = [0x81]
+    func sendText(_ text: String) async throws { try await send(opcode: 0x1, Array(text.utf8)) }
+
+    /// Sends one frame: `opcode` 0 continues a message, 1 text, 2 binary, 8 close, 9 ping.
+    func send(opcode: UInt8, _ payload: [UInt8], fin: Bool = true) async throws {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))
         } else {
@@ -142,7 +147,7 @@ private final class Collector: ChannelInboundHandler, Sendable {
         }
     }
 
-    func nextFrame() -> StalledSocket.Frame? {
+    func nextFrame() -> RawWebSocket.Frame? {
         state.withLockedValue { state in
             let buffer = state.buffer
             guard buffer.count >= 2 else { return nil }
@@ -166,6 +171,7 @@ private final class Collector: ChannelInboundHandler, Sendable {
             case 0x8:
                 let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
                 return .close(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
+            case 0xA: return .pong(String(decoding: payload, as: UTF8.self))
             default: return .other(opcode: opcode)
             }
         }
