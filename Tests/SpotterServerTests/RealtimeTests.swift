@@ -248,7 +248,7 @@ struct RealtimeTests {
         }
     }
     @Test(
-        "the socket answers pings, joins fragments, echoes the client's close, refuses binary and bad upgrades",
+        "the socket answers pings, joins fragments, echoes the client's close; refused upgrades get an answer",
         arguments: StorageBackend.available)
     func webSocketProtocol(backend: StorageBackend) async throws {
         try await TestApp.runLive(backend) { api, port in
@@ -287,6 +287,16 @@ struct RealtimeTests {
                 #expect(failure.description.contains("HTTP/1.1 403"))
                 #expect(failure.description.contains("application/problem+json"))
             }
+            // A request that asks to upgrade and doesn't is answered like any other, not left waiting.
+            let incomplete = try await RawWebSocket.request(
+                port: port,
+                "GET /socket/websocket?token=\(ana) HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"
+            )
+            #expect(incomplete.hasPrefix("HTTP/1.1 400"))
+            let h2c = try await RawWebSocket.request(
+                port: port,
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n\r\n")
+            #expect(h2c.hasPrefix("HTTP/1.1 200"))
             #expect(try await api.call(.get, "/healthz").status == .ok)
         }
     }

@@ -24,8 +24,10 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
         /// The socket is open and served by its handler; nothing is left for the connection's task.
         case socket
         case http(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
-        /// An upgrade the socket refused. NIO's upgrade handler keeps no request head for the HTTP pipeline
-        /// after a refusal, so the router gets the head kept here, and the connection closes after its answer.
+        /// A request with an `Upgrade` header that did not upgrade: a bad token, a malformed WebSocket handshake,
+        /// `Upgrade: h2c`. NIO's upgrade handler passes no part of such a request on to the HTTP pipeline, which
+        /// would wait for it forever; the router answers the head `UpgradeHeadRecorder` kept, and the connection
+        /// closes after the answer.
         case refused(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, HTTPRequest)
     }
 
@@ -48,15 +50,13 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
         channel.eventLoop.makeCompletedFuture {
             // Who the upgrade let in, from `shouldUpgrade` to the pipeline it builds; both run on this loop.
             let admitted = NIOLoopBoundBox<AccountRecord?>(nil, eventLoop: channel.eventLoop)
-            // The head of a WebSocket upgrade, kept in case it is refused (see `Negotiated.refused`).
-            let refused = NIOLoopBoundBox<HTTPRequest?>(nil, eventLoop: channel.eventLoop)
+            let upgradeHead = UpgradeHeadRecorder()
             let socket = self.socket
             let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
                 maxFrameSize: socket.configuration.maxFrameSize,
                 // The socket's handler answers protocol errors itself, with a reason and a metric.
                 enableAutomaticErrorHandling: false,
                 shouldUpgrade: { channel, head in
-                    refused.value = try? HTTPRequest(head, secure: false, splitCookie: false)
                     guard let credentials = PhoenixSocket.credentials(head) else {
                         return channel.eventLoop.makeSucceededFuture(nil)
                     }
@@ -71,6 +71,7 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard let account = admitted.value else { throw ChannelError.inappropriateOperationForState }
+                        channel.pipeline.syncOperations.removeHandler(upgradeHead, promise: nil)
                         try socket.open(channel, user: account, logger: logger)
                         return Negotiated.socket
                     }
@@ -79,6 +80,7 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        channel.pipeline.syncOperations.removeHandler(upgradeHead, promise: nil)
                         try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                         try channel.pipeline.syncOperations.addHandlers(self.http.additionalChannelHandlers())
                         try channel.pipeline.syncOperations.addHandler(
@@ -87,7 +89,7 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                         let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel,
                             configuration: .init(isOutboundHalfClosureEnabled: true))
-                        return refused.value.map { Negotiated.refused(http, $0) } ?? .http(http)
+                        return upgradeHead.head.map { Negotiated.refused(http, $0) } ?? .http(http)
                     }
                 })
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgrade)
@@ -99,6 +101,11 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
             configuration.decoderConfiguration.maxHeaderFieldCount = http.httpDecoder.maxHeaderFieldCount
             let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                 configuration: configuration)
+            try channel.pipeline.syncOperations.addHandler(
+                upgradeHead,
+                position: .before(
+                    try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<Negotiated>.self)
+                ))
             return Value(negotiated: negotiated, channel: channel)
         }
     }
@@ -131,6 +138,22 @@ extension PhoenixServerChannel {
                 Request(head: head, body: RequestBody(buffer: ByteBuffer())), ResponseWriter(outbound: outbound),
                 http.channel)
         }
+    }
+}
+
+/// Keeps the head of a request that asks to upgrade, for `Negotiated.refused`. It sits before NIO's upgrade
+/// handler and leaves the pipeline once the request is settled.
+/// Only touched on the channel's event loop.
+private final class UpgradeHeadRecorder: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+
+    private(set) var head: HTTPRequest?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let request) = unwrapInboundIn(data), request.headers.contains(name: "upgrade") {
+            head = try? HTTPRequest(request, secure: false, splitCookie: false)
+        }
+        context.fireChannelRead(data)
     }
 }
 

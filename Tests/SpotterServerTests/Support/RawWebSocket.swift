@@ -32,6 +32,24 @@ final class RawWebSocket: Sendable {
     }
 
     static func connect(port: Int, token: String) async throws -> RawWebSocket {
+        let socket = try await open(port: port)
+        let head = try await socket.exchange(
+            "GET /socket/websocket?vsn=2.0.0&token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Key: \(Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())"
+                + "\r\n\r\n")
+        guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "no upgrade: \(head)") }
+        return socket
+    }
+
+    /// Sends one HTTP request exactly as written and returns the head of the response.
+    static func request(port: Int, _ text: String) async throws -> String {
+        let socket = try await open(port: port)
+        defer { Task { await socket.close() } }
+        return try await socket.exchange(text)
+    }
+
+    private static func open(port: Int) async throws -> RawWebSocket {
         let collector = Collector()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.autoRead, value: false)
@@ -40,16 +58,12 @@ final class RawWebSocket: Sendable {
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
             }
             .connect(host: "127.0.0.1", port: port).get()
-        let socket = RawWebSocket(channel: channel, bytes: collector)
-        try await socket.write(
-            Array(
-                ("GET /socket/websocket?vsn=2.0.0&token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                    + "Sec-WebSocket-Key: \(Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())"
-                    + "\r\n\r\n").utf8))
-        let head = try await socket.readUpgradeResponse()
-        guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "no upgrade: \(head)") }
-        return socket
+        return RawWebSocket(channel: channel, bytes: collector)
+    }
+
+    private func exchange(_ request: String) async throws -> String {
+        try await write(Array(request.utf8))
+        return try await readResponseHead()
     }
 
     /// Sends a text frame, masked as RFC 6455 requires of clients.
@@ -103,14 +117,14 @@ final class RawWebSocket: Sendable {
         try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
     }
 
-    private func readUpgradeResponse() async throws -> String {
+    private func readResponseHead() async throws -> String {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             if let head = bytes.takeHead() { return head }
             channel.read()
             try await Task.sleep(for: .milliseconds(5))
         }
-        throw Failure(description: "no upgrade response")
+        throw Failure(description: "no response")
     }
 }
 
