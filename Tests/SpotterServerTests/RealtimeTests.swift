@@ -254,6 +254,7 @@ struct RealtimeTests {
         try await TestApp.runLive(backend) { api, port in
             let ana = try await api.user("ana")
             let socket = try await RawWebSocket.connect(port: port, token: ana)
+            try await socket.readAsItArrives()
             try await socket.send(opcode: 0x9, Array("still there?".utf8))
             #expect(try await socket.read { if case .pong = $0 { true } else { false } } == .pong("still there?"))
             // A heartbeat in three fragments is one message.
@@ -271,6 +272,7 @@ struct RealtimeTests {
             #expect(try await socket.drainUntilClosed() == [.close(code: 1000, reason: "")])
 
             let binary = try await RawWebSocket.connect(port: port, token: ana)
+            try await binary.readAsItArrives()
             try await binary.send(opcode: 0x2, [1, 2, 3])
             let refusal = try await binary.drainUntilClosed()
             #expect(refusal.count == 1)

@@ -9,7 +9,7 @@ import Synchronization
 /// It answers the WebSocket protocol itself (pings, the close handshake, frames too large) and enforces the
 /// socket's limits. Phoenix messages go to `PhoenixSocket.handle` in the order they came, on a short task that
 /// ends when none are left; a heartbeat that finds nothing waiting is answered right here.
-final class PhoenixFrameHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class PhoenixFrameHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 

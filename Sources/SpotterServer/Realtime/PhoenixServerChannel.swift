@@ -142,8 +142,7 @@ extension PhoenixServerChannel {
 }
 
 /// Keeps the head of a request that asks to upgrade, for `Negotiated.refused`. It sits before NIO's upgrade
-/// handler and leaves the pipeline once the request is settled.
-/// Only touched on the channel's event loop.
+/// handler and leaves the pipeline once the request is settled; only its channel's event loop touches it.
 private final class UpgradeHeadRecorder: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
 

@@ -96,9 +96,17 @@ final class RawWebSocket: Sendable {
         throw Failure(description: "no matching frame")
     }
 
+    /// Reads everything from now on as it arrives, so nothing is lost if the server closes the connection
+    /// first (a closed channel takes no more reads).
+    func readAsItArrives() async throws {
+        try await channel.setOption(.autoRead, value: true).get()
+        channel.read()
+    }
+
     /// Starts reading again and returns every frame until the server ends the connection.
     func drainUntilClosed(timeout: Duration = .seconds(10)) async throws -> [Frame] {
-        try await channel.setOption(.autoRead, value: true).get()
+        // Already closed (after `readAsItArrives`, with everything read): the option can no longer be set.
+        try? await channel.setOption(.autoRead, value: true).get()
         channel.read()
         let deadline = ContinuousClock.now + timeout
         var frames: [Frame] = []
