@@ -248,7 +248,7 @@ struct RealtimeTests {
         }
     }
     @Test(
-        "the socket answers pings, joins fragments, echoes the client's close; refused upgrades get an answer",
+        "the socket answers pings, joins fragments, echoes the client's close, refuses binary and unmasked frames; refused upgrades get an answer",
         arguments: StorageBackend.available)
     func webSocketProtocol(backend: StorageBackend) async throws {
         try await TestApp.runLive(backend) { api, port in
@@ -281,6 +281,12 @@ struct RealtimeTests {
             } else {
                 Issue.record("expected a close frame, got \(refusal)")
             }
+            // RFC 6455 §5.1: a server closes on a frame its client did not mask.
+            let unmasked = try await RawWebSocket.connect(port: port, token: ana)
+            try await unmasked.readAsItArrives()
+            try await unmasked.send(opcode: 0x1, Array(#"[null,"1","phoenix","heartbeat",{}]"#.utf8), masked: false)
+            let closed = try await unmasked.drainUntilClosed(timeout: .seconds(5))
+            #expect(closed.first == .close(code: 1002, reason: "frames from a client are masked"))
             // A refused upgrade gets the router's answer: a 403 problem, not a bare error.
             do {
                 _ = try await RawWebSocket.connect(port: port, token: "spa_nope")

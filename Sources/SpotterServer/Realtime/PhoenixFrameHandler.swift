@@ -89,6 +89,8 @@ final class PhoenixFrameHandler: ChannelInboundHandler {
         case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
             RealtimeMetrics.disconnected(.frameTooLarge)
             connection.close(.messageTooLarge, reason: "frame too large")
+        case is UnmaskedClientFrame:
+            connection.close(.protocolError, reason: "frames from a client are masked")
         case is NIOWebSocketError, is NIOWebSocketFrameAggregator.Error:
             connection.close(.protocolError, reason: "\(error)")
         default:  // the connection itself failed (reset by the peer, say): nobody is left to tell
@@ -103,6 +105,23 @@ final class PhoenixFrameHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 }
+
+/// RFC 6455 §5.1: a server closes the connection on a frame its client did not mask. Checked before the
+/// fragments of a message are joined, since the joined frame carries no mask.
+final class ClientFramesMasked: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard unwrapInboundIn(data).maskKey != nil else {
+            context.fireErrorCaught(UnmaskedClientFrame())
+            return
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+struct UnmaskedClientFrame: Error {}
 
 extension PhoenixMessage {
     fileprivate var isHeartbeat: Bool { topic == "phoenix" && event == Event.heartbeat }

@@ -68,6 +68,7 @@ struct PhoenixSocket {
             })
         connection.seen()
         try channel.pipeline.syncOperations.addHandlers([
+            ClientFramesMasked(),
             // Messages may come in fragments; they are joined up to the same limit as one frame.
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256,

@@ -69,14 +69,17 @@ final class RawWebSocket: Sendable {
     /// Sends a text frame, masked as RFC 6455 requires of clients.
     func sendText(_ text: String) async throws { try await send(opcode: 0x1, Array(text.utf8)) }
 
-    /// Sends one frame: `opcode` 0 continues a message, 1 text, 2 binary, 8 close, 9 ping.
-    func send(opcode: UInt8, _ payload: [UInt8], fin: Bool = true) async throws {
+    /// Sends one frame: `opcode` 0 continues a message, 1 text, 2 binary, 8 close, 9 ping. `masked: false`
+    /// breaks RFC 6455's rule for clients.
+    func send(opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true) async throws {
         var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
-            frame.append(0x80 | UInt8(payload.count))
+            frame.append(maskBit | UInt8(payload.count))
         } else {
-            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+            frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
         }
+        guard masked else { return try await write(frame + payload) }
         let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
