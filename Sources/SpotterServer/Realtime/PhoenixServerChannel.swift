@@ -126,13 +126,13 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
 }
 
 extension PhoenixServerChannel {
+    /// Answers a refused upgrade's kept head through the router (its body, if any, was never passed on), then
+    /// closes the connection.
     private func answer(
         _ head: HTTPRequest, on http: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
     )
         async throws
     {
-        var head = head
-        head.headerFields[.connection] = "close"
         try await http.executeThenClose { _, outbound in
             try await responder(
                 Request(head: head, body: RequestBody(buffer: ByteBuffer())), ResponseWriter(outbound: outbound),
