@@ -11,6 +11,7 @@ import uuid
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
@@ -43,7 +44,17 @@ class WebAppStory(unittest.TestCase):
     # --- helpers -------------------------------------------------------------------------------------------
 
     def wait(self, driver, condition, message=""):
-        return WebDriverWait(driver, WAIT).until(condition, message)
+        def settled(d):
+            try:
+                return condition(d)
+            except WebDriverException as error:
+                # A page being replaced (a form's redirect) can take a node away between finding it and reading
+                # it. Chromium reports that as a stale element, or since version 156 sometimes as an inspector
+                # error; either way the next poll reads the new page.
+                if isinstance(error, StaleElementReferenceException) or "does not belong to the document" in str(error):
+                    return False
+                raise
+        return WebDriverWait(driver, WAIT).until(settled, message)
 
     def shot(self, driver, name):
         os.makedirs(ARTIFACTS, exist_ok=True)
