@@ -8,8 +8,8 @@ public struct RealtimeConfiguration: Sendable {
     /// Frames sent to one socket that NIO has not yet handed to the kernel; past it the client is too slow and
     /// is disconnected, so it never delays anyone else.
     public var outboundBuffer = 1024
-    /// How long a socket the server ends (slow consumer, heartbeat timeout) gets to take its close frame and
-    /// answer it. A client that stopped reading never will, so after this the connection is cut without the
+    /// How long a socket the server closes (slow consumer, heartbeat timeout, a broken limit, shutdown) gets to
+    /// take its close frame and answer it. A client that stopped reading never will, so after this the connection is cut without the
     /// close handshake rather than held open.
     public var slowConsumerGrace: Duration = .seconds(2)
     /// Caps the kernel's send buffer of each socket (SO_SNDBUF, in bytes; Linux doubles it). `nil` keeps
