@@ -48,31 +48,46 @@ public enum UUIDv7 {
 /// because callers pass explicit instants that interleave (tests, imports), and each millisecond must still
 /// count up on its own.
 ///
-/// Two things used to restart a millisecond's count at random, so a later id could sort first (a test on
-/// PostgreSQL saw kudos previews out of order): more than 4,096 ids in one millisecond, and forgetting every
-/// millisecond once 1,024 were known. Now a full millisecond borrows the next one (RFC 9562 §6.2 allows the
-/// timestamp to run ahead), and forgetting drops only the milliseconds not used since the last clear-out.
+/// Two things used to restart a millisecond's count at random, so a later id could sort first. More than
+/// 4,096 ids in one millisecond: a full millisecond now borrows the next one (RFC 9562 §6.2 allows the
+/// timestamp to run ahead). And forgetting a millisecond after some number of other milliseconds had been
+/// used: a count cannot tell a millisecond nobody will ask for again from one a descheduled thread is still
+/// using, and on CI a test's fixed instant was forgotten while another test ran through 3,000 instants. So a
+/// millisecond is forgotten only once it has gone unused for `memory` of wall-clock time. With the real clock
+/// that is every millisecond but the last few seconds' worth, so the table stays small.
 private final class MillisecondCounters: @unchecked Sendable {
-    private typealias Position = (milliseconds: UInt64, counter: UInt16)
+    private struct Position {
+        var milliseconds: UInt64
+        var counter: UInt16
+        var lastUsed: ContinuousClock.Instant
+    }
+
+    private static let memory = Duration.seconds(10)
     private let lock = NSLock()
-    private var recent: [UInt64: Position] = [:]
-    private var older: [UInt64: Position] = [:]
+    private var positions: [UInt64: Position] = [:]
+    /// Sweeping when the table reaches this size, then doubling it past what survived, keeps the sweeps'
+    /// cost constant per id even while every entry is still remembered.
+    private var sweepAt = 1024
 
     func next(for requested: UInt64) -> (milliseconds: UInt64, counter: UInt16) {
-        lock.withLock {
+        let now = ContinuousClock.now
+        return lock.withLock {
             let next: Position
-            if let last = recent[requested] ?? older.removeValue(forKey: requested) {
-                next = last.counter < 0xFFF ? (last.milliseconds, last.counter + 1) : (last.milliseconds + 1, 0)
+            if let last = positions[requested] {
+                next =
+                    last.counter < 0xFFF
+                    ? Position(milliseconds: last.milliseconds, counter: last.counter + 1, lastUsed: now)
+                    : Position(milliseconds: last.milliseconds + 1, counter: 0, lastUsed: now)
             } else {
                 // Start in the lower half so the millisecond has room to count up.
-                next = (requested, UInt16.random(in: 0..<0x800))
+                next = Position(milliseconds: requested, counter: UInt16.random(in: 0..<0x800), lastUsed: now)
             }
-            if recent[requested] == nil, recent.count >= 1024 {
-                older = recent
-                recent = [:]
+            positions[requested] = next
+            if positions.count >= sweepAt {
+                positions = positions.filter { now - $0.value.lastUsed < Self.memory }
+                sweepAt = max(1024, positions.count * 2)
             }
-            recent[requested] = next
-            return next
+            return (next.milliseconds, next.counter)
         }
     }
 }

@@ -111,4 +111,19 @@ struct UUIDv7CounterTests {
         #expect(ids == ids.sorted())
         #expect(Set(ids).count == ids.count)
     }
+
+    @Test("a millisecond is remembered however many other instants are used before its next id")
+    func rememberedWhileOthersPass() {
+        // What the full suite did on CI: another test sprayed thousands of instants between two ids of one
+        // millisecond, the millisecond was forgotten and its count restarted below where it had been. 2,049
+        // ids put its counter above any restart point (restarts begin below 0x800), so a forgotten millisecond
+        // always shows here as an id that sorts too early.
+        let held = Date(timeIntervalSince1970: 1_650_000_000.75)
+        var ids = (0..<2049).map { _ in UUIDv7.make(at: held).uuidString }
+        for offset in 0..<5000 {
+            _ = UUIDv7.make(at: Date(timeIntervalSince1970: 1_550_000_000 + Double(offset)))
+        }
+        ids.append(UUIDv7.make(at: held).uuidString)
+        #expect(ids == ids.sorted())
+    }
 }
