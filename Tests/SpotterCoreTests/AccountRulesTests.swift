@@ -45,6 +45,9 @@ struct AccountRulesTests {
         #expect(OpaqueToken.hash(a).count == 64)
         #expect(OpaqueToken.hash(a) == OpaqueToken.hash(a))
         #expect(!OpaqueToken.hash(a).contains(a))
+        // FIPS 180-2's "abc" vector: stored hashes are looked up by this text, so its form must never change.
+        #expect(OpaqueToken.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(Hex.encode([0x00, 0x0F, 0xA0, 0xFF]) == "000fa0ff")
     }
 }
 

@@ -17,6 +17,6 @@ public enum OpaqueToken {
 
     /// The hex SHA-256 under which a token is stored and looked up.
     public static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Data(token.utf8)))
     }
 }

@@ -56,7 +56,7 @@ actor AppleJWKSVerifier: AppleIdentityVerifier {
                 throw SpotterError.unauthorized("The Apple identity token is not valid: \(Self.reason(error)).")
             }
         }
-        let expectedNonce = SHA256.hash(data: Data(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+        let expectedNonce = Hex.encode(SHA256.hash(data: Data(rawNonce.utf8)))
         guard let nonce = token.nonce, nonce == expectedNonce else {
             throw SpotterError.unauthorized("The Apple identity token's nonce does not match.")
         }

@@ -97,7 +97,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
         hasher.update(data: Data(buffer: body))
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(hasher.finalize())
     }
 
     /// Reads a response's body into memory (API responses are small) and puts it back, so it can be stored.

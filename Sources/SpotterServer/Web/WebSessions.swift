@@ -38,7 +38,7 @@ struct WebSessions: Sendable {
     /// The CSRF token of a signed-in session: a hash of the secret cookie, so a page on another site, which
     /// can neither read the cookie nor this page, cannot know it.
     static func csrfToken(forSession cookie: String) -> String {
-        SHA256.hash(data: Data("spotter-csrf:\(cookie)".utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Data("spotter-csrf:\(cookie)".utf8)))
     }
 
     static func randomSecret() -> String {
