@@ -50,21 +50,24 @@ struct PostgresNotificationStore: NotificationStore {
 
     // MARK: Preferences
 
-    func deliveryRules(
-        of user: UserID, pushesSince: Date
-    ) async throws -> (
-        NotificationPreferences?, pushesSent: Int
-    ) {
+    func deliveryRules(of user: UserID, from actor: UserID?, pushesSince: Date) async throws -> DeliveryRules? {
         let rows = try await client.query(
             """
-            SELECT (SELECT preferences FROM notification_preferences WHERE user_id = \(user.rawValue)),
-                   (SELECT COUNT(*)::BIGINT FROM delivery_jobs WHERE recipient_id = \(user.rawValue)
-                    AND channel = \(DeliveryChannel.push.rawValue) AND state = 'sent' AND finished_at >= \(pushesSince))
+            SELECT u.time_zone,
+                   (SELECT preferences FROM notification_preferences WHERE user_id = u.id),
+                   (SELECT COUNT(*)::BIGINT FROM delivery_jobs WHERE recipient_id = u.id
+                    AND channel = \(DeliveryChannel.push.rawValue) AND state = 'sent' AND finished_at >= \(pushesSince)),
+                   p.a IS NULL OR (\(unescaped: PostgresGraphStore.reaches(recipient: "u.id", actor: "p.a")))
+            FROM users u, (VALUES (\(actor?.rawValue)::uuid)) AS p(a)
+            WHERE u.id = \(user.rawValue) AND u.suspended_at IS NULL
             """, logger: logger)
-        for try await (text, sent) in rows.decode((String?, Int).self) {
-            return (text.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) }, sent)
+        for try await (timeZone, text, sent, reaches) in rows.decode((String, String?, Int, Bool).self) {
+            return DeliveryRules(
+                timeZone: timeZone,
+                preferences: text.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) },
+                pushesSent: sent, actorMayReach: reaches)
         }
-        return (nil, 0)
+        return nil
     }
 
     func preferences(of user: UserID) async throws -> NotificationPreferences? {

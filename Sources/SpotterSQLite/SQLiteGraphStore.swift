@@ -26,17 +26,20 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func mayReach(_ recipient: UserID, from actor: UserID) async throws -> Bool {
-        try await pool.read { db in
-            try Bool.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM users WHERE id = :a AND suspended_at IS NULL)
-                      AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = :r AND blocked_id = :a)
-                                                            OR (blocker_id = :a AND blocked_id = :r))
-                      AND NOT EXISTS (SELECT 1 FROM mutes WHERE muter_id = :r AND muted_id = :a)
-                    """,
-                arguments: ["r": recipient.description, "a": actor.description]) ?? false
-        }
+        try await pool.read { db in try Self.mayReach(recipient, from: actor, db) }
+    }
+
+    /// `mayReach` inside a read that is already open (the notifier's `deliveryRules`).
+    static func mayReach(_ recipient: UserID, from actor: UserID, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            cached: db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM users WHERE id = :a AND suspended_at IS NULL)
+                  AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = :r AND blocked_id = :a)
+                                                        OR (blocker_id = :a AND blocked_id = :r))
+                  AND NOT EXISTS (SELECT 1 FROM mutes WHERE muter_id = :r AND muted_id = :a)
+                """,
+            arguments: ["r": recipient.description, "a": actor.description]) ?? false
     }
 
     func follow(

@@ -37,18 +37,22 @@ struct SQLiteNotificationStore: NotificationStore {
 
     // MARK: Preferences
 
-    func deliveryRules(
-        of user: UserID, pushesSince: Date
-    ) async throws -> (
-        NotificationPreferences?, pushesSent: Int
-    ) {
-        let (text, sent) = try await pool.read { db in
-            let text = try String.fetchOne(
+    func deliveryRules(of user: UserID, from actor: UserID?, pushesSince: Date) async throws -> DeliveryRules? {
+        try await pool.read { db in
+            guard
+                let timeZone = try String.fetchOne(
+                    cached: db, sql: "SELECT time_zone FROM users WHERE id = ? AND suspended_at IS NULL",
+                    arguments: [user.description])
+            else { return nil }
+            let preferences = try String.fetchOne(
                 cached: db, sql: "SELECT preferences FROM notification_preferences WHERE user_id = ?",
                 arguments: [user.description])
-            return (text, try Self.sentCount(to: user, channel: .push, since: pushesSince, db))
+            return DeliveryRules(
+                timeZone: timeZone,
+                preferences: preferences.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) },
+                pushesSent: try Self.sentCount(to: user, channel: .push, since: pushesSince, db),
+                actorMayReach: try actor.map { try SQLiteGraphStore.mayReach(user, from: $0, db) } ?? true)
         }
-        return (text.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) }, sent)
     }
 
     func preferences(of user: UserID) async throws -> NotificationPreferences? {

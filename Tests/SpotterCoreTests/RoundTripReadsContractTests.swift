@@ -11,28 +11,46 @@ struct RoundTripReadsContractTests {
     static let start = SocialContractTests.start
 
     @Test(
-        "mayReach: suspended actors, blocks either way and the recipient's mutes", arguments: StorageBackend.available)
+        "mayReach: suspended actors, blocks either way and the recipient's mutes; deliveryRules agrees",
+        arguments: StorageBackend.available)
     func mayReach(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
+            /// `mayReach`, checked against the copy of its rule that `deliveryRules` reads with the recipient's.
+            func mayReach(_ recipient: UserID, from actor: UserID) async throws -> Bool {
+                let reaches = try await storage.graph.mayReach(recipient, from: actor)
+                let rules = try await storage.notifications.deliveryRules(
+                    of: recipient, from: actor, pushesSince: Self.start)
+                #expect(rules?.actorMayReach == reaches, "deliveryRules disagrees with mayReach")
+                return reaches
+            }
             let ana = try await SocialContractTests.user(storage, "ana")
             let bea = try await SocialContractTests.user(storage, "bea")
             let cai = try await SocialContractTests.user(storage, "cai")
-            #expect(try await storage.graph.mayReach(ana.id, from: bea.id))
+            #expect(try await mayReach(ana.id, from: bea.id))
             // A mute is one-way: ana muting bea silences bea for ana only.
             try await storage.graph.mute(ana.id, bea.id, at: Self.start)
-            #expect(try await storage.graph.mayReach(ana.id, from: bea.id) == false)
-            #expect(try await storage.graph.mayReach(bea.id, from: ana.id))
+            #expect(try await mayReach(ana.id, from: bea.id) == false)
+            #expect(try await mayReach(bea.id, from: ana.id))
             try await storage.graph.unmute(ana.id, bea.id)
             // A block silences both ways.
             try await storage.graph.block(cai.id, ana.id, at: Self.start)
-            #expect(try await storage.graph.mayReach(ana.id, from: cai.id) == false)
-            #expect(try await storage.graph.mayReach(cai.id, from: ana.id) == false)
+            #expect(try await mayReach(ana.id, from: cai.id) == false)
+            #expect(try await mayReach(cai.id, from: ana.id) == false)
             try await storage.graph.unblock(cai.id, ana.id)
-            #expect(try await storage.graph.mayReach(ana.id, from: cai.id))
+            #expect(try await mayReach(ana.id, from: cai.id))
             // A suspended or unknown actor reaches nobody.
             try await storage.accounts.setSuspended(bea.id, at: Self.start)
-            #expect(try await storage.graph.mayReach(ana.id, from: bea.id) == false)
-            #expect(try await storage.graph.mayReach(ana.id, from: UserID.generate(at: Self.start)) == false)
+            #expect(try await mayReach(ana.id, from: bea.id) == false)
+            #expect(try await mayReach(ana.id, from: UserID.generate(at: Self.start)) == false)
+            // With nobody behind it, only the recipient matters: a suspended or unknown one has no rules.
+            #expect(
+                try await storage.notifications.deliveryRules(of: ana.id, from: nil, pushesSince: Self.start)?
+                    .actorMayReach == true)
+            #expect(
+                try await storage.notifications.deliveryRules(of: bea.id, from: nil, pushesSince: Self.start) == nil)
+            #expect(
+                try await storage.notifications.deliveryRules(
+                    of: UserID.generate(at: Self.start), from: ana.id, pushesSince: Self.start) == nil)
         }
     }
 
@@ -66,15 +84,22 @@ struct RoundTripReadsContractTests {
             let ana = try await SocialContractTests.user(storage, "ana")
             let bea = try await SocialContractTests.user(storage, "bea")
             let post = try await SocialContractTests.post(storage, by: ana)
-            var rules = try await storage.notifications.deliveryRules(of: ana.id, pushesSince: Self.start)
-            #expect(rules.0 == nil && rules.pushesSent == 0)
+            func rules(since: Date) async throws -> DeliveryRules? {
+                try await storage.notifications.deliveryRules(of: ana.id, from: bea.id, pushesSince: since)
+            }
+            #expect(try await rules(since: Self.start) != nil)
+            #expect(try await rules(since: Self.start)?.preferences == nil)
+            #expect(try await rules(since: Self.start)?.pushesSent == 0)
+            var profile = ana.profile
+            profile.timeZone = "Pacific/Auckland"
+            try await storage.accounts.updateProfile(ana.id, displayName: ana.displayName, profile: profile)
+            #expect(try await rules(since: Self.start)?.timeZone == "Pacific/Auckland")
             var preferences = NotificationPreferences()
             preferences.maxPerHour = 7
             try await storage.notifications.savePreferences(preferences, of: ana.id)
-            rules = try await storage.notifications.deliveryRules(of: ana.id, pushesSince: Self.start)
             let stored = try await storage.notifications.preferences(of: ana.id)
-            #expect(rules.0 != nil && rules.0 == stored)
-            #expect(rules.0?.maxPerHour == 7)
+            #expect(try await rules(since: Self.start)?.preferences == stored)
+            #expect(try await rules(since: Self.start)?.preferences?.maxPerHour == 7)
 
             func kudos(from actor: AccountRecord, at offset: TimeInterval) -> NotificationRecord {
                 NotificationRecord(
@@ -113,10 +138,8 @@ struct RoundTripReadsContractTests {
             // The hour's pushes count the push jobs sent since the given time, as sentCount does.
             let push = try #require(jobs.first { $0.channel == .push })
             try await storage.notifications.finish(push.id, sent: true, at: Self.start + 120)
-            rules = try await storage.notifications.deliveryRules(of: ana.id, pushesSince: Self.start + 60)
-            #expect(rules.pushesSent == 1)
-            rules = try await storage.notifications.deliveryRules(of: ana.id, pushesSince: Self.start + 180)
-            #expect(rules.pushesSent == 0)
+            #expect(try await rules(since: Self.start + 60)?.pushesSent == 1)
+            #expect(try await rules(since: Self.start + 180)?.pushesSent == 0)
         }
     }
 }

@@ -13,6 +13,14 @@ enum NotificationAudience {
         if let actor {
             guard actor != recipient, try await storage.graph.mayReach(recipient, from: actor) else { return false }
         }
+        return try await mayHear(recipient, about: post, postAuthor: postAuthor, storage: storage)
+    }
+
+    /// The post half of `mayHear`, for a caller that checked the actor already (the notifier reads that with
+    /// the recipient's `DeliveryRules`).
+    static func mayHear(
+        _ recipient: UserID, about post: PostID?, postAuthor: UserID?, storage: any SpotterStorage
+    ) async throws -> Bool {
         if let post {
             // Most notifications are about the recipient's own post (kudos, comments): one row says enough, where
             // the full view would also count kudos and comments.

@@ -9,9 +9,9 @@ public protocol NotificationStore: Sendable {
     // MARK: Preferences
 
     func preferences(of user: UserID) async throws -> NotificationPreferences?
-    /// What deciding on a new notification needs, read together: the recipient's preferences and the jobs
-    /// sent to them by push since `pushesSince` (the hourly cap).
-    func deliveryRules(of user: UserID, pushesSince: Date) async throws -> (NotificationPreferences?, pushesSent: Int)
+    /// What deciding on a new notification for `user` needs, in one read: `nil` when there is no such
+    /// person or they are suspended. `actor` is who caused it, if anyone.
+    func deliveryRules(of user: UserID, from actor: UserID?, pushesSince: Date) async throws -> DeliveryRules?
     func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws
 
     // MARK: Inbox
@@ -214,5 +214,26 @@ public struct DeliveryAttempt: Sendable, Equatable {
         self.status = status
         self.detail = detail
         self.at = at
+    }
+}
+
+/// Everything the `Notifier` weighs about a recipient before storing a notification for them.
+///
+/// Read together because these were three round trips (the account, `GraphStore.mayReach`, the
+/// preferences and push count) on the path of every kudos request (issue 8).
+public struct DeliveryRules: Sendable, Equatable {
+    /// The recipient's profile time zone: quiet hours and "today" are theirs.
+    public var timeZone: String
+    public var preferences: NotificationPreferences?
+    /// Push jobs sent to the recipient since the time asked for (the hourly cap).
+    public var pushesSent: Int
+    /// `GraphStore.mayReach(user, from: actor)`; `true` when nobody caused the notification.
+    public var actorMayReach: Bool
+
+    public init(timeZone: String, preferences: NotificationPreferences?, pushesSent: Int, actorMayReach: Bool) {
+        self.timeZone = timeZone
+        self.preferences = preferences
+        self.pushesSent = pushesSent
+        self.actorMayReach = actorMayReach
     }
 }
