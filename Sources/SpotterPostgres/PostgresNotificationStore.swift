@@ -150,20 +150,24 @@ struct PostgresNotificationStore: NotificationStore {
         return try await records(builder.query(sql))
     }
 
-    func group(
-        containing id: NotificationID, limit: Int
-    ) async throws -> (
-        recipient: UserID, row: NotificationGroupRow, members: [NotificationRecord]
-    )? {
-        // Three queries: the visibility rule binds the recipient, whom only the first one learns.
+    func group(containing id: NotificationID, limit: Int, actors: Int) async throws -> FoundNotificationGroup? {
+        // In turn, not in one statement: the visibility rule binds the recipient, whom only the first query
+        // learns. (The round trips are the ones the hub made before, in one place.)
         guard let record = try await notification(id), record.archivedAt == nil else { return nil }
         let members = try await members(of: record.recipientID, groupKey: record.groupKey, limit: limit)
         guard let latest = members.first else { return nil }
         let (count, unread) = try await groupCount(of: record.recipientID, groupKey: record.groupKey)
-        return (
-            record.recipientID,
-            NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest), members
-        )
+        let people = FoundNotificationGroup.actorsInOrder(of: members).prefix(actors)
+        var post: PostRecord?
+        if let postID = latest.postID {
+            post = try await PostgresPostStore(client: client, logger: logger).record(postID)
+        }
+        return FoundNotificationGroup(
+            recipient: record.recipientID,
+            row: NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest),
+            members: members,
+            actors: try await PostgresAccountStore(client: client, logger: logger).find(ids: Array(people)),
+            post: post, counts: try await counts(of: record.recipientID))
     }
 
     func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {

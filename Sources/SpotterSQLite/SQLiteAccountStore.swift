@@ -38,14 +38,18 @@ struct SQLiteAccountStore: AccountStore {
 
     func find(ids: [UserID]) async throws -> [AccountRecord] {
         guard !ids.isEmpty else { return [] }
+        return try await pool.read { db in try Self.find(ids: ids, db) }
+    }
+
+    /// `find(ids:)` inside a read that is already open (a notification group's people).
+    static func find(ids: [UserID], _ db: Database) throws -> [AccountRecord] {
+        guard !ids.isEmpty else { return [] }
         // One statement for any number of ids: they travel as a JSON array.
         let list = "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
-        return try await pool.read { db in
-            try Row.fetchAll(
-                cached: db, sql: "SELECT \(Self.columns) FROM users WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [list]
-            ).compactMap(Self.record)
-        }
+        return try Row.fetchAll(
+            cached: db, sql: "SELECT \(Self.columns) FROM users WHERE id IN (SELECT value FROM json_each(?))",
+            arguments: [list]
+        ).compactMap(Self.record)
     }
 
     func find(login: String) async throws -> AccountRecord? {

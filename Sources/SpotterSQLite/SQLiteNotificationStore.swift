@@ -150,11 +150,7 @@ struct SQLiteNotificationStore: NotificationStore {
         ).map(Self.record)
     }
 
-    func group(
-        containing id: NotificationID, limit: Int
-    ) async throws -> (
-        recipient: UserID, row: NotificationGroupRow, members: [NotificationRecord]
-    )? {
+    func group(containing id: NotificationID, limit: Int, actors: Int) async throws -> FoundNotificationGroup? {
         try await pool.read { db in
             guard
                 let record = try Row.fetchOne(
@@ -165,10 +161,13 @@ struct SQLiteNotificationStore: NotificationStore {
             let members = try Self.members(of: record.recipientID, groupKey: record.groupKey, limit: limit, db)
             guard let latest = members.first else { return nil }
             let (count, unread) = try Self.groupCount(of: record.recipientID, groupKey: record.groupKey, db)
-            return (
-                record.recipientID,
-                NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest), members
-            )
+            let people = FoundNotificationGroup.actorsInOrder(of: members).prefix(actors)
+            return FoundNotificationGroup(
+                recipient: record.recipientID,
+                row: NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest),
+                members: members, actors: try SQLiteAccountStore.find(ids: Array(people), db),
+                post: try latest.postID.flatMap { try SQLitePostStore.record($0, db) },
+                counts: try Self.counts(of: record.recipientID, db))
         }
     }
 
@@ -184,16 +183,18 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func counts(of recipient: UserID) async throws -> NotificationCounts {
-        try await pool.read { db in
-            let row = try Row.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT COUNT(*) FILTER (WHERE n.read_at IS NULL), COUNT(*) FILTER (WHERE n.seen_at IS NULL)
-                    FROM notifications n
-                    WHERE n.recipient_id = :viewer AND (n.read_at IS NULL OR n.seen_at IS NULL) AND \(Self.visible)
-                    """, arguments: ["viewer": recipient.description])
-            return NotificationCounts(unread: row?[0] ?? 0, unseen: row?[1] ?? 0)
-        }
+        try await pool.read { db in try Self.counts(of: recipient, db) }
+    }
+
+    static func counts(of recipient: UserID, _ db: Database) throws -> NotificationCounts {
+        let row = try Row.fetchOne(
+            cached: db,
+            sql: """
+                SELECT COUNT(*) FILTER (WHERE n.read_at IS NULL), COUNT(*) FILTER (WHERE n.seen_at IS NULL)
+                FROM notifications n
+                WHERE n.recipient_id = :viewer AND (n.read_at IS NULL OR n.seen_at IS NULL) AND \(Self.visible)
+                """, arguments: ["viewer": recipient.description])
+        return NotificationCounts(unread: row?[0] ?? 0, unseen: row?[1] ?? 0)
     }
 
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws {

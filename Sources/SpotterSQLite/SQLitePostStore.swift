@@ -61,30 +61,33 @@ struct SQLitePostStore: PostStore {
     }
 
     func record(_ id: PostID) async throws -> PostRecord? {
-        try await pool.read { db in
-            try Row.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
-                           in_global, performed_at, created_at, edited_at, deleted_at
-                    FROM posts WHERE id = ?
-                    """,
-                arguments: [id.description]
-            ).flatMap { row in
-                guard let id = PostID(row[0] as String), let author = UserID(row[1] as String),
-                    let kind = PostKind(rawValue: row[2]), let visibility = Visibility(rawValue: row[4])
-                else { return nil }
-                return PostRecord(
-                    id: id, authorID: author, kind: kind, text: row[3], visibility: visibility,
-                    workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[5]),
-                    records: StoredJSON.decode([PersonalRecord].self, from: row[6]) ?? [],
-                    hashtags: StoredJSON.decode([String].self, from: row[7]) ?? [],
-                    mentions: StoredJSON.decode([String].self, from: row[8]) ?? [], textHash: row[9],
-                    inGlobal: row[10], performedAt: Date(sqliteValue: row[11]),
-                    createdAt: Date(sqliteValue: row[12]),
-                    editedAt: (row[13] as Double?).map(Date.init(sqliteValue:)),
-                    deletedAt: (row[14] as Double?).map(Date.init(sqliteValue:)))
-            }
+        try await pool.read { db in try Self.record(id, db) }
+    }
+
+    /// `record` inside a read that is already open (a notification group's post).
+    static func record(_ id: PostID, _ db: Database) throws -> PostRecord? {
+        try Row.fetchOne(
+            cached: db,
+            sql: """
+                SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
+                       in_global, performed_at, created_at, edited_at, deleted_at
+                FROM posts WHERE id = ?
+                """,
+            arguments: [id.description]
+        ).flatMap { row in
+            guard let id = PostID(row[0] as String), let author = UserID(row[1] as String),
+                let kind = PostKind(rawValue: row[2]), let visibility = Visibility(rawValue: row[4])
+            else { return nil }
+            return PostRecord(
+                id: id, authorID: author, kind: kind, text: row[3], visibility: visibility,
+                workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[5]),
+                records: StoredJSON.decode([PersonalRecord].self, from: row[6]) ?? [],
+                hashtags: StoredJSON.decode([String].self, from: row[7]) ?? [],
+                mentions: StoredJSON.decode([String].self, from: row[8]) ?? [], textHash: row[9],
+                inGlobal: row[10], performedAt: Date(sqliteValue: row[11]),
+                createdAt: Date(sqliteValue: row[12]),
+                editedAt: (row[13] as Double?).map(Date.init(sqliteValue:)),
+                deletedAt: (row[14] as Double?).map(Date.init(sqliteValue:)))
         }
     }
 

@@ -29,16 +29,25 @@ public struct NotificationService: Sendable {
         return Page(items: groups, nextCursor: next)
     }
 
-    /// The inbox group a notification belongs to, as its recipient sees it now; `nil` when it is gone
-    /// (archived, or about someone or something the recipient may no longer see).
+    /// The inbox group a notification belongs to, as its recipient sees it now, and their counts with it;
+    /// `nil` when it is gone (archived, or about someone or something the recipient may no longer see).
     ///
-    /// The hub renders one for every in-app notification, so the group comes in one read and its sample
-    /// of people in another (issue 8: eight round trips before, at 1,000 notifications a second).
-    public func group(of id: NotificationID) async throws -> (UserID, NotificationGroup)? {
-        guard let found = try await storage.notifications.group(containing: id, limit: Self.membersRead) else {
-            return nil
-        }
-        return (found.recipient, try await group(found.row, members: found.members))
+    /// The hub renders one for every in-app notification, so everything it needs comes in one read
+    /// (issue 8: eight round trips at first, then four).
+    public func group(
+        of id: NotificationID
+    ) async throws -> (
+        recipient: UserID, group: NotificationGroup, counts: NotificationCounts
+    )? {
+        guard
+            let found = try await storage.notifications.group(
+                containing: id, limit: Self.membersRead, actors: Self.sampleSize * 2)
+        else { return nil }
+        let sample = Self.sample(of: found.members, accounts: found.actors)
+        let text = Self.sentence(
+            for: found.members.isEmpty ? [found.row.latest] : found.members, names: sample.actors.map(\.displayName),
+            total: sample.total, post: found.post)
+        return (found.recipient, Self.group(found.row, sampleActors: sample.actors, text: text), found.counts)
     }
 
     /// Members read to name a group's people and count how many distinct ones there are.
@@ -47,32 +56,36 @@ public struct NotificationService: Sendable {
     private func group(_ row: NotificationGroupRow, recipient: UserID) async throws -> NotificationGroup {
         let members = try await storage.notifications.members(
             of: recipient, groupKey: row.groupKey, limit: Self.membersRead)
-        return try await group(row, members: members)
-    }
-
-    private func group(_ row: NotificationGroupRow, members: [NotificationRecord]) async throws -> NotificationGroup {
         let sample = try await sampleActors(of: members)
         let text = try await sentence(
             for: members.isEmpty ? [row.latest] : members, names: sample.actors.map(\.displayName), total: sample.total)
-        return NotificationGroup(
-            groupKey: row.groupKey, type: row.latest.type, notificationsCount: row.count, sampleActors: sample.actors,
+        return Self.group(row, sampleActors: sample.actors, text: text)
+    }
+
+    private static func group(
+        _ row: NotificationGroupRow, sampleActors: [AuthorSummary], text: String
+    ) -> NotificationGroup {
+        NotificationGroup(
+            groupKey: row.groupKey, type: row.latest.type, notificationsCount: row.count, sampleActors: sampleActors,
             latestAt: row.latest.createdAt, mostRecentNotificationID: row.latest.id, postID: row.latest.postID,
             commentID: row.latest.commentID, text: text, unread: row.unread)
     }
 
     /// The first few distinct people behind notifications (newest first) and how many distinct people there are.
     func sampleActors(of members: [NotificationRecord]) async throws -> (actors: [AuthorSummary], total: Int) {
-        var ordered: [UserID] = []
-        var distinct = Set<UserID>()
-        for actorID in members.compactMap(\.actorID) where distinct.insert(actorID).inserted {
-            ordered.append(actorID)
-        }
-        // Read a few more than the sample in one go, in case some account is gone, and keep the newest order.
-        let accounts = Dictionary(
-            try await storage.accounts.find(ids: Array(ordered.prefix(Self.sampleSize * 2))).map { ($0.id, $0) },
-            uniquingKeysWith: { first, _ in first })
-        let actors = ordered.lazy.compactMap { accounts[$0]?.summary }.prefix(Self.sampleSize)
-        return (Array(actors), distinct.count)
+        // Read a few more than the sample in one go, in case some account is gone.
+        let wanted = FoundNotificationGroup.actorsInOrder(of: members).prefix(Self.sampleSize * 2)
+        return Self.sample(of: members, accounts: try await storage.accounts.find(ids: Array(wanted)))
+    }
+
+    /// `sampleActors` from accounts already read, kept in the members' newest-first order.
+    static func sample(
+        of members: [NotificationRecord], accounts: [AccountRecord]
+    ) -> (actors: [AuthorSummary], total: Int) {
+        let ordered = FoundNotificationGroup.actorsInOrder(of: members)
+        let byID = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let actors = ordered.lazy.compactMap { byID[$0]?.summary }.prefix(sampleSize)
+        return (Array(actors), ordered.count)
     }
 
     /// The full sentence for notifications of one group, newest first: "ana and 2 others gave kudos to …".
@@ -82,11 +95,15 @@ public struct NotificationService: Sendable {
     }
 
     private func sentence(for members: [NotificationRecord], names: [String], total: Int) async throws -> String {
+        var post: PostRecord?
+        if let postID = members.first?.postID { post = try await storage.posts.record(postID) }
+        return Self.sentence(for: members, names: names, total: total, post: post)
+    }
+
+    /// The sentence from what was read already: `post` is the latest member's post, if it has one.
+    static func sentence(for members: [NotificationRecord], names: [String], total: Int, post: PostRecord?) -> String {
         guard let latest = members.first else { return "" }
-        var target = "your post"
-        if let postID = latest.postID, let post = try await storage.posts.record(postID) {
-            target = NotificationText.target(title: post.workout?.title)
-        }
+        let target = post.map { NotificationText.target(title: $0.workout?.title) } ?? "your post"
         return NotificationText.sentence(
             type: latest.type, who: NotificationText.people(names, total: total),
             count: members.count, target: target, detail: latest.detail)

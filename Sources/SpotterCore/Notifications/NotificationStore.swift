@@ -28,14 +28,10 @@ public protocol NotificationStore: Sendable {
     func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow]
     /// The notifications of one group the recipient may still see, newest first.
     func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord]
-    /// The group a notification is in, read at once: its count, whether any is unread, and its newest
-    /// `limit` visible members (newest first). `nil` when the notification is gone or archived, or none of
-    /// its group is visible.
-    func group(
-        containing id: NotificationID, limit: Int
-    ) async throws -> (
-        recipient: UserID, row: NotificationGroupRow, members: [NotificationRecord]
-    )?
+    /// The group a notification is in, read at once: its count, whether any is unread, its newest `limit`
+    /// visible members (newest first), the accounts of its first `actors` people, its post and the
+    /// recipient's counts. `nil` when the notification is gone or archived, or none of its group is visible.
+    func group(containing id: NotificationID, limit: Int, actors: Int) async throws -> FoundNotificationGroup?
     func counts(of recipient: UserID) async throws -> NotificationCounts
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws
     func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws
@@ -235,5 +231,39 @@ public struct DeliveryRules: Sendable, Equatable {
         self.preferences = preferences
         self.pushesSent = pushesSent
         self.actorMayReach = actorMayReach
+    }
+}
+
+/// A notification's inbox group with what rendering it needs, read together: the hub renders one for every
+/// in-app notification, and its group, people, post and badge were four round trips (issue 8).
+public struct FoundNotificationGroup: Sendable {
+    public var recipient: UserID
+    public var row: NotificationGroupRow
+    /// The group's newest notifications the recipient may see, newest first, at most the `limit` asked.
+    public var members: [NotificationRecord]
+    /// The accounts of the first `actors` distinct people behind `members` (`actorsInOrder`), in no
+    /// particular order, leaving out any account that is gone.
+    public var actors: [AccountRecord]
+    /// The post the group's latest notification is about, if any and if it still exists.
+    public var post: PostRecord?
+    /// The recipient's badge as it is with this notification.
+    public var counts: NotificationCounts
+
+    public init(
+        recipient: UserID, row: NotificationGroupRow, members: [NotificationRecord], actors: [AccountRecord],
+        post: PostRecord?, counts: NotificationCounts
+    ) {
+        self.recipient = recipient
+        self.row = row
+        self.members = members
+        self.actors = actors
+        self.post = post
+        self.counts = counts
+    }
+
+    /// The distinct people behind `members`, newest first: whom a group names, and whose accounts it reads.
+    public static func actorsInOrder(of members: [NotificationRecord]) -> [UserID] {
+        var seen = Set<UserID>()
+        return members.compactMap(\.actorID).filter { seen.insert($0).inserted }
     }
 }

@@ -181,9 +181,9 @@ actor RealtimeHub {
             case .notificationCreated(let id, let recipient):
                 guard hasSockets(on: .user(recipient)) else { return }
                 inOrder(for: recipient) { hub in
-                    guard let (_, group) = try await hub.notifications.group(of: id) else { return }
-                    await hub.send(.user(recipient), event: "notification", payload: group)
-                    try await hub.sendCounts(to: recipient)
+                    guard let found = try await hub.notifications.group(of: id) else { return }
+                    await hub.send(.user(recipient), event: "notification", payload: found.group)
+                    await hub.send(.user(recipient), event: "unread_count", payload: found.counts)
                 }
             case .notificationCountsChanged(let user):
                 guard hasSockets(on: .user(user)) else { return }
