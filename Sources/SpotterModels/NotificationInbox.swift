@@ -50,7 +50,16 @@ public struct NotificationGroup: Codable, Sendable, Equatable {
 }
 
 /// The badge: notifications not yet read, and not yet seen (the inbox not opened since they came).
+///
+/// Each count stops at `limit`, which a badge shows as "99+". Counting is checking: every notification
+/// counted is checked against the recipient's blocks, mutes and what they may see, and the badge is counted
+/// again for every new notification, so an uncapped count grew with the inbox and was most of the work
+/// behind each notification (issue 8). Mastodon's unread count stops at 100 in the same way. A push's app
+/// icon badge, taken from `unread`, stops there too.
 public struct NotificationCounts: Codable, Sendable, Equatable {
+    /// Where the counts stop.
+    public static let limit = 100
+
     public var unread: Int
     public var unseen: Int
 
@@ -58,6 +67,9 @@ public struct NotificationCounts: Codable, Sendable, Equatable {
         self.unread = unread
         self.unseen = unseen
     }
+
+    /// How a badge writes a count: the number, or "99+" once it reaches `limit`.
+    public static func badge(_ count: Int) -> String { count >= limit ? "\(limit - 1)+" : String(count) }
 }
 
 /// `POST /api/v1/notifications/seen` and `…/read`: everything up to and including `up_to`, or everything

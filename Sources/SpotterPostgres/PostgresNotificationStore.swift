@@ -186,10 +186,13 @@ struct PostgresNotificationStore: NotificationStore {
 
     func counts(of recipient: UserID) async throws -> NotificationCounts {
         let builder = PostgresPostSQL.Builder(viewer: recipient.rawValue)
+        // As on SQLite: one pass over the newest `NotificationCounts.limit` visible unread notifications,
+        // among which are the unseen ones (reading marks seen, and seeing goes up to a point).
         let sql = """
-            SELECT (COUNT(*) FILTER (WHERE n.read_at IS NULL))::BIGINT, (COUNT(*) FILTER (WHERE n.seen_at IS NULL))::BIGINT
-            FROM notifications n
-            WHERE n.recipient_id = $1 AND (n.read_at IS NULL OR n.seen_at IS NULL) AND \(Self.visible)
+            SELECT COUNT(*)::BIGINT, (COUNT(*) FILTER (WHERE seen_at IS NULL))::BIGINT FROM (
+              SELECT n.seen_at FROM notifications n
+              WHERE n.recipient_id = $1 AND n.read_at IS NULL AND \(Self.visible)
+              ORDER BY n.id DESC LIMIT \(NotificationCounts.limit)) AS unread
             """
         for try await (unread, unseen) in try await client.query(builder.query(sql), logger: logger)
             .decode((Int, Int).self)

@@ -187,13 +187,17 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     static func counts(of recipient: UserID, _ db: Database) throws -> NotificationCounts {
+        // One pass over the newest `NotificationCounts.limit` visible unread notifications. Unseen ones are
+        // among them: reading marks seen, and what is seen is everything up to a point, so the unseen are
+        // the newest unread (or at least `limit` of them, and the count stops there anyway).
         let row = try Row.fetchOne(
             cached: db,
             sql: """
-                SELECT COUNT(*) FILTER (WHERE n.read_at IS NULL), COUNT(*) FILTER (WHERE n.seen_at IS NULL)
-                FROM notifications n
-                WHERE n.recipient_id = :viewer AND (n.read_at IS NULL OR n.seen_at IS NULL) AND \(Self.visible)
-                """, arguments: ["viewer": recipient.description])
+                SELECT COUNT(*), COUNT(*) FILTER (WHERE seen_at IS NULL) FROM (
+                  SELECT n.seen_at FROM notifications n
+                  WHERE n.recipient_id = :viewer AND n.read_at IS NULL AND \(Self.visible)
+                  ORDER BY n.id DESC LIMIT :limit)
+                """, arguments: ["viewer": recipient.description, "limit": NotificationCounts.limit])
         return NotificationCounts(unread: row?[0] ?? 0, unseen: row?[1] ?? 0)
     }
 

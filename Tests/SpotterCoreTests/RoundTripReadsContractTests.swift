@@ -202,4 +202,38 @@ struct RoundTripReadsContractTests {
             #expect(Set(listed.map(\.text)).count == 39)
         }
     }
+
+    @Test(
+        "badge counts stop at NotificationCounts.limit and count the unseen among them exactly",
+        arguments: StorageBackend.available)
+    func cappedCounts(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await SocialContractTests.user(storage, "ana")
+            let bea = try await SocialContractTests.user(storage, "bea")
+            let post = try await SocialContractTests.post(storage, by: ana)
+            let total = NotificationCounts.limit + 5
+            var ids: [NotificationID] = []
+            for index in 0..<total {
+                let record = NotificationRecord(
+                    id: .generate(at: Self.start + Double(index)), recipientID: ana.id, type: .comment,
+                    actorID: bea.id, postID: post.id, commentID: nil, groupKey: "comment-\(index)",
+                    dedupeKey: "comment-\(index)", detail: "", createdAt: Self.start + Double(index))
+                #expect(try await storage.notifications.insert(record))
+                ids.append(record.id)
+            }
+            let limit = NotificationCounts.limit
+            #expect(
+                try await storage.notifications.counts(of: ana.id) == NotificationCounts(unread: limit, unseen: limit))
+            // Seeing all but the newest 10 leaves 10 unseen; reading all but the newest 55 leaves 55 unread.
+            try await storage.notifications.markSeen(of: ana.id, upTo: ids[total - 11], at: Self.start + 500)
+            #expect(try await storage.notifications.counts(of: ana.id) == NotificationCounts(unread: limit, unseen: 10))
+            try await storage.notifications.markRead(
+                of: ana.id, upTo: ids[total - 56], groupKey: nil, at: Self.start + 501)
+            #expect(try await storage.notifications.counts(of: ana.id) == NotificationCounts(unread: 55, unseen: 10))
+            // What the recipient may no longer see is not counted: muting bea hides all of hers.
+            try await storage.graph.mute(ana.id, bea.id, at: Self.start + 502)
+            #expect(try await storage.notifications.counts(of: ana.id) == NotificationCounts(unread: 0, unseen: 0))
+            #expect(NotificationCounts.badge(limit) == "99+" && NotificationCounts.badge(limit - 1) == "99")
+        }
+    }
 }

@@ -33,8 +33,9 @@ struct WebPages: Sendable {
             socketToken: nil, nav: nav, page: content)
         if let session = context.identity {
             layout.socketToken = try await sessions.socketToken(for: session)
-            layout.unreadCount = try await notifications.counts(session.account).unread
-            layout.hasUnread = layout.unreadCount > 0
+            let unread = try await notifications.counts(session.account).unread
+            layout.unreadCount = NotificationCounts.badge(unread)
+            layout.hasUnread = unread > 0
         }
         return html(library.render(layout, withTemplate: template) ?? "", status: status)
     }
@@ -101,7 +102,8 @@ struct WebLayout {
     let csrf: String
     let viewer: ViewerView?
     var socketToken: String?
-    var unreadCount = 0
+    /// As the badge writes it: "99+" once the count stops (`NotificationCounts.limit`).
+    var unreadCount = "0"
     var hasUnread = false
     let page: Any
     // Stored, not computed: Mustache reads values through `Mirror`, which sees stored properties only.

@@ -201,7 +201,8 @@
     switch (event) {
       case "unread_count": {
         const badge = document.getElementById("unread-badge");
-        badge.textContent = String(payload.unread);
+        // Counts stop at 100 (NotificationCounts.limit); the page's own badge writes that as 99+ too.
+        badge.textContent = payload.unread >= 100 ? "99+" : String(payload.unread);
         badge.hidden = payload.unread === 0;
         break;
       }
