@@ -38,7 +38,8 @@ struct SQLiteNotificationStore: NotificationStore {
     // MARK: Preferences
 
     func deliveryRules(of user: UserID, from actor: UserID?, pushesSince: Date) async throws -> DeliveryRules? {
-        try await pool.read { db in
+        // On the writer: it sits between the kudos (or comment, or follow) and the notification's write.
+        try await pool.readOnWriter { db in
             guard
                 let timeZone = try String.fetchOne(
                     cached: db, sql: "SELECT time_zone FROM users WHERE id = ? AND suspended_at IS NULL",
@@ -151,7 +152,8 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func group(containing id: NotificationID, limit: Int, actors: Int) async throws -> FoundNotificationGroup? {
-        try await pool.read { db in
+        // On the writer: the hub reads it just after the notification was written.
+        try await pool.readOnWriter { db in
             guard
                 let record = try Row.fetchOne(
                     cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
