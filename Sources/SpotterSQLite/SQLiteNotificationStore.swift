@@ -10,13 +10,22 @@ struct SQLiteNotificationStore: NotificationStore {
 
     /// A notification (alias `n`) its recipient (`:viewer`) may still see: not archived, its actor not
     /// suspended, blocked either way or muted, its post still visible to them.
+    ///
+    /// The people hidden from the recipient are one small set, read once per statement rather than looked up
+    /// again for every row (an actor's row always exists: deleting a person deletes their notifications). A
+    /// badge count checks up to 100 rows, and the per-row lookups made counting a fifth of the server's work
+    /// under 1,000 notifications a second (issue 8). A notification about the recipient's own post, the usual
+    /// case, stops at the post's row.
     static let visible = """
         n.archived_at IS NULL
-        AND (n.actor_id IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = n.actor_id
-             AND \(SQLitePostSQL.listable("a"))
-             AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = :viewer AND m.muted_id = a.id)))
-        AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
-             WHERE p.id = n.post_id AND \(SQLitePostSQL.visible)))
+        AND (n.actor_id IS NULL OR n.actor_id NOT IN (
+             SELECT muted_id FROM mutes WHERE muter_id = :viewer
+             UNION ALL SELECT blocked_id FROM blocks WHERE blocker_id = :viewer
+             UNION ALL SELECT blocker_id FROM blocks WHERE blocked_id = :viewer
+             UNION ALL SELECT id FROM users WHERE suspended_at IS NOT NULL))
+        AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = n.post_id AND p.deleted_at IS NULL
+             AND (p.author_id = :viewer
+                  OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.author_id AND \(SQLitePostSQL.visible)))))
         """
 
     static let columns = """

@@ -47,6 +47,14 @@ public final class SQLiteStorage: SpotterStorage {
             // reader unmaps the whole file whenever anyone has written since its last read, and maps and
             // faults it in again. With kudos arriving that cost more than it saved (issue 8: 1,860 munmaps a
             // second and 18% fewer kudos a second than without it).
+            if !db.configuration.readonly {
+                // The writer's page cache is the only one that lasts: in WAL mode a reader drops its whole cache
+                // whenever the file changed since its last read. Reads that follow a write run there
+                // (`readOnWriter`), and a badge count alone visits about a hundred posts and notifications
+                // spread over the file, so SQLite's default 2 MB thrashed under 1,000 notifications a second
+                // (issue 8). 64 MB is an upper bound, filled only as pages are read.
+                try db.execute(sql: "PRAGMA cache_size = -65536")
+            }
         }
         return configuration
     }

@@ -236,4 +236,44 @@ struct RoundTripReadsContractTests {
             #expect(NotificationCounts.badge(limit) == "99+" && NotificationCounts.badge(limit - 1) == "99")
         }
     }
+
+    @Test(
+        "the inbox and its counts leave out a blocked (either way) or suspended actor and a deleted post",
+        arguments: StorageBackend.available)
+    func hiddenNotifications(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await SocialContractTests.user(storage, "ana")
+            let kept = try await SocialContractTests.post(storage, by: ana)
+            let deleted = try await SocialContractTests.post(storage, by: ana)
+            var people: [String: UserID] = [:]
+            for name in ["bea", "cai", "dee", "eve"] {
+                people[name] = try await SocialContractTests.user(storage, name).id
+            }
+            var index = 0.0
+            func notify(from actor: UserID?, about post: PostID?) async throws {
+                index += 1
+                let record = NotificationRecord(
+                    id: .generate(at: Self.start + index), recipientID: ana.id, type: .comment, actorID: actor,
+                    postID: post, commentID: nil, groupKey: "group-\(index)", dedupeKey: nil, detail: "",
+                    createdAt: Self.start + index)
+                #expect(try await storage.notifications.insert(record))
+            }
+            try await notify(from: people["bea"], about: kept.id)
+            try await notify(from: people["cai"], about: kept.id)
+            try await notify(from: people["dee"], about: kept.id)
+            try await notify(from: people["eve"], about: deleted.id)
+            try await notify(from: people["eve"], about: kept.id)
+            try await notify(from: nil, about: nil)
+            #expect(try await storage.notifications.counts(of: ana.id) == NotificationCounts(unread: 6, unseen: 6))
+
+            try await storage.graph.block(ana.id, people["bea"]!, at: Self.start + 10)
+            try await storage.graph.block(people["cai"]!, ana.id, at: Self.start + 10)
+            try await storage.accounts.setSuspended(people["dee"]!, at: Self.start + 10)
+            try await storage.posts.tombstone(deleted.id, at: Self.start + 10)
+            #expect(try await storage.notifications.counts(of: ana.id) == NotificationCounts(unread: 2, unseen: 2))
+            let groups = try await storage.notifications.groups(of: ana.id, before: nil, limit: 10)
+            #expect(groups.map(\.latest.actorID) == [nil, people["eve"]])
+            #expect(groups.map(\.latest.postID) == [nil, kept.id])
+        }
+    }
 }
