@@ -57,15 +57,18 @@ struct PostgresNotificationStore: NotificationStore {
                    (SELECT preferences FROM notification_preferences WHERE user_id = u.id),
                    (SELECT COUNT(*)::BIGINT FROM delivery_jobs WHERE recipient_id = u.id
                     AND channel = \(DeliveryChannel.push.rawValue) AND state = 'sent' AND finished_at >= \(pushesSince)),
-                   p.a IS NULL OR (\(unescaped: PostgresGraphStore.reaches(recipient: "u.id", actor: "p.a")))
+                   p.a IS NULL OR (\(unescaped: PostgresGraphStore.reaches(recipient: "u.id", actor: "p.a"))),
+                   EXISTS (SELECT 1 FROM push_devices WHERE user_id = u.id)
+                   OR EXISTS (SELECT 1 FROM web_push_subscriptions WHERE user_id = u.id)
             FROM users u, (VALUES (\(actor?.rawValue)::uuid)) AS p(a)
             WHERE u.id = \(user.rawValue) AND u.suspended_at IS NULL
             """, logger: logger)
-        for try await (timeZone, text, sent, reaches) in rows.decode((String, String?, Int, Bool).self) {
+        for try await (timeZone, text, sent, reaches, pushable) in rows.decode((String, String?, Int, Bool, Bool).self)
+        {
             return DeliveryRules(
                 timeZone: timeZone,
                 preferences: text.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) },
-                pushesSent: sent, actorMayReach: reaches)
+                pushesSent: sent, actorMayReach: reaches, hasPushTarget: pushable)
         }
         return nil
     }

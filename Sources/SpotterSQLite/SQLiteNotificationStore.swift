@@ -61,7 +61,13 @@ struct SQLiteNotificationStore: NotificationStore {
                 timeZone: timeZone,
                 preferences: preferences.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) },
                 pushesSent: try Self.sentCount(to: user, channel: .push, since: pushesSince, db),
-                actorMayReach: try actor.map { try SQLiteGraphStore.mayReach(user, from: $0, db) } ?? true)
+                actorMayReach: try actor.map { try SQLiteGraphStore.mayReach(user, from: $0, db) } ?? true,
+                hasPushTarget: try Bool.fetchOne(
+                    cached: db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM push_devices WHERE user_id = :user)
+                            OR EXISTS (SELECT 1 FROM web_push_subscriptions WHERE user_id = :user)
+                        """, arguments: ["user": user.description]) ?? false)
         }
     }
 

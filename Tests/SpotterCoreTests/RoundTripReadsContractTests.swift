@@ -54,6 +54,32 @@ struct RoundTripReadsContractTests {
         }
     }
 
+    @Test(
+        "deliveryRules knows whether the recipient has a phone or a browser to push to, and only theirs count",
+        arguments: StorageBackend.available)
+    func pushTargets(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await SocialContractTests.user(storage, "ana")
+            let bea = try await SocialContractTests.user(storage, "bea")
+            func pushable() async throws -> Bool? {
+                try await storage.notifications.deliveryRules(of: ana.id, from: nil, pushesSince: Self.start)?
+                    .hasPushTarget
+            }
+            let phone = String(repeating: "c3", count: 32)
+            try await storage.notifications.addDevice(String(repeating: "d4", count: 32), of: bea.id, at: Self.start)
+            #expect(try await pushable() == false, "Bea's phone is not Ana's")
+            try await storage.notifications.addDevice(phone, of: ana.id, at: Self.start)
+            #expect(try await pushable() == true)
+            #expect(try await storage.notifications.removeDevice(phone, of: ana.id))
+            #expect(try await pushable() == false)
+            try await storage.notifications.addWebPush(
+                WebPushRegistration(
+                    endpoint: "https://push.example.com/ana", keys: .init(p256dh: "key", auth: "secret")),
+                of: ana.id, at: Self.start)
+            #expect(try await pushable() == true)
+        }
+    }
+
     @Test("accounts by ids, and a token with its account, in one read each", arguments: StorageBackend.available)
     func accountsAndTokens(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in

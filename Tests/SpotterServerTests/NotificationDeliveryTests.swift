@@ -65,6 +65,35 @@ struct NotificationDeliveryTests {
     }
 
     @Test(
+        "a push is planned only for someone with somewhere to push it; a phone removed before it is due gets nothing",
+        arguments: StorageBackend.available)
+    func pushNeedsATarget(backend: StorageBackend) async throws {
+        try await TestApp.run(backend, configure: { $0.postRules.newAccountAge = 0 }) { api in
+            let (ana, anaID, run) = try await Self.ana(api, devices: [])
+            _ = try await api.call(.post, "/api/v1/posts/\(run.id)/kudos", token: try await api.user("bea"))
+            #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty, "no phone, no browser")
+            let inbox = try await NotificationsAPITests.inbox(api, ana)
+            #expect(inbox.map(\.type) == [.kudos], "the inbox has it all the same")
+
+            let added = try await api.call(
+                .post, "/api/v1/notifications/devices", token: ana, body: DeviceRegistration(token: Self.phone))
+            #expect(added.status.code < 300)
+            _ = try await api.call(.post, "/api/v1/posts/\(run.id)/kudos", token: try await api.user("cyd"))
+            let pending = try await api.storage.notifications.pendingJobs(of: anaID)
+            #expect(pending.map(\.channel) == [.push] && pending.first?.notificationIDs.count == 1)
+
+            // The phone goes before the batch is due: the job ends, unsent, and nothing is sent.
+            let removed = try await api.call(.delete, "/api/v1/notifications/devices/\(Self.phone)", token: ana)
+            #expect(removed.status.code < 300)
+            api.clock.advance(by: 15 * 60)
+            let transport = RecordingTransport()
+            #expect(try await Self.runner(api, transport).runDue() == 1)
+            #expect(transport.sent.isEmpty)
+            #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty)
+        }
+    }
+
+    @Test(
         "a job that must retry sends only to the addresses it missed; a gone token is pruned",
         arguments: StorageBackend.available)
     func retriesAndPruning(backend: StorageBackend) async throws {

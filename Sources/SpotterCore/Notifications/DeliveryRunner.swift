@@ -88,13 +88,19 @@ public struct DeliveryRunner: Sendable {
 
     private func attempt(_ job: DeliveryJob) async throws {
         let store = storage.notifications
-        guard let recipient = try await storage.accounts.find(id: job.recipientID), recipient.suspendedAt == nil,
-            let message = try await compose(job, recipient: recipient)
+        guard let recipient = try await storage.accounts.find(id: job.recipientID), recipient.suspendedAt == nil
         else { return try await store.finish(job.id, sent: false, at: clock.now) }
         let done = try await store.deliveredTargets(of: job.id)
+        // Addresses first: composing reads every notification of the job again, for nobody if there is no one
+        // left to send it to (a phone removed since the job was planned).
+        let pending = try await targets(job, recipient).filter { !done.contains($0.key) }
+        guard !pending.isEmpty else { return try await store.finish(job.id, sent: !done.isEmpty, at: clock.now) }
+        guard let message = try await compose(job, recipient: recipient) else {
+            return try await store.finish(job.id, sent: false, at: clock.now)
+        }
         var delivered = !done.isEmpty
         var retryAfter: TimeInterval?
-        for target in try await targets(job, recipient) where !done.contains(target.key) {
+        for target in pending {
             let outcome = await transport.deliver(message, to: target)
             let status: DeliveryAttempt.Status
             var detail = ""

@@ -225,12 +225,18 @@ public struct DeliveryRules: Sendable, Equatable {
     public var pushesSent: Int
     /// `GraphStore.mayReach(user, from: actor)`; `true` when nobody caused the notification.
     public var actorMayReach: Bool
+    /// Whether the recipient has anywhere to push to: an iPhone or a browser subscription.
+    public var hasPushTarget: Bool
 
-    public init(timeZone: String, preferences: NotificationPreferences?, pushesSent: Int, actorMayReach: Bool) {
+    public init(
+        timeZone: String, preferences: NotificationPreferences?, pushesSent: Int, actorMayReach: Bool,
+        hasPushTarget: Bool
+    ) {
         self.timeZone = timeZone
         self.preferences = preferences
         self.pushesSent = pushesSent
         self.actorMayReach = actorMayReach
+        self.hasPushTarget = hasPushTarget
     }
 }
 

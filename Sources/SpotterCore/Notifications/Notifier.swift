@@ -174,7 +174,11 @@ public struct Notifier: Sendable {
             id: id, recipientID: draft.recipient, type: draft.type, actorID: draft.actor, postID: draft.postID,
             commentID: draft.commentID, groupKey: groupKey, dedupeKey: draft.dedupe, detail: draft.detail,
             createdAt: now, archivedAt: decision.inApp ? nil : now)
-        let deliveries = [(DeliveryChannel.push, decision.push), (.email, decision.email)].compactMap {
+        // A push is planned only for someone with somewhere to push it when the notification is made, as
+        // Mastodon does: a job for nobody cost writes now and a dozen reads when it came due, for every
+        // notification of a person who only uses the web (issue 8). A device added later gets later pushes.
+        let push = rules.hasPushTarget ? decision.push : nil
+        let deliveries = [(DeliveryChannel.push, push), (.email, decision.email)].compactMap {
             channel, plan in plan.map { ScheduledDelivery(channel: channel, batchKey: $0.batchKey, runAt: $0.runAt) }
         }
         guard try await storage.notifications.insert(record, deliveries: deliveries) else { return }
