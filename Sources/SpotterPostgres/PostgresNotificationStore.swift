@@ -153,7 +153,9 @@ struct PostgresNotificationStore: NotificationStore {
         return try await records(builder.query(sql))
     }
 
-    func group(containing id: NotificationID, limit: Int, actors: Int) async throws -> FoundNotificationGroup? {
+    func group(
+        containing id: NotificationID, limit: Int, actors: Int, withCounts: Bool
+    ) async throws -> FoundNotificationGroup? {
         // In turn, not in one statement: the visibility rule binds the recipient, whom only the first query
         // learns. (The round trips are the ones the hub made before, in one place.)
         guard let record = try await notification(id), record.archivedAt == nil else { return nil }
@@ -170,7 +172,7 @@ struct PostgresNotificationStore: NotificationStore {
             row: NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest),
             members: members,
             actors: try await PostgresAccountStore(client: client, logger: logger).find(ids: Array(people)),
-            post: post, counts: try await counts(of: record.recipientID))
+            post: post, counts: withCounts ? try await counts(of: record.recipientID) : nil)
     }
 
     func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {

@@ -166,7 +166,9 @@ struct SQLiteNotificationStore: NotificationStore {
         ).map(Self.record)
     }
 
-    func group(containing id: NotificationID, limit: Int, actors: Int) async throws -> FoundNotificationGroup? {
+    func group(
+        containing id: NotificationID, limit: Int, actors: Int, withCounts: Bool
+    ) async throws -> FoundNotificationGroup? {
         // On the writer: the hub reads it just after the notification was written.
         try await pool.readOnWriter { db in
             guard
@@ -184,7 +186,7 @@ struct SQLiteNotificationStore: NotificationStore {
                 row: NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest),
                 members: members, actors: try SQLiteAccountStore.find(ids: Array(people), db),
                 post: try latest.postID.flatMap { try SQLitePostStore.record($0, db) },
-                counts: try Self.counts(of: record.recipientID, db))
+                counts: withCounts ? try Self.counts(of: record.recipientID, db) : nil)
         }
     }
 

@@ -31,4 +31,42 @@ struct NotificationRealtimeTests {
             await socket.close()
         }
     }
+
+    @Test(
+        "a burst of kudos: every notification arrives live, and the last badge after them counts them all",
+        arguments: StorageBackend.available)
+    func burst(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend, configure: { $0.postRules.newAccountAge = 0 }) { api, port in
+            let ana = try await api.signup("ana")
+            let givers = (1...12).map { "giver\($0)" }
+            var tokens: [String] = []
+            for name in givers { tokens.append(try await api.user(name)) }
+            var posts: [Post] = []
+            for index in givers.indices { posts.append(try await api.post(ana.accessToken, "Run \(index)")) }
+            let socket = try await PhoenixTestClient.connect(port: port, token: ana.accessToken)
+            let topic = "user:\(ana.user.id)"
+            #expect(try await socket.join(topic, ref: "1").payload["status"] == .string("ok"))
+
+            // At once, so the hub has several queued for Ana and sends only the last of their badges.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (token, post) in zip(tokens, posts) {
+                    group.addTask { _ = try await api.call(.post, "/api/v1/posts/\(post.id)/kudos", token: token) }
+                }
+                try await group.waitForAll()
+            }
+            var notified = 0
+            var lastBadge: Double?
+            while notified < givers.count || lastBadge != Double(givers.count) {
+                let frame = try await socket.next { $0.topic == topic }
+                if frame.event == "notification" {
+                    notified += 1
+                    lastBadge = nil
+                } else if frame.event == "unread_count", case .number(let unread) = frame.payload["unread"] {
+                    lastBadge = unread
+                }
+            }
+            #expect(notified == givers.count)
+            await socket.close()
+        }
+    }
 }

@@ -29,19 +29,20 @@ public struct NotificationService: Sendable {
         return Page(items: groups, nextCursor: next)
     }
 
-    /// The inbox group a notification belongs to, as its recipient sees it now, and their counts with it;
-    /// `nil` when it is gone (archived, or about someone or something the recipient may no longer see).
+    /// The inbox group a notification belongs to, as its recipient sees it now, and, `withCounts`, their
+    /// counts with it; `nil` when it is gone (archived, or about someone or something the recipient may no
+    /// longer see).
     ///
     /// The hub renders one for every in-app notification, so everything it needs comes in one read
     /// (issue 8: eight round trips at first, then four).
     public func group(
-        of id: NotificationID
+        of id: NotificationID, withCounts: Bool = true
     ) async throws -> (
-        recipient: UserID, group: NotificationGroup, counts: NotificationCounts
+        recipient: UserID, group: NotificationGroup, counts: NotificationCounts?
     )? {
         guard
             let found = try await storage.notifications.group(
-                containing: id, limit: Self.membersRead, actors: Self.sampleSize * 2)
+                containing: id, limit: Self.membersRead, actors: Self.sampleSize * 2, withCounts: withCounts)
         else { return nil }
         let sample = Self.sample(of: found.members, accounts: found.actors)
         let text = Self.sentence(

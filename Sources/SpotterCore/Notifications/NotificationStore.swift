@@ -29,9 +29,11 @@ public protocol NotificationStore: Sendable {
     /// The notifications of one group the recipient may still see, newest first.
     func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord]
     /// The group a notification is in, read at once: its count, whether any is unread, its newest `limit`
-    /// visible members (newest first), the accounts of its first `actors` people, its post and the
-    /// recipient's counts. `nil` when the notification is gone or archived, or none of its group is visible.
-    func group(containing id: NotificationID, limit: Int, actors: Int) async throws -> FoundNotificationGroup?
+    /// visible members (newest first), the accounts of its first `actors` people, its post and, `withCounts`,
+    /// the recipient's counts. `nil` when the notification is gone or archived, or none of its group is visible.
+    func group(
+        containing id: NotificationID, limit: Int, actors: Int, withCounts: Bool
+    ) async throws -> FoundNotificationGroup?
     func counts(of recipient: UserID) async throws -> NotificationCounts
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws
     func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws
@@ -252,12 +254,12 @@ public struct FoundNotificationGroup: Sendable {
     public var actors: [AccountRecord]
     /// The post the group's latest notification is about, if any and if it still exists.
     public var post: PostRecord?
-    /// The recipient's badge as it is with this notification.
-    public var counts: NotificationCounts
+    /// The recipient's badge as it is with this notification, when asked for.
+    public var counts: NotificationCounts?
 
     public init(
         recipient: UserID, row: NotificationGroupRow, members: [NotificationRecord], actors: [AccountRecord],
-        post: PostRecord?, counts: NotificationCounts
+        post: PostRecord?, counts: NotificationCounts?
     ) {
         self.recipient = recipient
         self.row = row

@@ -27,6 +27,7 @@ actor RealtimeHub {
 
     /// Each person's latest notification work, which their next waits for (see `inOrder`).
     private var userWork: [UserID: Task<Void, Never>] = [:]
+    private var badgesQueued: [UserID: Int] = [:]
     /// Renders inbox groups for `notification` events.
     let notifications: NotificationService
 
@@ -180,14 +181,26 @@ actor RealtimeHub {
                 }
             case .notificationCreated(let id, let recipient):
                 guard hasSockets(on: .user(recipient)) else { return }
+                queueBadge(for: recipient)
                 inOrder(for: recipient) { hub in
-                    guard let found = try await hub.notifications.group(of: id) else { return }
+                    let badge = await hub.takeBadge(of: recipient)
+                    guard let found = try await hub.notifications.group(of: id, withCounts: badge) else {
+                        // Earlier queued work left the badge to this one.
+                        if badge { try await hub.sendCounts(to: recipient) }
+                        return
+                    }
                     await hub.send(.user(recipient), event: "notification", payload: found.group)
-                    await hub.send(.user(recipient), event: "unread_count", payload: found.counts)
+                    if let counts = found.counts {
+                        await hub.send(.user(recipient), event: "unread_count", payload: counts)
+                    }
                 }
             case .notificationCountsChanged(let user):
                 guard hasSockets(on: .user(user)) else { return }
-                inOrder(for: user) { hub in try await hub.sendCounts(to: user) }
+                queueBadge(for: user)
+                inOrder(for: user) { hub in
+                    guard await hub.takeBadge(of: user) else { return }
+                    try await hub.sendCounts(to: user)
+                }
             }
         } catch {
             logger.warning("realtime delivery failed", metadata: ["error": "\(error)"])
@@ -220,6 +233,21 @@ actor RealtimeHub {
 
     private func finished(_ task: Task<Void, Never>, of user: UserID) {
         if userWork[user] == task { userWork[user] = nil }
+    }
+
+    /// Counts a person's queued work that ends by sending their badge.
+    private func queueBadge(for user: UserID) { badgesQueued[user, default: 0] += 1 }
+
+    /// Takes one queued badge off: `true` when no later work of theirs will send one, so this one must.
+    ///
+    /// A badge is a count, and only the newest matters. Reading it is the dearest part of a live
+    /// notification (up to 100 rows checked), so when a burst queues several, only the last reads and sends
+    /// it: under 1,000 notifications a second, work that falls behind catches up instead of falling
+    /// further behind (issue 8).
+    private func takeBadge(of user: UserID) -> Bool {
+        let left = (badgesQueued[user] ?? 1) - 1
+        badgesQueued[user] = left > 0 ? left : nil
+        return left == 0
     }
 
     /// The badge, on every live session of the user.
