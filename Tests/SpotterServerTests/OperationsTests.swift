@@ -56,6 +56,23 @@ struct OperationsTests {
         }
     }
 
+    @Test(
+        "a first start on an empty database: the queue and the reminder sweep wait for the migration",
+        arguments: StorageBackend.available)
+    func servicesWaitForMigration(backend: StorageBackend) async throws {
+        let capture = LogCapture()
+        try await TestApp.run(backend, logger: capture.logger(), configure: { $0.delivery.runsQueue = true }) { api in
+            #expect(try await api.call(.get, "/healthz").status == .ok)
+            // Both run at once when the database is ready; give them that moment before reading the log.
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let lines = capture.all
+        #expect(lines.contains { $0.contains("database ready") })
+        for line in lines {
+            #expect(!line.contains("delivery queue unavailable") && !line.contains("reminder sweep failed"), "\(line)")
+        }
+    }
+
     @Test("passwords and tokens never reach the log")
     func secretsStayOutOfLogs() async throws {
         let capture = LogCapture()

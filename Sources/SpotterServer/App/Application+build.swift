@@ -60,8 +60,10 @@ public func buildApplication(
     if let service = storage as? any Service { app.addServices(service) }
     if let eventService { app.addServices(eventService) }
     app.addServices(RealtimeHubService(hub: hub, events: events, idleTimeout: configuration.realtime.idleTimeout))
+    let databaseReady = ReadinessGate()
     app.beforeServerStarts {
         try await storage.migrate()
+        databaseReady.open()
         logger.info("database ready", metadata: ["storage": "\(type(of: storage))"])
     }
     if configuration.delivery.runsQueue {
@@ -70,11 +72,11 @@ public func buildApplication(
         app.addServices(
             DeliveryService(
                 runner: DeliveryRunner(storage: storage, clock: clock, transport: transport, logger: logger),
-                pollInterval: configuration.delivery.pollInterval, logger: logger))
+                pollInterval: configuration.delivery.pollInterval, ready: databaseReady, logger: logger))
         app.addServices(
             ReminderService(
                 sweep: ReminderSweep(storage: storage, notifier: notifier), clock: clock,
-                interval: configuration.delivery.reminderInterval, logger: logger))
+                interval: configuration.delivery.reminderInterval, ready: databaseReady, logger: logger))
     }
     if configuration.runsMaintenance {
         app.addServices(

@@ -8,9 +8,11 @@ import SpotterCore
 struct DeliveryService: Service {
     let runner: DeliveryRunner
     let pollInterval: Duration
+    let ready: ReadinessGate
     let logger: Logger
 
     func run() async throws {
+        guard await ready.waitUnlessShuttingDown() else { return }
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 // A full batch means more may be due: go again at once.
@@ -34,9 +36,11 @@ struct ReminderService: Service {
     let sweep: ReminderSweep
     let clock: any WallClock
     let interval: Duration
+    let ready: ReadinessGate
     let logger: Logger
 
     func run() async throws {
+        guard await ready.waitUnlessShuttingDown() else { return }
         var since = clock.now.addingTimeInterval(-Self.catchUp)
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             let now = clock.now
