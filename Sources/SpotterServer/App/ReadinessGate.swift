@@ -3,9 +3,9 @@ import Synchronization
 
 /// Opens once, when the database has been migrated.
 ///
-/// Services that read the database from their first moment (the delivery queue, the reminder sweep,
-/// maintenance) start beside the migration, not after it: on a first start with an empty database they
-/// polled tables that did not exist yet and logged SQL errors. They wait here instead.
+/// Services that read the database from their first moment (the delivery queue, the reminder sweep) start
+/// beside the migration, not after it: on a first start with an empty database they polled tables that did
+/// not exist yet and logged SQL errors. They wait here instead. (Maintenance sleeps before its first sweep.)
 final class ReadinessGate: Sendable {
     private struct State {
         var isOpen = false
