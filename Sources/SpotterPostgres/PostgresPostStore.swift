@@ -93,34 +93,51 @@ struct PostgresPostStore: PostStore {
     }
 
     private func page<Source: FeedSourceShape>(
-        _: Source.Type, value: (any PostgresThrowingDynamicTypeEncodable & Sendable)?, _ query: FeedQuery,
+        _ source: Source.Type, value: (any PostgresThrowingDynamicTypeEncodable & Sendable)?, _ query: FeedQuery,
         viewer: UserID?
+    ) async throws -> [Post] {
+        guard Source.planFitsAll else {
+            return try await page(source, BoundRows.self, value: value, query, viewer: viewer)
+        }
+        if query.limit <= DefaultPageRows.rows ?? 0 {
+            return try await page(source, DefaultPageRows.self, value: value, query, viewer: viewer)
+        }
+        if query.limit <= LargestPageRows.rows ?? 0 {
+            return try await page(source, LargestPageRows.self, value: value, query, viewer: viewer)
+        }
+        return try await page(source, BoundRows.self, value: value, query, viewer: viewer)
+    }
+
+    private func page<Source: FeedSourceShape, Rows: FeedRowsShape>(
+        _: Source.Type, _: Rows.Type, value: (any PostgresThrowingDynamicTypeEncodable & Sendable)?,
+        _ query: FeedQuery, viewer: UserID?
     ) async throws -> [Post] {
         if let after = query.after {
             return try await page(
-                FeedPageStatement<Source, AfterCursorShape>(
+                FeedPageStatement<Source, AfterCursorShape, Rows>(
                     viewer: viewer?.rawValue, sourceValue: value, cursor: after.rawValue, limit: query.limit),
                 viewer: viewer)
         }
         if let before = query.before {
             return try await page(
-                FeedPageStatement<Source, BeforeCursorShape>(
+                FeedPageStatement<Source, BeforeCursorShape, Rows>(
                     viewer: viewer?.rawValue, sourceValue: value, cursor: before.rawValue, limit: query.limit),
                 viewer: viewer)
         }
         return try await page(
-            FeedPageStatement<Source, FirstPageShape>(
+            FeedPageStatement<Source, FirstPageShape, Rows>(
                 viewer: viewer?.rawValue, sourceValue: value, cursor: nil, limit: query.limit),
             viewer: viewer)
     }
 
-    private func page<Source, Cursor>(
-        _ statement: FeedPageStatement<Source, Cursor>, viewer: UserID?
+    /// Runs a page statement and keeps its first `limit` rows (a literal LIMIT may return more).
+    private func page<Source, Cursor, Rows>(
+        _ statement: FeedPageStatement<Source, Cursor, Rows>, viewer: UserID?
     ) async throws
         -> [Post]
     {
         var posts: [Post] = []
-        for try await row in try await client.execute(statement, logger: logger) {
+        for try await row in try await client.execute(statement, logger: logger) where posts.count < statement.limit {
             if let post = try Self.post(from: row) { posts.append(post) }
         }
         return try await withKudosPreview(posts, viewer: viewer)

@@ -5,8 +5,9 @@ import SpotterModels
 
 // Queries every request runs, as prepared statements: PostgresNIO sends other queries unnamed, and
 // PostgreSQL parses and plans an unnamed query on every run. A prepared statement is parsed once per
-// connection, and after a few runs PostgreSQL keeps a generic plan (issue 8's profile: planning the Following
-// feed took longer than running it).
+// connection, and after five runs PostgreSQL keeps a generic plan when it costs no more than the custom ones
+// did (issue 8's profile: planning the Following feed took longer than running it). `FeedRowsShape` says
+// what that takes for a feed page.
 
 /// A token and its account: every authenticated request's first read (`TokenStore.findWithAccount`).
 struct TokenWithAccountStatement: PostgresPreparedStatement {
@@ -57,12 +58,14 @@ struct KudosPreviewStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
-/// One page of a feed (`PostStore.feed`), one prepared statement per source and cursor: the Following feed
-/// took about 2 ms to plan and 0.6 ms to run, every time, when sent unnamed.
-struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape>: PostgresPreparedStatement {
+/// One page of a feed (`PostStore.feed`), one prepared statement per source, cursor and page size: the
+/// Following feed took about 2 ms to plan and 0.6 ms to run, every time, when sent unnamed.
+struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape, Rows: FeedRowsShape>:
+    PostgresPreparedStatement
+{
     /// Short and distinct per shape: PostgreSQL cuts names at 63 bytes, and the default (the full generic type
     /// name) would make every Following shape the same statement.
-    static var name: String { "feed.\(Source.self).\(Cursor.self)" }
+    static var name: String { "feed.\(Source.self).\(Cursor.self).\(Rows.rows.map(String.init) ?? "n")" }
 
     static var sql: String {
         // Binds: $1 the viewer, then the source's value if it has one, then the cursor if any, then the limit.
@@ -79,7 +82,7 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape>: Post
         return """
             SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
             WHERE \(clauses.joined(separator: "\nAND "))
-            ORDER BY p.id \(Cursor.order) LIMIT $\(next + 1)
+            ORDER BY p.id \(Cursor.order) LIMIT \(Rows.rows.map(String.init) ?? "$\(next + 1)")
             """
     }
     typealias Row = PostgresRandomAccessRow
@@ -94,7 +97,7 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape>: Post
         bindings.append(viewer)
         if let sourceValue { try bindings.append(sourceValue) }
         if let cursor { bindings.append(cursor) }
-        bindings.append(limit)
+        if Rows.rows == nil { bindings.append(limit) }
         return bindings
     }
 
@@ -105,6 +108,35 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape>: Post
 protocol FeedSourceShape: Sendable {
     static var clauses: [String] { get }
     static var bindsValue: Bool { get }
+    /// Whether one plan suits every viewer and value, so PostgreSQL may keep a generic plan (see
+    /// `FeedRowsShape`). Not for a tag: a rare one is best read from its own rows, a common one by walking
+    /// the newest posts, and only a custom plan sees which it is.
+    static var planFitsAll: Bool { get }
+}
+
+/// How many rows a page statement returns: a literal LIMIT, or `$n` bound per run.
+///
+/// PostgreSQL costs `LIMIT $n` as a tenth of all the rows the query could return, so the generic plan of a
+/// Following page looked a thousand times dearer than its custom plans (6.4M against 6.3k) and PostgreSQL
+/// planned every request afresh: 0.8–2 ms, longer than the query ran (issue 8). With the LIMIT written into
+/// the statement the generic plan is costed like the custom ones and kept: planning takes 0.01 ms. Pages come
+/// in two sizes, the default and the largest; a smaller page takes the default's rows and keeps its first,
+/// still cheaper than planning it.
+protocol FeedRowsShape: Sendable {
+    static var rows: Int? { get }
+}
+
+enum DefaultPageRows: FeedRowsShape {
+    static let rows: Int? = PageRequest.defaultLimit + 1
+}
+
+enum LargestPageRows: FeedRowsShape {
+    static let rows: Int? = PageRequest.maxLimit + 1
+}
+
+/// `LIMIT $n`, for sources whose plan depends on what is bound, and for pages larger than any the API serves.
+enum BoundRows: FeedRowsShape {
+    static let rows: Int? = nil
 }
 
 enum FollowingFeedShape: FeedSourceShape {
@@ -116,16 +148,19 @@ enum FollowingFeedShape: FeedSourceShape {
         PostgresPostSQL.notMuted,
     ]
     static let bindsValue = false
+    static let planFitsAll = true
 }
 
 enum CommunityFeedShape: FeedSourceShape {
     static let clauses = ["p.visibility = 'public'", PostgresPostSQL.notMuted]
     static let bindsValue = false
+    static let planFitsAll = true
 }
 
 enum GlobalFeedShape: FeedSourceShape {
     static let clauses = ["p.in_global AND p.visibility = 'public'", PostgresPostSQL.notMuted]
     static let bindsValue = false
+    static let planFitsAll = true
 }
 
 enum TagFeedShape: FeedSourceShape {
@@ -133,11 +168,13 @@ enum TagFeedShape: FeedSourceShape {
         "p.id IN (SELECT post_id FROM post_tags WHERE tag = $SOURCE::text)", PostgresPostSQL.notMuted,
     ]
     static let bindsValue = true
+    static let planFitsAll = false
 }
 
 enum AuthorFeedShape: FeedSourceShape {
     static let clauses = ["p.author_id = $SOURCE::uuid"]
     static let bindsValue = true
+    static let planFitsAll = true
 }
 
 /// Where a page starts; `$CURSOR` stands for the post id it starts after or before.

@@ -20,12 +20,17 @@ public enum PostgresURL {
         case let mode: throw Invalid(description: "unsupported sslmode \(mode)")
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        return PostgresClient.Configuration(
+        var configuration = PostgresClient.Configuration(
             host: components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1",
             port: components.port ?? 5432,
             username: components.percentEncodedUser?.removingPercentEncoding ?? "postgres",
             password: components.percentEncodedPassword?.removingPercentEncoding,
             database: database.isEmpty ? nil : database,
             tls: tls)
+        // No JIT compilation: PostgreSQL compiles any plan it costs above 100,000, which took 15 ms for the
+        // reminder sweep's workout history (issue 8, pg_stat_statements) and would for a feed page whose
+        // LIMIT is bound. Spotter's queries read a few rows by index; compiling never pays for itself.
+        configuration.options.additionalStartupParameters = [("jit", "off")]
+        return configuration
     }
 }

@@ -91,10 +91,24 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
     }
 
     /// A storage that sees only `schema` (and `public`, for extensions) and has its own event channel.
-    private static func node(_ url: String, _ schema: String) throws -> PostgresStorage {
+    private static func node(_ url: String, _ schema: String, connections: Int = 8) throws -> PostgresStorage {
         try PostgresStorage(url: url, logger: logger, eventChannel: "events_\(schema)") { configuration in
-            configuration.options.additionalStartupParameters = [("search_path", "\(schema), public")]
-            configuration.options.maximumConnections = 8
+            configuration.options.additionalStartupParameters.append(("search_path", "\(schema), public"))
+            configuration.options.maximumConnections = connections
+        }
+    }
+
+    /// A fresh, migrated PostgreSQL storage whose pool holds a single connection, running: what `body` asks
+    /// of the pool afterwards sees that session's state (its prepared statements and their plans).
+    public static func withOneConnectionPostgres<T: Sendable>(
+        _ body: @Sendable (PostgresStorage) async throws -> T
+    ) async throws -> T {
+        try await withFreshSchema { url, schema in
+            let storage = try node(url, schema, connections: 1)
+            return try await storage.withRunning {
+                try await storage.migrate()
+                return try await body(storage)
+            }
         }
     }
 
