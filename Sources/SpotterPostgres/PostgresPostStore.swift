@@ -143,6 +143,20 @@ struct PostgresPostStore: PostStore {
         return try await withKudosPreview(posts, viewer: viewer)
     }
 
+    func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
+        var builder = PostgresPostSQL.Builder(viewer: viewer.rawValue)
+        let sql = """
+            SELECT u.id, \(PostgresPostSQL.kudosCount) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.id = \(try builder.bind(id.rawValue)) AND \(PostgresPostSQL.visible)
+            """
+        for try await (author, count) in try await client.query(builder.query(sql), logger: logger)
+            .decode((UUID, Int).self)
+        {
+            return KudosTarget(author: UserID(rawValue: author), kudosCount: count)
+        }
+        return nil
+    }
+
     func post(_ id: PostID, viewer: UserID?) async throws -> Post? {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """

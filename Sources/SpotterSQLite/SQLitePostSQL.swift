@@ -45,12 +45,17 @@ enum SQLitePostSQL {
         """
     }
 
+    /// `Post.kudosCount`: the kudos of people the viewer may list.
+    static let kudosCount = """
+        (SELECT COUNT(*) FROM kudos k JOIN users ku ON ku.id = k.user_id
+         WHERE k.post_id = p.id AND \(listable("ku")))
+        """
+
     /// The columns `SQLitePostStore.post(from:)` reads, in order.
     static let columns = """
         p.id, p.kind, p.text, p.visibility, p.workout, p.records, p.hashtags, p.mentions, p.created_at, p.edited_at,
         u.id, u.username, u.display_name, u.avatar_url,
-        (SELECT COUNT(*) FROM kudos k JOIN users ku ON ku.id = k.user_id
-         WHERE k.post_id = p.id AND \(listable("ku"))),
+        \(kudosCount),
         (SELECT COUNT(*) FROM comments c WHERE c.post_id = p.id AND \(visibleComment("c"))),
         EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = :viewer)
         """

@@ -171,6 +171,19 @@ struct SQLitePostStore: PostStore {
         .first
     }
 
+    func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                cached: db,
+                sql: """
+                    SELECT u.id, \(SQLitePostSQL.kudosCount) FROM posts p JOIN users u ON u.id = p.author_id
+                    WHERE p.id = :id AND \(SQLitePostSQL.visible)
+                    """,
+                arguments: ["id": id.description, "viewer": viewer.description]
+            ).flatMap { row in UserID(row[0] as String).map { KudosTarget(author: $0, kudosCount: row[1]) } }
+        }
+    }
+
     func kudosGivers(of post: PostID) async throws -> Set<UserID> {
         let ids = try await pool.read { db in
             try String.fetchAll(

@@ -221,6 +221,9 @@ struct SocialContractTests {
             #expect(seen.kudosCount == 4)
             #expect(seen.kudosedByMe)
             #expect(seen.kudosPreview.map(\.username) == ["bea", "cai", "dee"])
+            #expect(
+                try await storage.posts.kudosTarget(post.id, viewer: bea.id)
+                    == KudosTarget(author: ana.id, kudosCount: 4))
             // Suspended givers and people the viewer blocked disappear from count and preview.
             try await storage.accounts.setSuspended(cai.id, at: Self.start)
             try await storage.graph.block(ana.id, dee.id, at: Self.start)
@@ -228,6 +231,17 @@ struct SocialContractTests {
             seen = try #require(try await storage.posts.post(post.id, viewer: ana.id))
             #expect(seen.kudosCount == 2)
             #expect(seen.kudosPreview.map(\.username) == ["bea", "eve"])
+            // What giving kudos reads follows the same rules: the count as the viewer sees it, and nothing for
+            // someone blocked, a private post of another, or a deleted post.
+            #expect(
+                try await storage.posts.kudosTarget(post.id, viewer: ana.id)
+                    == KudosTarget(author: ana.id, kudosCount: 2))
+            #expect(try await storage.posts.kudosTarget(post.id, viewer: dee.id) == nil)
+            let diary = try await Self.post(storage, by: ana, "rest day", visibility: .private, at: Self.start + 1)
+            #expect(try await storage.posts.kudosTarget(diary.id, viewer: bea.id) == nil)
+            #expect(try await storage.posts.kudosTarget(diary.id, viewer: ana.id)?.author == ana.id)
+            try await storage.posts.tombstone(diary.id, at: Self.start + 2)
+            #expect(try await storage.posts.kudosTarget(diary.id, viewer: ana.id) == nil)
             #expect(try await storage.posts.removeKudos(post.id, by: bea.id))
             #expect(try await storage.posts.removeKudos(post.id, by: bea.id) == false)
         }

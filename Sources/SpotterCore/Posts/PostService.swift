@@ -125,8 +125,10 @@ public struct PostService: Sendable {
 
     /// Gives (`on: true`) or takes back kudos; repeating either changes nothing.
     public func setKudos(_ id: PostID, on: Bool, viewer: AccountRecord) async throws -> KudosState {
-        let post = try await get(id, viewer: viewer)
-        guard post.author.id != viewer.id else {
+        guard let post = try await storage.posts.kudosTarget(id, viewer: viewer.id) else {
+            throw SpotterError.notFound("No such post.")
+        }
+        guard post.author != viewer.id else {
             throw SpotterError.forbidden("Kudos are for other people's posts.")
         }
         let changed =
@@ -135,11 +137,11 @@ public struct PostService: Sendable {
             : try await storage.posts.removeKudos(id, by: viewer.id)
         if changed {
             await events?.publish(.kudosChanged(id))
-            if on { await notifier?.notify(.kudos(post: id, author: post.author.id, by: viewer.id)) }
+            if on { await notifier?.notify(.kudos(post: id, author: post.author, by: viewer.id)) }
         }
-        // The count as the viewer saw it, moved by this change: reading the whole post again for two numbers
-        // was a tenth of a kudos request (issue 8). Others' kudos in between show on the next read, as they
-        // would a moment after a re-read.
+        // The count as the viewer saw it, moved by this change: reading it again was a tenth of a kudos
+        // request (issue 8). Others' kudos in between show on the next read, as they would a moment after a
+        // re-read.
         let count = post.kudosCount + (changed ? (on ? 1 : -1) : 0)
         return KudosState(postID: id, kudosCount: max(0, count), kudosedByMe: on)
     }

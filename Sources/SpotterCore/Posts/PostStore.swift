@@ -21,6 +21,9 @@ public protocol PostStore: Sendable {
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate]
     /// One post as `viewer` sees it, or `nil` when it is gone or not for them.
     func post(_ id: PostID, viewer: UserID?) async throws -> Post?
+    /// What giving kudos needs of a post, by the same rule as `post`, without the rest of it: reading the
+    /// whole post, its kudos preview and comment count, was a sixth of a kudos request (issue 8).
+    func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget?
     /// Everyone who gave the post kudos (suspended people included: callers filter as they need).
     func kudosGivers(of post: PostID) async throws -> Set<UserID>
     /// Every completed workout of `author` that `viewer` may see, oldest first; with `since`, only those
@@ -51,6 +54,17 @@ public protocol PostStore: Sendable {
     /// The user's best lifts so far, by exercise key.
     func personalBests(of user: UserID) async throws -> [String: ExerciseBests]
     func savePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws
+}
+
+/// A post's author and its kudos count as a viewer sees it (`Post.kudosCount`).
+public struct KudosTarget: Sendable, Equatable {
+    public var author: UserID
+    public var kudosCount: Int
+
+    public init(author: UserID, kudosCount: Int) {
+        self.author = author
+        self.kudosCount = kudosCount
+    }
 }
 
 /// Which posts a feed is made of. All feeds are newest first by post id (UUIDv7, so by creation time).
