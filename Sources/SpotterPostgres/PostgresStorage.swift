@@ -56,10 +56,18 @@ public final class PostgresStorage: SpotterStorage, Service {
     }
 
     /// Runs `body` while the connection pool runs, for commands and tests outside a service group.
+    ///
+    /// `body` starts once the pool's task has begun: started side by side, `body`'s first query often came
+    /// first, and PostgresNIO logged "run() hasn't been called yet" on every `spotter seed` and `bench`.
     public func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.client.run() }
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                starting.finish()
+                await self.client.run()
+            }
             defer { group.cancelAll() }
+            for await _ in started {}
             return try await body()
         }
     }
