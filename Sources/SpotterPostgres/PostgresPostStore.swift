@@ -82,57 +82,59 @@ struct PostgresPostStore: PostStore {
     }
 
     func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post] {
+        let posts: [Post]
         switch query.source {
-        case .following: return try await page(FollowingFeedShape.self, value: nil, query, viewer: viewer)
-        case .community: return try await page(CommunityFeedShape.self, value: nil, query, viewer: viewer)
-        case .global: return try await page(GlobalFeedShape.self, value: nil, query, viewer: viewer)
-        case .tag(let tag): return try await page(TagFeedShape.self, value: tag, query, viewer: viewer)
+        case .following:
+            // Nobody signed in follows nobody.
+            guard let viewer else { return [] }
+            return try await followingPage(query, viewer: viewer)
+        case .community: posts = try await pageRows(CommunityFeedShape.self, value: nil, query, viewer: viewer)
+        case .global: posts = try await pageRows(GlobalFeedShape.self, value: nil, query, viewer: viewer)
+        case .tag(let tag): posts = try await pageRows(TagFeedShape.self, value: tag, query, viewer: viewer)
         case .author(let author):
-            return try await page(AuthorFeedShape.self, value: author.rawValue, query, viewer: viewer)
+            posts = try await pageRows(AuthorFeedShape.self, value: author.rawValue, query, viewer: viewer)
         }
+        return try await withKudosPreview(posts, viewer: viewer)
     }
 
-    private func page<Source: FeedSourceShape>(
+    /// One page's posts from `Source`, without their kudos previews. With no cursor, `ascending` reads
+    /// oldest first (given posts already lie past a cursor).
+    func pageRows<Source: FeedSourceShape>(
         _ source: Source.Type, value: (any PostgresThrowingDynamicTypeEncodable & Sendable)?, _ query: FeedQuery,
-        viewer: UserID?
+        viewer: UserID?, ascending: Bool = false
     ) async throws -> [Post] {
-        guard Source.planFitsAll else {
-            return try await page(source, BoundRows.self, value: value, query, viewer: viewer)
-        }
-        if query.limit <= DefaultPageRows.rows ?? 0 {
-            return try await page(source, DefaultPageRows.self, value: value, query, viewer: viewer)
-        }
-        if query.limit <= LargestPageRows.rows ?? 0 {
-            return try await page(source, LargestPageRows.self, value: value, query, viewer: viewer)
-        }
-        return try await page(source, BoundRows.self, value: value, query, viewer: viewer)
+        try await pageRows(
+            source, feedRows(for: query.limit, planFitsAll: Source.planFitsAll), value: value, query, viewer: viewer,
+            ascending: ascending)
     }
 
-    private func page<Source: FeedSourceShape, Rows: FeedRowsShape>(
+    private func pageRows<Source: FeedSourceShape, Rows: FeedRowsShape>(
         _: Source.Type, _: Rows.Type, value: (any PostgresThrowingDynamicTypeEncodable & Sendable)?,
-        _ query: FeedQuery, viewer: UserID?
+        _ query: FeedQuery, viewer: UserID?, ascending: Bool
     ) async throws -> [Post] {
         if let after = query.after {
-            return try await page(
+            return try await rows(
                 FeedPageStatement<Source, AfterCursorShape, Rows>(
-                    viewer: viewer?.rawValue, sourceValue: value, cursor: after.rawValue, limit: query.limit),
-                viewer: viewer)
+                    viewer: viewer?.rawValue, sourceValue: value, cursor: after.rawValue, limit: query.limit))
         }
         if let before = query.before {
-            return try await page(
+            return try await rows(
                 FeedPageStatement<Source, BeforeCursorShape, Rows>(
-                    viewer: viewer?.rawValue, sourceValue: value, cursor: before.rawValue, limit: query.limit),
-                viewer: viewer)
+                    viewer: viewer?.rawValue, sourceValue: value, cursor: before.rawValue, limit: query.limit))
         }
-        return try await page(
+        if ascending {
+            return try await rows(
+                FeedPageStatement<Source, OldestFirstShape, Rows>(
+                    viewer: viewer?.rawValue, sourceValue: value, cursor: nil, limit: query.limit))
+        }
+        return try await rows(
             FeedPageStatement<Source, FirstPageShape, Rows>(
-                viewer: viewer?.rawValue, sourceValue: value, cursor: nil, limit: query.limit),
-            viewer: viewer)
+                viewer: viewer?.rawValue, sourceValue: value, cursor: nil, limit: query.limit))
     }
 
     /// Runs a page statement and keeps its first `limit` rows (a literal LIMIT may return more).
-    private func page<Source, Cursor, Rows>(
-        _ statement: FeedPageStatement<Source, Cursor, Rows>, viewer: UserID?
+    private func rows<Source, Cursor, Rows>(
+        _ statement: FeedPageStatement<Source, Cursor, Rows>
     ) async throws
         -> [Post]
     {
@@ -140,7 +142,7 @@ struct PostgresPostStore: PostStore {
         for try await row in try await client.execute(statement, logger: logger) where posts.count < statement.limit {
             if let post = try Self.post(from: row) { posts.append(post) }
         }
-        return try await withKudosPreview(posts, viewer: viewer)
+        return posts
     }
 
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
@@ -209,7 +211,7 @@ struct PostgresPostStore: PostStore {
     }
 
     /// Adds each post's first kudos givers, in one more query.
-    private func withKudosPreview(_ posts: [Post], viewer: UserID?) async throws -> [Post] {
+    func withKudosPreview(_ posts: [Post], viewer: UserID?) async throws -> [Post] {
         var posts = posts
         guard !posts.isEmpty else { return posts }
         var preview: [UUID: [AuthorSummary]] = [:]

@@ -70,20 +70,19 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape, Rows:
     static var sql: String {
         // Binds: $1 the viewer, then the source's value if it has one, then the cursor if any, then the limit.
         var next = 1
-        var clauses = [PostgresPostSQL.visible] + Source.clauses
-        if Source.bindsValue {
-            next += 1
-            clauses = clauses.map { $0.replacingOccurrences(of: "$SOURCE", with: "$\(next)") }
-        }
-        if let cursor = Cursor.clause {
-            next += 1
-            clauses.append(cursor.replacingOccurrences(of: "$CURSOR", with: "$\(next)"))
-        }
-        return """
-            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE \(clauses.joined(separator: "\nAND "))
-            ORDER BY p.id \(Cursor.order) LIMIT \(Rows.rows.map(String.init) ?? "$\(next + 1)")
+        var sql = """
+            SELECT \(PostgresPostSQL.columns) FROM \(Source.from(Cursor.self)) JOIN users u ON u.id = p.author_id
+            WHERE \(([PostgresPostSQL.visible] + Source.clauses + [Cursor.clause("p")].compactMap { $0 }).joined(separator: "\nAND "))
+            ORDER BY p.id \(Cursor.order) LIMIT \(Rows.rows.map(String.init) ?? "$LIMIT")
             """
+        for (placeholder, used) in [
+            ("$SOURCE", Source.bindsValue), ("$CURSOR", Cursor.comparison != nil), ("$LIMIT", Rows.rows == nil),
+        ]
+        where used {
+            next += 1
+            sql = sql.replacingOccurrences(of: placeholder, with: "$\(next)")
+        }
+        return sql
     }
     typealias Row = PostgresRandomAccessRow
 
@@ -106,12 +105,18 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape, Rows:
 
 /// What a feed source adds to the page query; `$SOURCE` stands for its bound value.
 protocol FeedSourceShape: Sendable {
+    /// What the page reads as `p`: the posts table, unless the source narrows it first.
+    static func from(_ cursor: any FeedCursorShape.Type) -> String
     static var clauses: [String] { get }
     static var bindsValue: Bool { get }
     /// Whether one plan suits every viewer and value, so PostgreSQL may keep a generic plan (see
     /// `FeedRowsShape`). Not for a tag: a rare one is best read from its own rows, a common one by walking
     /// the newest posts, and only a custom plan sees which it is.
     static var planFitsAll: Bool { get }
+}
+
+extension FeedSourceShape {
+    static func from(_ cursor: any FeedCursorShape.Type) -> String { "posts p" }
 }
 
 /// How many rows a page statement returns: a literal LIMIT, or `$n` bound per run.
@@ -139,16 +144,12 @@ enum BoundRows: FeedRowsShape {
     static let rows: Int? = nil
 }
 
-enum FollowingFeedShape: FeedSourceShape {
-    static let clauses = [
-        """
-        (p.author_id = \(PostgresPostSQL.viewer) OR p.author_id IN
-          (SELECT followee_id FROM follows WHERE follower_id = \(PostgresPostSQL.viewer) AND state = 'accepted'))
-        """,
-        PostgresPostSQL.notMuted,
-    ]
-    static let bindsValue = false
-    static let planFitsAll = true
+/// The statement for a page of `limit` rows (see `FeedRowsShape`).
+func feedRows(for limit: Int, planFitsAll: Bool) -> any FeedRowsShape.Type {
+    guard planFitsAll else { return BoundRows.self }
+    if let rows = DefaultPageRows.rows, limit <= rows { return DefaultPageRows.self }
+    if let rows = LargestPageRows.rows, limit <= rows { return LargestPageRows.self }
+    return BoundRows.self
 }
 
 enum CommunityFeedShape: FeedSourceShape {
@@ -179,21 +180,33 @@ enum AuthorFeedShape: FeedSourceShape {
 
 /// Where a page starts; `$CURSOR` stands for the post id it starts after or before.
 protocol FeedCursorShape: Sendable {
-    static var clause: String? { get }
+    /// How a post's id compares with the cursor, or `nil` for no cursor.
+    static var comparison: String? { get }
     static var order: String { get }
 }
 
+extension FeedCursorShape {
+    /// The cursor's condition on the posts aliased `alias`.
+    static func clause(_ alias: String) -> String? { comparison.map { "\(alias).id \($0) $CURSOR::uuid" } }
+}
+
 enum FirstPageShape: FeedCursorShape {
-    static let clause: String? = nil
+    static let comparison: String? = nil
     static let order = "DESC"
 }
 
 enum BeforeCursorShape: FeedCursorShape {
-    static let clause: String? = "p.id < $CURSOR::uuid"
+    static let comparison: String? = "<"
     static let order = "DESC"
 }
 
 enum AfterCursorShape: FeedCursorShape {
-    static let clause: String? = "p.id > $CURSOR::uuid"
+    static let comparison: String? = ">"
+    static let order = "ASC"
+}
+
+/// Oldest first with no cursor: given posts (`GivenPostsShape`) already lie after one.
+enum OldestFirstShape: FeedCursorShape {
+    static let comparison: String? = nil
     static let order = "ASC"
 }

@@ -155,6 +155,44 @@ struct SocialContractTests {
         }
     }
 
+    @Test(
+        "a Following page reaches past a long stretch of others' posts, in order both ways",
+        arguments: StorageBackend.available)
+    func sparseFollowingFeed(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let bulk = try #require(storage as? any BulkLoading)
+            let me = BulkLoadingContractTests.account("me")
+            let friend = BulkLoadingContractTests.account("friend")
+            let muted = BulkLoadingContractTests.account("muted")
+            let strangers = (0..<10).map { BulkLoadingContractTests.account("stranger\($0)") }
+            try await bulk.loadAccounts([me, friend, muted] + strangers)
+            try await storage.graph.follow(me.id, friend.id, state: .accepted, at: Self.start)
+            try await storage.graph.follow(me.id, muted.id, state: .accepted, at: Self.start)
+            try await storage.graph.mute(me.id, muted.id, at: Self.start)
+            // Oldest first: the friend's five posts, seventy by someone muted, then 3,100 by people not followed
+            // (more than PostgreSQL's walk through the newest posts), then one of mine.
+            let friends = (0..<5).map { BulkLoadingContractTests.post(by: friend, minutes: Double($0), text: "f\($0)") }
+            let hidden = (0..<70).map {
+                BulkLoadingContractTests.post(by: muted, minutes: 10 + Double($0), text: "m\($0)")
+            }
+            let others = (0..<3_100).map {
+                BulkLoadingContractTests.post(by: strangers[$0 % 10], minutes: 100 + Double($0), text: "s\($0)")
+            }
+            let mine = BulkLoadingContractTests.post(by: me, minutes: 5_000, text: "mine")
+            try await bulk.loadPosts(friends + hidden + others + [mine])
+            try await bulk.analyze()
+
+            let first = try await storage.posts.feed(FeedQuery(source: .following, limit: 3), viewer: me.id)
+            #expect(first.map(\.id) == [mine.id, friends[4].id, friends[3].id])
+            let second = try await storage.posts.feed(
+                FeedQuery(source: .following, before: friends[3].id, limit: 3), viewer: me.id)
+            #expect(second.map(\.id) == [friends[2].id, friends[1].id, friends[0].id])
+            let newer = try await storage.posts.feed(
+                FeedQuery(source: .following, after: friends[0].id, limit: 50), viewer: me.id)
+            #expect(newer.map(\.id) == [friends[1].id, friends[2].id, friends[3].id, friends[4].id, mine.id])
+        }
+    }
+
     @Test("global and tag feeds hold only what belongs there", arguments: StorageBackend.available)
     func globalAndTagFeeds(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
