@@ -77,6 +77,7 @@ struct FollowingCandidatesStatement<Cursor: FeedCursorShape, Rows: FeedRowsShape
 }
 
 extension PostgresPostStore {
+    /// A Following page: the window first, then by author past its edge while the page is short.
     func followingPage(_ query: FeedQuery, viewer: UserID) async throws -> [Post] {
         let ascending = query.after != nil
         var posts = try await pageRows(FollowingFeedShape.self, value: nil, query, viewer: viewer)

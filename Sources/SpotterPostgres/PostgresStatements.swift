@@ -70,9 +70,10 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape, Rows:
     static var sql: String {
         // Binds: $1 the viewer, then the source's value if it has one, then the cursor if any, then the limit.
         var next = 1
+        let clauses = [PostgresPostSQL.visible] + Source.clauses + [Cursor.clause("p")].compactMap { $0 }
         var sql = """
             SELECT \(PostgresPostSQL.columns) FROM \(Source.from(Cursor.self)) JOIN users u ON u.id = p.author_id
-            WHERE \(([PostgresPostSQL.visible] + Source.clauses + [Cursor.clause("p")].compactMap { $0 }).joined(separator: "\nAND "))
+            WHERE \(clauses.joined(separator: "\nAND "))
             ORDER BY p.id \(Cursor.order) LIMIT \(Rows.rows.map(String.init) ?? "$LIMIT")
             """
         for (placeholder, used) in [

@@ -58,7 +58,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     /// Runs `body` while the connection pool runs, for commands and tests outside a service group.
     ///
     /// `body` starts once the pool's task has begun: started side by side, `body`'s first query often came
-    /// first, and PostgresNIO logged "run() hasn't been called yet" on every `spotter seed` and `bench`.
+    /// first, and PostgresNIO logged "run() hasn't been called yet" in `spotter seed` and `bench` (3 runs of 5).
     public func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let (started, starting) = AsyncStream<Void>.makeStream()
         return try await withThrowingTaskGroup(of: Void.self) { group in
