@@ -69,4 +69,42 @@ struct NotificationRealtimeTests {
             await socket.close()
         }
     }
+
+    @Test(
+        "notifications one after another arrive at once, while the badge goes out at most once a second and settles",
+        arguments: StorageBackend.available)
+    func badgeInterval(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend, configure: { $0.postRules.newAccountAge = 0 }) { api, port in
+            let ana = try await api.signup("ana")
+            let givers = (1...6).map { "giver\($0)" }
+            var tokens: [String] = []
+            for name in givers { tokens.append(try await api.user(name)) }
+            var posts: [Post] = []
+            for index in givers.indices { posts.append(try await api.post(ana.accessToken, "Swim \(index)")) }
+            let socket = try await PhoenixTestClient.connect(port: port, token: ana.accessToken)
+            let topic = "user:\(ana.user.id)"
+            #expect(try await socket.join(topic, ref: "1").payload["status"] == .string("ok"))
+
+            // One at a time, each notification seen before the next kudos: nothing queues, so only the
+            // interval can hold a badge back.
+            var badges = 0
+            var last: Double?
+            func read(_ frame: PhoenixMessage) {
+                guard frame.event == "unread_count", case .number(let unread) = frame.payload["unread"] else { return }
+                badges += 1
+                last = unread
+            }
+            for (token, post) in zip(tokens, posts) {
+                _ = try await api.call(.post, "/api/v1/posts/\(post.id)/kudos", token: token)
+                while true {
+                    let frame = try await socket.next { $0.topic == topic }
+                    if frame.event == "notification" { break }
+                    read(frame)
+                }
+            }
+            while last != Double(givers.count) { read(try await socket.next { $0.topic == topic }) }
+            #expect(badges < givers.count, "\(badges) badges for \(givers.count) notifications")
+            await socket.close()
+        }
+    }
 }

@@ -45,7 +45,8 @@ public func buildApplication(
         notifier: notifier)
 
     let hub = RealtimeHub(
-        storage: storage, logger: logger, presenceInterval: configuration.realtime.presenceInterval)
+        storage: storage, logger: logger, presenceInterval: configuration.realtime.presenceInterval,
+        badgeInterval: configuration.realtime.badgeInterval)
     let socket = PhoenixSocket(
         accounts: accounts, hub: hub, access: TopicAccess(storage: storage), configuration: configuration.realtime,
         clock: clock)

@@ -18,6 +18,10 @@ public struct RealtimeConfiguration: Sendable {
     public var sendBufferSize: Int?
     /// Presence joins and leaves gather this long and go out as one `presence_diff`.
     public var presenceInterval: Duration = .milliseconds(500)
+    /// A person's badge (`unread_count`) goes out at most once in this long while notifications arrive; the
+    /// last of a burst goes out when it ends, so the badge always settles on the true count. Their own
+    /// reading and marking seen update it at once.
+    public var badgeInterval: Duration = .seconds(1)
     public var maxTopicsPerSocket = 50
     public var maxMessagesPerSecond = 50
     public var maxFrameSize = 64 * 1024
