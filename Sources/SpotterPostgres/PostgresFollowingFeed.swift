@@ -48,7 +48,7 @@ enum GivenPostsShape: FeedSourceShape {
 struct FollowingCandidatesStatement<Cursor: FeedCursorShape, Rows: FeedRowsShape>: PostgresPreparedStatement {
     static var name: String { "feed.following-candidates.\(Cursor.self).\(count)" }
 
-    static var count: Int { 3 * (Rows.rows ?? LargestPageRows.rows ?? 51) }
+    static var count: Int { followingCandidates(Rows.self) }
 
     static var sql: String {
         """
@@ -76,6 +76,11 @@ struct FollowingCandidatesStatement<Cursor: FeedCursorShape, Rows: FeedRowsShape
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(UUID.self) }
 }
 
+/// How many candidates a Following step takes for a page of `rows`.
+func followingCandidates(_ rows: any FeedRowsShape.Type) -> Int {
+    3 * (rows.rows ?? LargestPageRows.rows ?? PageRequest.maxLimit + 1)
+}
+
 extension PostgresPostStore {
     /// A Following page: the window first, then by author past its edge while the page is short.
     func followingPage(_ query: FeedQuery, viewer: UserID) async throws -> [Post] {
@@ -92,15 +97,11 @@ extension PostgresPostStore {
                 let given = FeedQuery(source: query.source, limit: query.limit - posts.count)
                 posts += try await pageRows(
                     GivenPostsShape.self, value: candidates, given, viewer: viewer, ascending: ascending)
-                guard candidates.count == Self.candidateCount(size) else { break }
+                guard candidates.count == followingCandidates(size) else { break }
                 edge = last
             }
         }
         return try await withKudosPreview(posts, viewer: viewer)
-    }
-
-    private static func candidateCount<Rows: FeedRowsShape>(_: Rows.Type) -> Int {
-        FollowingCandidatesStatement<BeforeCursorShape, Rows>.count
     }
 
     private func candidates<Cursor: FeedCursorShape, Rows: FeedRowsShape>(
