@@ -32,20 +32,31 @@ struct NotificationRealtimeTests {
         }
     }
 
+    /// Ana with a post for each of `givers` people (signed up, with their tokens), listening on her topic.
+    static func anaListening(
+        _ api: APIClient, port: Int, givers: Int
+    ) async throws -> (
+        socket: PhoenixTestClient, topic: String, tokens: [String], posts: [Post]
+    ) {
+        let ana = try await api.signup("ana")
+        var tokens: [String] = []
+        var posts: [Post] = []
+        for index in 1...givers {
+            tokens.append(try await api.user("giver\(index)"))
+            posts.append(try await api.post(ana.accessToken, "Run \(index)"))
+        }
+        let socket = try await PhoenixTestClient.connect(port: port, token: ana.accessToken)
+        let topic = "user:\(ana.user.id)"
+        #expect(try await socket.join(topic, ref: "1").payload["status"] == .string("ok"))
+        return (socket, topic, tokens, posts)
+    }
+
     @Test(
         "a burst of kudos: every notification arrives live, and the last badge after them counts them all",
         arguments: StorageBackend.available)
     func burst(backend: StorageBackend) async throws {
         try await TestApp.runLive(backend, configure: { $0.postRules.newAccountAge = 0 }) { api, port in
-            let ana = try await api.signup("ana")
-            let givers = (1...12).map { "giver\($0)" }
-            var tokens: [String] = []
-            for name in givers { tokens.append(try await api.user(name)) }
-            var posts: [Post] = []
-            for index in givers.indices { posts.append(try await api.post(ana.accessToken, "Run \(index)")) }
-            let socket = try await PhoenixTestClient.connect(port: port, token: ana.accessToken)
-            let topic = "user:\(ana.user.id)"
-            #expect(try await socket.join(topic, ref: "1").payload["status"] == .string("ok"))
+            let (socket, topic, tokens, posts) = try await Self.anaListening(api, port: port, givers: 12)
 
             // At once, so the hub has several queued for Ana and sends only the last of their badges.
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -56,7 +67,7 @@ struct NotificationRealtimeTests {
             }
             var notified = 0
             var lastBadge: Double?
-            while notified < givers.count || lastBadge != Double(givers.count) {
+            while notified < tokens.count || lastBadge != Double(tokens.count) {
                 let frame = try await socket.next { $0.topic == topic }
                 if frame.event == "notification" {
                     notified += 1
@@ -65,7 +76,7 @@ struct NotificationRealtimeTests {
                     lastBadge = unread
                 }
             }
-            #expect(notified == givers.count)
+            #expect(notified == tokens.count)
             await socket.close()
         }
     }
@@ -75,15 +86,7 @@ struct NotificationRealtimeTests {
         arguments: StorageBackend.available)
     func badgeInterval(backend: StorageBackend) async throws {
         try await TestApp.runLive(backend, configure: { $0.postRules.newAccountAge = 0 }) { api, port in
-            let ana = try await api.signup("ana")
-            let givers = (1...6).map { "giver\($0)" }
-            var tokens: [String] = []
-            for name in givers { tokens.append(try await api.user(name)) }
-            var posts: [Post] = []
-            for index in givers.indices { posts.append(try await api.post(ana.accessToken, "Swim \(index)")) }
-            let socket = try await PhoenixTestClient.connect(port: port, token: ana.accessToken)
-            let topic = "user:\(ana.user.id)"
-            #expect(try await socket.join(topic, ref: "1").payload["status"] == .string("ok"))
+            let (socket, topic, tokens, posts) = try await Self.anaListening(api, port: port, givers: 6)
 
             // One at a time, each notification seen before the next kudos: nothing queues, so only the
             // interval can hold a badge back.
@@ -102,8 +105,8 @@ struct NotificationRealtimeTests {
                     read(frame)
                 }
             }
-            while last != Double(givers.count) { read(try await socket.next { $0.topic == topic }) }
-            #expect(badges < givers.count, "\(badges) badges for \(givers.count) notifications")
+            while last != Double(tokens.count) { read(try await socket.next { $0.topic == topic }) }
+            #expect(badges < tokens.count, "\(badges) badges for \(tokens.count) notifications")
             await socket.close()
         }
     }
