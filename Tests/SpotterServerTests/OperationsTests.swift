@@ -27,6 +27,15 @@ struct OperationsTests {
             #expect(metrics.headers[.contentType]?.hasPrefix("text/plain") == true)
             #expect(metrics.text.contains(#"hb_requests{http_route="/healthz""#))
             #expect(metrics.text.contains("http_server_request_duration"))
+            #expect(metrics.text.contains(#"http_server_active_requests{http_request_method="GET"}"#))
+
+            // A refusal is counted under its route and status, as Hummingbird's own middleware named them.
+            let refused = try await api.call(.get, "/api/v1/me")
+            #expect(refused.status == .unauthorized)
+            let after = try await api.call(.get, "/metrics")
+            #expect(
+                after.text.contains(
+                    #"hb_requests{http_route="/api/v1/me",http_request_method="GET",http_response_status_code="401"}"#))
         }
     }
 
@@ -45,7 +54,8 @@ struct OperationsTests {
         try await TestApp.run(.sqlite) { api in
             let header = HTTPField.Name("X-Request-Id")!
             let fresh = try await api.call(.get, "/healthz")
-            #expect(fresh.headers[header]?.count == 36)
+            let freshID = try #require(fresh.headers[header])
+            #expect(freshID == freshID.lowercased() && UUIDText.parse(freshID) != nil)
             let kept = try await api.call(.get, "/healthz", headers: [header: "client-abc.123"])
             #expect(kept.headers[header] == "client-abc.123")
             let replaced = try await api.call(.get, "/healthz", headers: [header: "evil\nline"])

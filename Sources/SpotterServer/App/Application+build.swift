@@ -97,7 +97,7 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self)
     let maxBodySize = configuration.maxBodySize
     router.addMiddleware {
-        MetricsMiddleware()
+        RequestMetricsMiddleware()
         RequestIDMiddleware()
         AccessLogMiddleware()
         ProblemMiddleware()

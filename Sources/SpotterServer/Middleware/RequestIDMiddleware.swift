@@ -17,7 +17,7 @@ struct RequestIDMiddleware: RouterMiddleware {
     {
         var context = context
         let supplied = request.headers[Self.header].flatMap(Self.acceptable)
-        context.requestID = supplied ?? UUIDv7.make().uuidString.lowercased()
+        context.requestID = supplied ?? UUIDText.format(UUIDv7.make())
         context.logger[metadataKey: "request_id"] = .string(context.requestID)
         var response = try await next(request, context)
         response.headers[Self.header] = context.requestID

@@ -19,8 +19,8 @@ enum SpotterMetrics {
         return registry
     }()
 
-    /// Hummingbird's metrics middleware looks its counters up by label on every request, so each name is
-    /// mapped once and remembered (a few dozen labels and label names in all).
+    /// A metric's constructor sanitizes its label and dimension names on every call, so each name is mapped
+    /// once and remembered (a few dozen labels and label names in all).
     private static func sanitize(_ name: String) -> String {
         if let known = sanitized.withLock({ $0[name] }) { return known }
         let clean = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == ":" ? $0 : "_" })
