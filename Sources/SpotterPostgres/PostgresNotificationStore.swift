@@ -95,27 +95,34 @@ struct PostgresNotificationStore: NotificationStore {
 
     func insert(_ n: NotificationRecord, deliveries: [ScheduledDelivery]) async throws -> Bool {
         try await client.withTransaction(logger: logger) { connection in
-            var inserted = false
-            for try await _ in try await connection.query(
-                """
-                INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
-                                           dedupe_key, detail, created_at, seen_at, read_at, archived_at)
-                VALUES (\(n.id.rawValue), \(n.recipientID.rawValue), \(n.type.rawValue), \(n.actorID?.rawValue),
-                        \(n.postID?.rawValue), \(n.commentID?.rawValue), \(n.groupKey), \(n.dedupeKey), \(n.detail),
-                        \(n.createdAt), \(n.seenAt), \(n.readAt), \(n.archivedAt))
-                ON CONFLICT DO NOTHING RETURNING 1
-                """, logger: logger)
-            {
-                inserted = true
-            }
-            guard inserted else { return false }
-            for delivery in deliveries {
-                try await Self.schedule(
-                    n.id, recipient: n.recipientID, channel: delivery.channel, batchKey: delivery.batchKey,
-                    runAt: delivery.runAt, on: connection, logger: logger)
-            }
-            return true
+            try await Self.insert(n, deliveries: deliveries, on: connection, logger: logger)
         }
+    }
+
+    /// `insert` inside a transaction that is already open (a kudos stores its notification with it).
+    static func insert(
+        _ n: NotificationRecord, deliveries: [ScheduledDelivery], on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        var inserted = false
+        for try await _ in try await connection.query(
+            """
+            INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
+                                       dedupe_key, detail, created_at, seen_at, read_at, archived_at)
+            VALUES (\(n.id.rawValue), \(n.recipientID.rawValue), \(n.type.rawValue), \(n.actorID?.rawValue),
+                    \(n.postID?.rawValue), \(n.commentID?.rawValue), \(n.groupKey), \(n.dedupeKey), \(n.detail),
+                    \(n.createdAt), \(n.seenAt), \(n.readAt), \(n.archivedAt))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """, logger: logger)
+        {
+            inserted = true
+        }
+        guard inserted else { return false }
+        for delivery in deliveries {
+            try await Self.schedule(
+                n.id, recipient: n.recipientID, channel: delivery.channel, batchKey: delivery.batchKey,
+                runAt: delivery.runAt, on: connection, logger: logger)
+        }
+        return true
     }
 
     func notification(_ id: NotificationID) async throws -> NotificationRecord? {

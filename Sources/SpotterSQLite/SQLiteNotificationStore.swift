@@ -93,26 +93,29 @@ struct SQLiteNotificationStore: NotificationStore {
     // MARK: Inbox
 
     func insert(_ n: NotificationRecord, deliveries: [ScheduledDelivery]) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(
-                cached: """
-                    INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
-                                               dedupe_key, detail, created_at, seen_at, read_at, archived_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                    """,
-                arguments: [
-                    n.id.description, n.recipientID.description, n.type.rawValue, n.actorID?.description,
-                    n.postID?.description, n.commentID?.description, n.groupKey, n.dedupeKey, n.detail,
-                    n.createdAt.sqliteValue, n.seenAt?.sqliteValue, n.readAt?.sqliteValue, n.archivedAt?.sqliteValue,
-                ])
-            guard db.changesCount == 1 else { return false }
-            for delivery in deliveries {
-                try Self.schedule(
-                    n.id, recipient: n.recipientID, channel: delivery.channel, batchKey: delivery.batchKey,
-                    runAt: delivery.runAt, db)
-            }
-            return true
+        try await pool.write { db in try Self.insert(n, deliveries: deliveries, db) }
+    }
+
+    /// `insert` inside a write that is already open (a kudos stores its notification with it).
+    static func insert(_ n: NotificationRecord, deliveries: [ScheduledDelivery], _ db: Database) throws -> Bool {
+        try db.execute(
+            cached: """
+                INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
+                                           dedupe_key, detail, created_at, seen_at, read_at, archived_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """,
+            arguments: [
+                n.id.description, n.recipientID.description, n.type.rawValue, n.actorID?.description,
+                n.postID?.description, n.commentID?.description, n.groupKey, n.dedupeKey, n.detail,
+                n.createdAt.sqliteValue, n.seenAt?.sqliteValue, n.readAt?.sqliteValue, n.archivedAt?.sqliteValue,
+            ])
+        guard db.changesCount == 1 else { return false }
+        for delivery in deliveries {
+            try Self.schedule(
+                n.id, recipient: n.recipientID, channel: delivery.channel, batchKey: delivery.batchKey,
+                runAt: delivery.runAt, db)
         }
+        return true
     }
 
     func notification(_ id: NotificationID) async throws -> NotificationRecord? {

@@ -342,12 +342,18 @@ struct SQLitePostStore: PostStore {
         }
     }
 
-    func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool {
+    func addKudos(
+        _ post: PostID, by user: UserID, at date: Date, notifying: [PlannedNotification]
+    ) async throws -> AddedKudos {
         try await pool.write { db in
             try db.execute(
                 cached: "INSERT INTO kudos (post_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [post.description, user.description, date.sqliteValue])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return AddedKudos(isNew: false) }
+            let notified = try notifying.filter {
+                try SQLiteNotificationStore.insert($0.record, deliveries: $0.deliveries, db)
+            }
+            return AddedKudos(isNew: true, notified: notified)
         }
     }
 

@@ -285,6 +285,59 @@ struct SocialContractTests {
         }
     }
 
+    @Test(
+        "a new kudos and its notifications are stored together or not at all; a repeated one notifies nobody",
+        arguments: StorageBackend.available)
+    func kudosWithNotifications(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "ana")
+            let bea = try await Self.user(storage, "bea")
+            let cai = try await Self.user(storage, "cai")
+            let post = try await Self.post(storage, by: ana)
+            var offset = 0.0
+            func planned(to recipient: UserID, from giver: UserID) -> PlannedNotification {
+                offset += 1
+                let record = NotificationRecord(
+                    id: .generate(at: Self.start + offset), recipientID: recipient, type: .kudos, actorID: giver,
+                    postID: post.id, groupKey: "kudos-\(post.id)", dedupeKey: "kudos-\(post.id)-\(giver)",
+                    createdAt: Self.start + offset)
+                return PlannedNotification(
+                    record: record,
+                    deliveries: [ScheduledDelivery(channel: .email, batchKey: nil, runAt: Self.start + 3600)])
+            }
+            let first = planned(to: ana.id, from: bea.id)
+            #expect(
+                try await storage.posts.addKudos(post.id, by: bea.id, at: Self.start + 1, notifying: [first])
+                    == AddedKudos(isNew: true, notified: [first]))
+            #expect(try await storage.notifications.notification(first.record.id) == first.record)
+            #expect(try await storage.notifications.pendingJobs(of: ana.id).count == 1)
+
+            // Repeated: nothing new, so nobody hears of it.
+            let repeated = planned(to: ana.id, from: bea.id)
+            #expect(
+                try await storage.posts.addKudos(post.id, by: bea.id, at: Self.start + 2, notifying: [repeated])
+                    == AddedKudos(isNew: false))
+            #expect(try await storage.notifications.notification(repeated.record.id) == nil)
+
+            // Taken back and given again: a new kudos, but the author heard of bea's already (the dedupe key).
+            #expect(try await storage.posts.removeKudos(post.id, by: bea.id))
+            let again = planned(to: ana.id, from: bea.id)
+            #expect(
+                try await storage.posts.addKudos(post.id, by: bea.id, at: Self.start + 3, notifying: [again])
+                    == AddedKudos(isNew: true))
+            #expect(try await storage.notifications.notification(again.record.id) == nil)
+            #expect(try await storage.notifications.pendingJobs(of: ana.id).count == 1)
+
+            // A notification that cannot be stored (its recipient does not exist) takes the kudos with it.
+            let orphan = planned(to: UserID.generate(at: Self.start), from: cai.id)
+            await #expect(throws: (any Error).self) {
+                try await storage.posts.addKudos(post.id, by: cai.id, at: Self.start + 4, notifying: [orphan])
+            }
+            #expect(try await storage.posts.kudosGivers(of: post.id) == [bea.id])
+            #expect(try await storage.posts.addKudos(post.id, by: cai.id, at: Self.start + 5))
+        }
+    }
+
     @Test("comments and replies list and count alike, without hidden people", arguments: StorageBackend.available)
     func comments(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in

@@ -93,6 +93,21 @@ public struct ScheduledDelivery: Sendable, Equatable {
     }
 }
 
+/// A notification the `Notifier` has decided on, with its delivery jobs, for a change to store in its own
+/// transaction (see `PostStore.addKudos`).
+public struct PlannedNotification: Sendable, Equatable {
+    public var record: NotificationRecord
+    public var deliveries: [ScheduledDelivery]
+
+    public init(record: NotificationRecord, deliveries: [ScheduledDelivery]) {
+        self.record = record
+        self.deliveries = deliveries
+    }
+
+    /// Whether it goes to the inbox now, and so is announced; otherwise it was stored archived.
+    public var inApp: Bool { record.archivedAt == nil }
+}
+
 /// A stored notification.
 public struct NotificationRecord: Sendable, Equatable {
     public var id: NotificationID

@@ -41,9 +41,38 @@ public struct Notifier: Sendable {
 
     public func notify(_ trigger: NotificationTrigger) async {
         do {
-            for draft in try await drafts(for: trigger) { try await deliver(draft) }
+            for draft in try await drafts(for: trigger) {
+                guard let planned = try await plan(draft),
+                    try await storage.notifications.insert(planned.record, deliveries: planned.deliveries)
+                else { continue }
+                await announce([planned])
+            }
         } catch {
             logger.error("notification failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Decides who hears of `trigger` and what their rules allow, storing nothing, for a change that stores
+    /// its notifications in its own transaction (`PostStore.addKudos`), then `announce`s the ones it stored.
+    /// An error is logged and plans nothing: notifying never fails the action.
+    public func plan(_ trigger: NotificationTrigger) async -> [PlannedNotification] {
+        do {
+            var planned: [PlannedNotification] = []
+            for draft in try await drafts(for: trigger) {
+                if let notification = try await plan(draft) { planned.append(notification) }
+            }
+            return planned
+        } catch {
+            logger.error("notification failed", metadata: ["error": "\(error)"])
+            return []
+        }
+    }
+
+    /// Tells recipients' open sessions of stored notifications that went to their inboxes.
+    public func announce(_ stored: [PlannedNotification]) async {
+        for notification in stored where notification.inApp {
+            await events?.publish(
+                .notificationCreated(notification.record.id, recipient: notification.record.recipientID))
         }
     }
 
@@ -149,12 +178,12 @@ public struct Notifier: Sendable {
         }
     }
 
-    /// Applies the recipient's rules to one draft and stores what they allow.
+    /// Applies the recipient's rules to one draft: the notification and jobs they allow, or `nil`.
     ///
     /// Every step is a database round trip on a kudos request's path, so what the recipient's rules need is
-    /// one read and the notification and its jobs are one write (issue 8 profiled 15 round trips per kudos,
-    /// 9 of them here; now 2).
-    private func deliver(_ draft: Draft) async throws {
+    /// one read (issue 8 profiled 15 round trips per kudos, 9 of them in the notifier; now 1, and the
+    /// notification is written with the kudos).
+    private func plan(_ draft: Draft) async throws -> PlannedNotification? {
         let now = clock.now
         guard draft.actor != draft.recipient,
             let rules = try await storage.notifications.deliveryRules(
@@ -162,13 +191,13 @@ public struct Notifier: Sendable {
             rules.actorMayReach,
             try await NotificationAudience.mayHear(
                 draft.recipient, about: draft.postID, postAuthor: draft.postAuthor, storage: storage)
-        else { return }
+        else { return nil }
         let id = NotificationID.generate(at: now)
         let groupKey = draft.group ?? "\(draft.type.rawValue)-\(id)"
         let decision = scheduler.decide(
             type: draft.type, groupKey: groupKey, preferences: rules.preferences ?? NotificationPreferences(),
             profileTimeZone: rules.timeZone, pushesThisHour: rules.pushesSent, now: now)
-        guard decision != .nothing else { return }
+        guard decision != .nothing else { return nil }
         // Stored even when the inbox is switched off, archived, because delivery jobs point at it.
         let record = NotificationRecord(
             id: id, recipientID: draft.recipient, type: draft.type, actorID: draft.actor, postID: draft.postID,
@@ -181,7 +210,6 @@ public struct Notifier: Sendable {
         let deliveries = [(DeliveryChannel.push, push), (.email, decision.email)].compactMap {
             channel, plan in plan.map { ScheduledDelivery(channel: channel, batchKey: $0.batchKey, runAt: $0.runAt) }
         }
-        guard try await storage.notifications.insert(record, deliveries: deliveries) else { return }
-        if decision.inApp { await events?.publish(.notificationCreated(id, recipient: draft.recipient)) }
+        return PlannedNotification(record: record, deliveries: deliveries)
     }
 }

@@ -131,13 +131,20 @@ public struct PostService: Sendable {
         guard post.author != viewer.id else {
             throw SpotterError.forbidden("Kudos are for other people's posts.")
         }
-        let changed =
-            on
-            ? try await storage.posts.addKudos(id, by: viewer.id, at: clock.now)
-            : try await storage.posts.removeKudos(id, by: viewer.id)
+        let changed: Bool
+        var notified: [PlannedNotification] = []
+        if on {
+            // The author's notification is decided first and stored with the kudos, in one transaction. A
+            // repeated kudos decides one for nothing; it is rare, where a second commit was in every kudos.
+            let planned = await notifier?.plan(.kudos(post: id, author: post.author, by: viewer.id)) ?? []
+            let added = try await storage.posts.addKudos(id, by: viewer.id, at: clock.now, notifying: planned)
+            (changed, notified) = (added.isNew, added.notified)
+        } else {
+            changed = try await storage.posts.removeKudos(id, by: viewer.id)
+        }
         if changed {
             await events?.publish(.kudosChanged(id))
-            if on { await notifier?.notify(.kudos(post: id, author: post.author, by: viewer.id)) }
+            await notifier?.announce(notified)
         }
         // The count as the viewer saw it, moved by this change: reading it again was a tenth of a kudos
         // request (issue 8). Others' kudos in between show on the next read, as they would a moment after a
