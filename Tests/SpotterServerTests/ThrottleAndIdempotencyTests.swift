@@ -50,6 +50,22 @@ struct ThrottleTests {
         }
     }
 
+    @Test(
+        "without a trusted proxy, failures are counted by the socket's own address and X-Forwarded-For is ignored",
+        arguments: StorageBackend.available)
+    func perPeerAddress(backend: StorageBackend) async throws {
+        try await TestApp.runLive(
+            backend, configure: { $0.throttle = .init(perAccount: 100, perAddress: 4, window: 600) }
+        ) { api, _ in
+            _ = try await api.signup("ana")
+            for (index, name) in ["bea", "cai", "dee", "eve"].enumerated() {
+                let claimed: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "198.51.100.\(index)"]
+                #expect(try await api.signin(name, password: "guess guess", headers: claimed).status == .unauthorized)
+            }
+            #expect(try await api.signin("ana").status == .tooManyRequests)
+        }
+    }
+
     @Test("a success clears the account's failures")
     func successClears() async throws {
         let clock = ManualClock()
