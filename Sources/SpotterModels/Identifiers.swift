@@ -41,6 +41,23 @@ public enum UUIDv7 {
         )
     }
 
+    /// The smallest UUID of the millisecond `date` falls in (not itself a version 7 UUID): every id made at
+    /// or after `date` sorts at or after it, as bytes and as lowercase text.
+    public static func lowest(at date: Date) -> UUID {
+        let milliseconds = UInt64(max(0, date.timeIntervalSince1970 * 1000))
+        func byte(_ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index)) }
+        return UUID(uuid: (byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    }
+
+    /// When a version 7 UUID was made (its millisecond).
+    public static func date(of uuid: UUID) -> Date {
+        let bytes = uuid.uuid
+        let milliseconds = [bytes.0, bytes.1, bytes.2, bytes.3, bytes.4, bytes.5].reduce(UInt64(0)) {
+            $0 << 8 | UInt64($1)
+        }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     private static let counters = MillisecondCounters()
 }
 

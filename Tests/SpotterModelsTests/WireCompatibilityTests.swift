@@ -80,6 +80,17 @@ struct UUIDv7Tests {
         let ids = (0..<50).map { UUIDv7.make(at: Date(timeIntervalSince1970: 1_800_000_000 + Double($0))) }
         #expect(ids.map { $0.uuidString } == ids.map { $0.uuidString }.sorted())
     }
+
+    @Test("tells its millisecond, and the lowest id of a millisecond sorts before every id made in it or later")
+    func timeBounds() {
+        let date = Date(timeIntervalSince1970: 1_795_462_753.123)
+        let id = UUIDv7.make(at: date)
+        #expect(abs(UUIDv7.date(of: id).timeIntervalSince(date)) < 0.001)
+        let lowest = UUIDText.format(UUIDv7.lowest(at: date))
+        #expect(lowest < UUIDText.format(id))
+        #expect(UUIDText.format(UUIDv7.lowest(at: date.addingTimeInterval(0.001))) > UUIDText.format(id))
+        #expect(UUIDText.format(UUIDv7.make(at: date.addingTimeInterval(-0.001))) < lowest)
+    }
 }
 
 @Suite("UUIDv7 within one millisecond")

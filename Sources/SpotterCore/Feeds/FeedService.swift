@@ -69,7 +69,7 @@ public struct FeedService: Sendable {
     {
         let query = FeedQuery(
             source: source, before: page.cursor.map(PostID.init), after: page.since.map(PostID.init),
-            limit: page.limit + 1)
+            limit: page.limit + 1, asOf: clock.now)
         let posts = try await storage.posts.feed(query, viewer: viewer?.id)
         return page.page(posts) { $0.id.rawValue }
     }

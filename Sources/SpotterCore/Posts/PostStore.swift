@@ -106,12 +106,16 @@ public struct FeedQuery: Sendable, Equatable {
     /// Only posts newer than this one (gap fill), returned oldest first.
     public var after: PostID?
     public var limit: Int
+    /// When the page is asked for. A store may look among the recent posts first and further back only when
+    /// they do not fill the page; `nil` looks at everything at once.
+    public var asOf: Date?
 
-    public init(source: Source, before: PostID? = nil, after: PostID? = nil, limit: Int) {
+    public init(source: Source, before: PostID? = nil, after: PostID? = nil, limit: Int, asOf: Date? = nil) {
         self.source = source
         self.before = before
         self.after = after
         self.limit = limit
+        self.asOf = asOf
     }
 }
 
