@@ -24,7 +24,9 @@ public enum NotificationTrigger: Sendable, Equatable {
 /// the durable delivery jobs that carry it to their devices.
 ///
 /// Everything is stored before the call returns, in the database, so a restart loses no notification and
-/// no scheduled push. Notifying never fails the action that triggered it: errors are logged.
+/// no scheduled push. Notifying never fails the action that triggered it: errors are logged. The exception
+/// is a kudos, which stores its planned notification in its own transaction: a write that fails there fails
+/// both, and the client's retry makes both.
 public struct Notifier: Sendable {
     let storage: any SpotterStorage
     let clock: any WallClock
@@ -181,8 +183,8 @@ public struct Notifier: Sendable {
     /// Applies the recipient's rules to one draft: the notification and jobs they allow, or `nil`.
     ///
     /// Every step is a database round trip on a kudos request's path, so what the recipient's rules need is
-    /// one read (issue 8 profiled 15 round trips per kudos, 9 of them in the notifier; now 1, and the
-    /// notification is written with the kudos).
+    /// one read (issue 8 profiled 15 round trips per kudos, 9 of them in the notifier). `notify` then writes
+    /// the notification and its jobs in one transaction; a kudos writes them in its own.
     private func plan(_ draft: Draft) async throws -> PlannedNotification? {
         let now = clock.now
         guard draft.actor != draft.recipient,

@@ -40,7 +40,7 @@ public protocol PostStore: Sendable {
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool
 
     /// Adds a kudos and, when it is new, stores the notifications it causes in the same transaction, so the
-    /// two exist together or not at all, for one commit (a second was a sixth of a kudos request, issue 8).
+    /// two exist together or not at all, for one commit (issue 8: 9% less server CPU per kudos than two).
     /// Returns whether the kudos was new, and which of `notifying` were stored: none when it was not new, and
     /// not one whose dedupe key the recipient already has.
     func addKudos(

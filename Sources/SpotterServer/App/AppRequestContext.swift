@@ -14,7 +14,7 @@ public struct AppRequestContext: AuthRequestContext, RequestContext {
     /// The peer's IP address (`nil` in router tests, which have no socket).
     ///
     /// Read when asked, from the channel: only signing in needs it, and writing it out for every request
-    /// was about 1% of a `GET /healthz` (issue 8's profile).
+    /// was about 2% of a `GET /healthz` (issue 8's profile).
     public var peerAddress: String? { channel.remoteAddress?.ipAddress }
     private let channel: any Channel
     /// Set by the app from its configuration.
