@@ -126,6 +126,51 @@ struct PostsAPITests {
     }
 
     @Test(
+        "a feed page shows every change to its posts at once: a kudos, an edit, the author's new name",
+        arguments: StorageBackend.available)
+    func feedPagesFollowChanges(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            let cai = try await api.user("cai")
+            let dee = try await api.user("dee")
+            try await api.follow(bea, "ana")
+            try await api.follow(cai, "ana")
+            let older = try await api.post(ana, "Easy run")
+            api.clock.advance(by: 60)
+            let post = try await api.post(ana, "Deadlift day")
+            // Each page is read twice: the second read is written from what the first remembered.
+            func page(_ token: String, cursor: String? = nil) async throws -> Page<Post> {
+                let path = "/api/v1/feeds/following?limit=1" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let first = try await api.feed(path, token: token)
+                #expect(try await api.feed(path, token: token) == first)
+                return first
+            }
+            let before = try await page(bea)
+            #expect(before.items.map(\.id) == [post.id] && before.items.first?.kudosCount == 0)
+
+            _ = try await api.call(.post, "/api/v1/posts/\(post.id)/kudos", token: bea)
+            let given = try await page(bea).items.first
+            #expect(given?.kudosCount == 1 && given?.kudosedByMe == true)
+            #expect(given?.kudosPreview.map(\.username) == ["bea"])
+            let seen = try await page(cai).items.first
+            #expect(seen?.kudosCount == 1 && seen?.kudosedByMe == false)
+
+            _ = try await api.call(
+                .patch, "/api/v1/posts/\(post.id)", token: ana, body: UpdatePostRequest(text: "Deadlift PR"))
+            #expect(try await page(cai).items.first?.text == "Deadlift PR")
+            _ = try await api.call(.patch, "/api/v1/me", token: ana, body: UpdateAccountRequest(displayName: "Ana B"))
+            let renamed = try await page(cai)
+            #expect(renamed.items.first?.author.displayName == "Ana B")
+
+            let cursor: String = try #require(renamed.nextCursor)
+            let last = try await page(cai, cursor: cursor)
+            #expect(last.items.map(\.id) == [older.id] && last.nextCursor == nil)
+            #expect(try await page(dee).items.isEmpty)
+        }
+    }
+
+    @Test(
         "comments take one level of replies and can be deleted by their author or the post's",
         arguments: StorageBackend.available)
     func comments(backend: StorageBackend) async throws {

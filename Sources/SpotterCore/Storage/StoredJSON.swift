@@ -41,7 +41,7 @@ public enum StoredJSON {
         return value
     }
 
-    private static let remembered = Mutex(RecentValues(capacity: 4096))
+    private static let remembered = Mutex(RecentValues<RememberedKey, any Sendable>(capacity: 4096))
 }
 
 private protocol EmptyList {
@@ -55,31 +55,4 @@ extension Array: EmptyList {
 private struct RememberedKey: Hashable {
     let type: ObjectIdentifier
     let text: String
-}
-
-/// Two generations of at most `capacity` values each: a hit in the older one moves to the newer, and when the
-/// newer fills up the older is dropped. Nearly least-recently-used, at the cost of two dictionaries.
-private struct RecentValues: ~Copyable {
-    let capacity: Int
-    private var newer: [RememberedKey: any Sendable] = [:]
-    private var older: [RememberedKey: any Sendable] = [:]
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    mutating func value(for key: RememberedKey) -> (any Sendable)? {
-        if let value = newer[key] { return value }
-        guard let value = older.removeValue(forKey: key) else { return nil }
-        store(value, for: key)
-        return value
-    }
-
-    mutating func store(_ value: any Sendable, for key: RememberedKey) {
-        if newer.count >= capacity {
-            older = newer
-            newer = [:]
-        }
-        newer[key] = value
-    }
 }

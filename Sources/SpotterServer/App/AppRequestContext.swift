@@ -30,7 +30,7 @@ public struct AppRequestContext: AuthRequestContext, RequestContext {
     public var maxUploadSize: Int { maxBodySize }
 
     public var requestDecoder: JSONDecoder { JSONCoding.decoder }
-    public var responseEncoder: JSONEncoder { JSONCoding.encoder }
+    public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
 }
 
 /// One JSON setup for the whole API: RFC 3339 UTC times, keys as the wire types spell them.
