@@ -91,14 +91,11 @@ struct SQLitePostStore: PostStore {
         }
     }
 
-    /// How far back a Following page looks first, from its cursor or from when it is asked for.
-    static let recentWindow: TimeInterval = 30 * 86_400
-
     func feed(_ query: FeedQuery, viewer: UserID?) async throws -> [Post] {
         if case .following = query.source, viewer != nil {
             // Each step is taken only when the one before it found less than a page: the feed is short, or
             // many were hidden.
-            if let floor = Self.recentFloor(of: query) {
+            if let floor = query.recentFloor.map(UUIDText.format) {
                 let posts = try await feedQuery(query, viewer: viewer, candidates: query.limit * 3, floor: floor)
                 if posts.count == query.limit { return posts }
             }
@@ -106,14 +103,6 @@ struct SQLitePostStore: PostStore {
             if posts.count == query.limit { return posts }
         }
         return try await feedQuery(query, viewer: viewer, candidates: nil)
-    }
-
-    /// The oldest id a Following page's first step reads: `recentWindow` before the page's cursor, or before
-    /// `asOf` for the newest page. A page forward in time (`after`) is bounded by its cursor already.
-    static func recentFloor(of query: FeedQuery) -> String? {
-        guard query.after == nil, let start = query.before.map({ UUIDv7.date(of: $0.rawValue) }) ?? query.asOf
-        else { return nil }
-        return UUIDText.format(UUIDv7.lowest(at: start.addingTimeInterval(-recentWindow)))
     }
 
     /// One feed page. With `candidates`, the Following feed first takes that many newest posts of the people
@@ -245,8 +234,11 @@ struct SQLitePostStore: PostStore {
         sql: String, arguments: StatementArguments, viewer: UserID?, extra: @escaping @Sendable (Row) -> Extra
     ) async throws -> [(post: Post, extra: Extra)] {
         try await pool.read { db in
-            let rows = try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap { row in
-                Self.post(from: row).map { ($0, extra(row)) }
+            // A cursor's rows are read in place; `fetchAll` would copy every row before it is read once.
+            var rows: [(Post, Extra)] = []
+            let cursor = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: arguments)
+            while let row = try cursor.next() {
+                if let post = Self.post(from: row) { rows.append((post, extra(row))) }
             }
             let posts = try Self.withKudosPreview(rows.map(\.0), viewer: viewer, db)
             return zip(posts, rows).map { (post: $0, extra: $1.1) }

@@ -117,6 +117,18 @@ public struct FeedQuery: Sendable, Equatable {
         self.limit = limit
         self.asOf = asOf
     }
+
+    /// How far back a Following page looks first, from its cursor or from when it is asked for.
+    public static let recentWindow: TimeInterval = 30 * 86_400
+
+    /// The oldest id a Following page's first step reads: `recentWindow` before the page's cursor, or before
+    /// `asOf` for the newest page; `nil` when there is no first step. A page forward in time (`after`) is
+    /// bounded by its cursor already. Both stores read the followed people's posts from this floor on, so
+    /// the read stays the same size however long the community's history grows (issue 8).
+    public var recentFloor: UUID? {
+        guard after == nil, let start = before.map({ UUIDv7.date(of: $0.rawValue) }) ?? asOf else { return nil }
+        return UUIDv7.lowest(at: start.addingTimeInterval(-Self.recentWindow))
+    }
 }
 
 /// A post as stored.
