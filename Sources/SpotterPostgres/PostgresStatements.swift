@@ -2,6 +2,7 @@ import Foundation
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import Synchronization
 
 // Queries every request runs, as prepared statements: PostgresNIO sends other queries unnamed, and
 // PostgreSQL parses and plans an unnamed query on every run. A prepared statement is parsed once per
@@ -11,6 +12,8 @@ import SpotterModels
 
 /// A token and its account: every authenticated request's first read (`TokenStore.findWithAccount`).
 struct TokenWithAccountStatement: PostgresPreparedStatement {
+    // Named here: PostgresNIO's default name writes out the type's name on every run (1% of a feed page).
+    static let name = "token-with-account"
     static let sql = """
         SELECT t.hash, t.user_id, t.family, t.kind, t.created_at, t.expires_at, t.used_at, t.revoked_at,
                users.id IS NOT NULL, \(PostgresAccountStore.columns)
@@ -31,6 +34,7 @@ struct TokenWithAccountStatement: PostgresPreparedStatement {
 
 /// The first three people to give kudos to each of a page's posts, as the viewer may see them.
 struct KudosPreviewStatement: PostgresPreparedStatement {
+    static let name = "kudos-preview"
     // From the front of kudos_in_order: a post's cost stays the same however many kudos it has (issue 8).
     static let sql = """
         SELECT p.id, u.id, u.username, u.display_name, u.avatar_url
@@ -65,9 +69,15 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape, Rows:
 {
     /// Short and distinct per shape: PostgreSQL cuts names at 63 bytes, and the default (the full generic type
     /// name) would make every Following shape the same statement.
-    static var name: String { "feed.\(Source.self).\(Cursor.self).\(Rows.rows.map(String.init) ?? "n")" }
+    static var name: String {
+        StatementText.remembered(.name, of: Self.self) {
+            "feed.\(Source.self).\(Cursor.self).\(Rows.rows.map(String.init) ?? "n")"
+        }
+    }
 
-    static var sql: String {
+    static var sql: String { StatementText.remembered(.sql, of: Self.self, written) }
+
+    private static func written() -> String {
         // Binds: $1 the viewer, then the source's value if it has one, then the cursor if any, then the limit.
         var next = 1
         let clauses = [PostgresPostSQL.visible] + Source.clauses + [Cursor.clause("p")].compactMap { $0 }
@@ -210,4 +220,28 @@ enum AfterCursorShape: FeedCursorShape {
 enum OldestFirstShape: FeedCursorShape {
     static let comparison: String? = nil
     static let order = "ASC"
+}
+
+/// The names and texts of generic statements, each written once per statement type. PostgresNIO reads both on
+/// every run, Swift keeps no stored statics in generic types, and writing a feed page's text afresh (a few
+/// kilobytes, its placeholders replaced) was 6% of Spotter's CPU on a PostgreSQL Following page (issue 8).
+enum StatementText {
+    enum Part: Hashable {
+        case name, sql
+    }
+
+    private struct Key: Hashable {
+        let statement: ObjectIdentifier
+        let part: Part
+    }
+
+    private static let written = Mutex<[Key: String]>([:])
+
+    static func remembered(_ part: Part, of statement: Any.Type, _ write: () -> String) -> String {
+        let key = Key(statement: ObjectIdentifier(statement), part: part)
+        if let text = written.withLock({ $0[key] }) { return text }
+        let text = write()
+        written.withLock { $0[key] = text }
+        return text
+    }
 }
