@@ -24,6 +24,13 @@ struct ServerOptions: ParsableArguments {
         }
         configuration.dataDirectory = dataDir ?? environment["SPOTTER_DATA_DIR"] ?? configuration.dataDirectory
         configuration.databaseURL = environment["SPOTTER_DATABASE_URL"]
+        if let connections = environment["SPOTTER_DATABASE_CONNECTIONS"] {
+            let value = try Self.integer(connections, "SPOTTER_DATABASE_CONNECTIONS")
+            guard (1...500).contains(value) else {
+                throw ValidationError("SPOTTER_DATABASE_CONNECTIONS must be 1 to 500")
+            }
+            configuration.databaseConnections = value
+        }
         if let level = logLevel ?? environment["SPOTTER_LOG_LEVEL"] {
             guard let parsed = Logger.Level(rawValue: level) else {
                 throw ValidationError("unknown log level \(level)")

@@ -1,6 +1,7 @@
 import Foundation
 import SpotterCore
 import SpotterModels
+import SpotterPostgres
 import SpotterTestSupport
 import Testing
 
@@ -18,6 +19,51 @@ struct EventBusTests {
         for id in ids {
             #expect(await a.next() == .kudosChanged(id))
             #expect(await b.next() == .kudosChanged(id))
+        }
+    }
+
+    @Test(
+        "on PostgreSQL the listener has a connection of its own: with one for queries, both events and queries go through",
+        .enabled(if: StorageBackend.postgresURL != nil))
+    func listenerConnectionComesOnTop() async throws {
+        try await StorageBackend.withPostgres(queryConnections: 1) { storage in
+            let bus = PostgresEventBus(
+                client: storage.client, channel: storage.eventChannel, logger: StorageBackend.logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await bus.run() }
+                defer { group.cancelAll() }
+                // Published until heard, since the listener starts in its own time. Had the listener taken the
+                // only connection, publishing (a query) would wait for ever: each try has a deadline, and its
+                // own subscription (cancelling a try ends the subscription it was reading).
+                var heard = false
+                for _ in 0..<20 where !heard {
+                    let event = DomainEvent.kudosChanged(.generate())
+                    let events = bus.subscribe()
+                    heard =
+                        try await Self.within(.milliseconds(500)) {
+                            await bus.publish(event)
+                            for await received in events where received == event { return true }
+                            return false
+                        } ?? false
+                }
+                #expect(heard)
+                #expect(try await Self.within(.seconds(5)) { try await storage.ping() } != nil)
+            }
+        }
+    }
+
+    /// `body`'s result, or `nil` if it takes longer than `limit` (it is then cancelled).
+    private static func within<T: Sendable>(
+        _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T? {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
     }
 

@@ -90,11 +90,30 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
         }
     }
 
-    /// A storage that sees only `schema` (and `public`, for extensions) and has its own event channel.
-    private static func node(_ url: String, _ schema: String, connections: Int = 8) throws -> PostgresStorage {
-        try PostgresStorage(url: url, logger: logger, eventChannel: "events_\(schema)") { configuration in
+    /// A fresh, migrated PostgreSQL storage whose pool is sized as `spotter serve` sizes it, for
+    /// `queryConnections` (the event listener's connection comes on top), running.
+    public static func withPostgres<T: Sendable>(
+        queryConnections: Int, _ body: @Sendable (PostgresStorage) async throws -> T
+    ) async throws -> T {
+        try await withFreshSchema { url, schema in
+            let storage = try node(url, schema, connections: nil, queryConnections: queryConnections)
+            return try await storage.withRunning {
+                try await storage.migrate()
+                return try await body(storage)
+            }
+        }
+    }
+
+    /// A storage that sees only `schema` (and `public`, for extensions) and has its own event channel, with
+    /// `connections` in all when given.
+    private static func node(
+        _ url: String, _ schema: String, connections: Int? = 8, queryConnections: Int? = nil
+    ) throws -> PostgresStorage {
+        try PostgresStorage(
+            url: url, logger: logger, eventChannel: "events_\(schema)", queryConnections: queryConnections
+        ) { configuration in
             configuration.options.additionalStartupParameters.append(("search_path", "\(schema), public"))
-            configuration.options.maximumConnections = connections
+            if let connections { configuration.options.maximumConnections = connections }
         }
     }
 

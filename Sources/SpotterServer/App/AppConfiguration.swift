@@ -10,6 +10,8 @@ public struct AppConfiguration: Sendable {
     public var dataDirectory = "./spotter-data"
     /// `postgres://…`: use PostgreSQL instead of SQLite.
     public var databaseURL: String?
+    /// How many PostgreSQL connections run queries at once; `nil` for `PostgresStorage.defaultQueryConnections`.
+    public var databaseConnections: Int?
     public var logLevel: Logger.Level = .info
     /// bcrypt cost; 12 takes about a quarter of a second per hash on this class of machine.
     public var bcryptCost: UInt8 = 12

@@ -9,7 +9,8 @@ import SpotterSQLite
 public enum StorageFactory {
     public static func open(_ configuration: AppConfiguration, logger: Logger) throws -> any SpotterStorage {
         if let url = configuration.databaseURL, !url.isEmpty {
-            return try PostgresStorage(url: url, logger: logger)
+            return try PostgresStorage(
+                url: url, logger: logger, queryConnections: configuration.databaseConnections)
         }
         try FileManager.default.createDirectory(
             atPath: configuration.dataDirectory, withIntermediateDirectories: true)
