@@ -349,11 +349,45 @@ enum PostgresMigrations {
             // A post's first givers (the kudos preview) without ranking all of its kudos.
             ["CREATE INDEX kudos_in_order ON kudos(post_id, created_at, user_id)"]
         ),
+        (
+            "2026-11-24 kudos counted",
+            // The post keeps the count of all its kudos, kept by a trigger so no write path can leave it behind;
+            // a read subtracts only the kudos of the few people it must hide (`PostgresPostSQL.kudosCount`).
+            // Counting at every read cost one giver lookup and two block probes per kudos (issue 8).
+            [
+                "ALTER TABLE posts ADD COLUMN kudos_count INTEGER NOT NULL DEFAULT 0",
+                """
+                UPDATE posts p SET kudos_count = c.n
+                FROM (SELECT post_id, COUNT(*) AS n FROM kudos GROUP BY post_id) c WHERE p.id = c.post_id
+                """,
+                """
+                CREATE FUNCTION kudos_count_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                  IF TG_OP = 'INSERT' THEN
+                    UPDATE posts SET kudos_count = kudos_count + 1 WHERE id = NEW.post_id;
+                  ELSE
+                    UPDATE posts SET kudos_count = kudos_count - 1 WHERE id = OLD.post_id;
+                  END IF;
+                  RETURN NULL;
+                END
+                $$
+                """,
+                """
+                CREATE TRIGGER kudos_count_kept AFTER INSERT OR DELETE ON kudos
+                FOR EACH ROW EXECUTE FUNCTION kudos_count_kept()
+                """,
+                // Few people are ever suspended: reads take them as one small set.
+                "CREATE INDEX users_suspended ON users(id) WHERE suspended_at IS NOT NULL",
+            ]
+        ),
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together
     /// migrate once.
-    static func run(on client: PostgresClient, logger: Logger) async throws {
+    static func run(
+        on client: PostgresClient, logger: Logger, before stop: String? = nil
+    ) async throws {
+        let wanted = all.prefix { $0.name != stop }
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(74210001)", logger: logger)
             try await connection.query(
@@ -369,7 +403,7 @@ enum PostgresMigrations {
             {
                 applied.insert(name)
             }
-            for migration in all where !applied.contains(migration.name) {
+            for migration in wanted where !applied.contains(migration.name) {
                 logger.info("applying migration", metadata: ["migration": "\(migration.name)"])
                 for statement in migration.statements {
                     try await connection.query(statement, logger: logger)

@@ -49,9 +49,18 @@ enum PostgresPostSQL {
         """
     }
 
-    /// `Post.kudosCount`: the kudos of people the viewer may list.
+    /// `Post.kudosCount`: the kudos of people the viewer may list. The post keeps the count of all its kudos
+    /// (a trigger does); this takes away those of people not `listable`, a small set, so a post's count costs
+    /// the same however many kudos it has (see the SQLite twin).
     static let kudosCount = """
-        (SELECT COUNT(*) FROM kudos k JOIN users ku ON ku.id = k.user_id WHERE k.post_id = p.id AND \(listable("ku")))
+        (p.kudos_count - (SELECT COUNT(*) FROM kudos k WHERE k.post_id = p.id AND k.user_id IN (\(unlisted))))
+        """
+
+    /// The people `listable` leaves out for the viewer: suspended, or in a block with the viewer either way.
+    static let unlisted = """
+        SELECT id FROM users WHERE suspended_at IS NOT NULL
+        UNION SELECT blocked_id FROM blocks WHERE blocker_id = \(viewer)
+        UNION SELECT blocker_id FROM blocks WHERE blocked_id = \(viewer)
         """
 
     static let columns = """

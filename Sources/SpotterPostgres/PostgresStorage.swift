@@ -87,6 +87,12 @@ public final class PostgresStorage: SpotterStorage, Service {
         try await PostgresMigrations.run(on: client, logger: logger)
     }
 
+    /// Applies the migrations that come before `migration`: the schema as an older Spotter left it, for tests
+    /// of what a later migration does to its data.
+    public func migrate(before migration: String) async throws {
+        try await PostgresMigrations.run(on: client, logger: logger, before: migration)
+    }
+
     public func ping() async throws {
         try await client.query("SELECT 1", logger: logger)
     }

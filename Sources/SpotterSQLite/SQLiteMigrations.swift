@@ -327,6 +327,24 @@ enum SQLiteMigrations {
                     ON notifications(recipient_id, id, read_at, seen_at, archived_at, actor_id, post_id);
                     """)
         }
+        migrator.registerMigration("2026-11-24 kudos counted") { db in
+            // Counting a post's kudos at every read cost one giver lookup and two block probes per kudos: 4 ms
+            // for a page of 20 posts with 300 kudos each (issue 8). The count is kept on the post by triggers,
+            // so no write path (a kudos, one taken back, a cascade) can leave it behind, and a read subtracts
+            // only the kudos of the few people it must hide (`SQLitePostSQL.kudosCount`).
+            try db.execute(
+                sql: """
+                    ALTER TABLE posts ADD COLUMN kudos_count INTEGER NOT NULL DEFAULT 0;
+                    UPDATE posts SET kudos_count = (SELECT COUNT(*) FROM kudos k WHERE k.post_id = posts.id)
+                    WHERE id IN (SELECT post_id FROM kudos);
+                    CREATE TRIGGER kudos_counted AFTER INSERT ON kudos BEGIN
+                      UPDATE posts SET kudos_count = kudos_count + 1 WHERE id = NEW.post_id;
+                    END;
+                    CREATE TRIGGER kudos_uncounted AFTER DELETE ON kudos BEGIN
+                      UPDATE posts SET kudos_count = kudos_count - 1 WHERE id = OLD.post_id;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

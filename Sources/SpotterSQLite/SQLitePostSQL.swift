@@ -45,10 +45,20 @@ enum SQLitePostSQL {
         """
     }
 
-    /// `Post.kudosCount`: the kudos of people the viewer may list.
+    /// `Post.kudosCount`: the kudos of people the viewer may list. The post keeps the count of all its kudos
+    /// (a trigger does); this takes away those of people not `listable`: the suspended and those in a block
+    /// with the viewer either way. That set is small, and each of its people costs one probe of the kudos
+    /// key, so a post's count costs the same however many kudos it has.
     static let kudosCount = """
-        (SELECT COUNT(*) FROM kudos k JOIN users ku ON ku.id = k.user_id
-         WHERE k.post_id = p.id AND \(listable("ku")))
+        (p.kudos_count - (SELECT COUNT(*) FROM kudos k WHERE k.post_id = p.id AND k.user_id IN (\(unlisted))))
+        """
+
+    /// The people `listable` leaves out for the viewer: suspended (few: `users_suspended` holds them) or in a
+    /// block with the viewer either way.
+    static let unlisted = """
+        SELECT id FROM users WHERE suspended_at IS NOT NULL
+        UNION SELECT blocked_id FROM blocks WHERE blocker_id = :viewer
+        UNION SELECT blocker_id FROM blocks WHERE blocked_id = :viewer
         """
 
     /// The columns `SQLitePostStore.post(from:)` reads, in order.

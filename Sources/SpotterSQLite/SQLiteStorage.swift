@@ -71,6 +71,21 @@ public final class SQLiteStorage: SpotterStorage {
         }
     }
 
+    /// Applies the migrations that come before `migration`: the schema as an older Spotter left it, for tests
+    /// of what a later migration does to its data.
+    public func migrate(before migration: String) async throws {
+        let migrator = SQLiteMigrations.migrator
+        guard let index = migrator.migrations.firstIndex(of: migration), index > 0 else { return }
+        // On a thread of its own, for the reason `migrate()` gives.
+        let pool = self.pool
+        let last = migrator.migrations[index - 1]
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try migrator.migrate(pool, upTo: last) })
+            }
+        }
+    }
+
     public func ping() async throws {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }

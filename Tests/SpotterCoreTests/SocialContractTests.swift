@@ -327,6 +327,94 @@ struct SocialContractTests {
     }
 
     @Test(
+        "a post's kudos count follows kudos given and taken back, suspensions lifted and blocks either way",
+        arguments: StorageBackend.available)
+    func kudosCountIsKept(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = try await Self.user(storage, "ana")
+            let viewer = try await Self.user(storage, "vic")
+            let post = try await Self.post(storage, by: ana)
+            let other = try await Self.post(storage, by: ana, "another", at: Self.start + 1)
+            var givers: [AccountRecord] = []
+            for index in 0..<30 {
+                let giver = try await Self.user(storage, "giver\(index)")
+                givers.append(giver)
+                #expect(try await storage.posts.addKudos(post.id, by: giver.id, at: Self.start + Double(index)))
+            }
+            #expect(try await storage.posts.addKudos(other.id, by: givers[0].id, at: Self.start + 40))
+            // The same count on every read that shows one: a post, a feed page, and what giving kudos reads.
+            func counts(_ id: UserID?) async throws -> [Int] {
+                let single = try #require(try await storage.posts.post(post.id, viewer: id))
+                let page = try await storage.posts.feed(
+                    FeedQuery(source: .author(ana.id), limit: 10), viewer: id)
+                var seen = [single.kudosCount] + page.filter { $0.id == post.id }.map(\.kudosCount)
+                if let id {
+                    seen.append(try #require(try await storage.posts.kudosTarget(post.id, viewer: id)).kudosCount)
+                }
+                return seen
+            }
+            #expect(try await counts(nil) == [30, 30])
+            #expect(try await counts(viewer.id) == [30, 30, 30])
+
+            // Taken back, and given twice: counted once each.
+            for giver in givers[25...] { #expect(try await storage.posts.removeKudos(post.id, by: giver.id)) }
+            #expect(try await storage.posts.removeKudos(post.id, by: givers[29].id) == false)
+            #expect(try await storage.posts.addKudos(post.id, by: givers[0].id, at: Self.start + 50) == false)
+            #expect(try await counts(viewer.id) == [25, 25, 25])
+
+            // A suspension hides the giver's kudos from everyone until it is lifted.
+            try await storage.accounts.setSuspended(givers[1].id, at: Self.start)
+            #expect(try await counts(nil) == [24, 24])
+            #expect(try await counts(viewer.id) == [24, 24, 24])
+            try await storage.accounts.setSuspended(givers[1].id, at: nil)
+            #expect(try await counts(viewer.id) == [25, 25, 25])
+
+            // Blocks hide a giver from the viewer in the block only, whichever way it goes; one each way
+            // hides that giver once.
+            try await storage.graph.block(viewer.id, givers[2].id, at: Self.start)
+            try await storage.graph.block(givers[3].id, viewer.id, at: Self.start)
+            try await storage.graph.block(viewer.id, givers[4].id, at: Self.start)
+            try await storage.graph.block(givers[4].id, viewer.id, at: Self.start)
+            #expect(try await counts(viewer.id) == [22, 22, 22])
+            #expect(try await counts(ana.id) == [25, 25, 25])
+            #expect(try await counts(nil) == [25, 25])
+            try await storage.graph.unblock(viewer.id, givers[2].id)
+            #expect(try await counts(viewer.id) == [23, 23, 23])
+
+            // Someone hidden who gave no kudos to this post takes nothing off it; the other post keeps its own.
+            try await storage.graph.block(viewer.id, givers[29].id, at: Self.start)
+            #expect(try await counts(viewer.id) == [23, 23, 23])
+            #expect(try await storage.posts.post(other.id, viewer: viewer.id)?.kudosCount == 1)
+        }
+    }
+
+    @Test(
+        "kudos given before counts were kept are counted once the database is migrated",
+        arguments: StorageBackend.available)
+    func kudosCountIsBackfilled(backend: StorageBackend) async throws {
+        try await backend.withStorage(migratedBefore: "2026-11-24 kudos counted") { storage in
+            let ana = try await Self.user(storage, "ana")
+            let bea = try await Self.user(storage, "bea")
+            let cai = try await Self.user(storage, "cai")
+            let post = try await Self.post(storage, by: ana)
+            let other = try await Self.post(storage, by: ana, "another", at: Self.start + 1)
+            let quiet = try await Self.post(storage, by: ana, "no kudos", at: Self.start + 2)
+            #expect(try await storage.posts.addKudos(post.id, by: bea.id, at: Self.start))
+            #expect(try await storage.posts.addKudos(post.id, by: cai.id, at: Self.start))
+            #expect(try await storage.posts.addKudos(other.id, by: bea.id, at: Self.start))
+            try await storage.migrate()
+            #expect(try await storage.posts.post(post.id, viewer: nil)?.kudosCount == 2)
+            #expect(try await storage.posts.post(other.id, viewer: nil)?.kudosCount == 1)
+            #expect(try await storage.posts.post(quiet.id, viewer: nil)?.kudosCount == 0)
+            // From there the kept count goes on.
+            #expect(try await storage.posts.removeKudos(post.id, by: cai.id))
+            #expect(try await storage.posts.addKudos(quiet.id, by: cai.id, at: Self.start))
+            #expect(try await storage.posts.post(post.id, viewer: nil)?.kudosCount == 1)
+            #expect(try await storage.posts.post(quiet.id, viewer: nil)?.kudosCount == 1)
+        }
+    }
+
+    @Test(
         "a new kudos and its notifications are stored together or not at all; a repeated one notifies nobody",
         arguments: StorageBackend.available)
     func kudosWithNotifications(backend: StorageBackend) async throws {

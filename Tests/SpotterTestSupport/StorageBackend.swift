@@ -30,6 +30,21 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
         }
     }
 
+    /// Like `withStorage`, but only the migrations before `migration` are applied: the schema as an older
+    /// Spotter left it, until `body` calls `migrate()`. For tests of what a migration does to existing data.
+    public func withStorage<T: Sendable>(
+        migratedBefore migration: String, _ body: @Sendable (any SpotterStorage) async throws -> T
+    ) async throws -> T {
+        try await withUnmigratedStorage { storage in
+            switch storage {
+            case let postgres as PostgresStorage: try await postgres.migrate(before: migration)
+            case let sqlite as SQLiteStorage: try await sqlite.migrate(before: migration)
+            default: preconditionFailure("a storage this support does not make: \(type(of: storage))")
+            }
+            return try await body(storage)
+        }
+    }
+
     /// Like `withStorage`, but `body` sees a storage whose pool runs and whose schema is empty.
     public func withUnmigratedStorage<T: Sendable>(
         _ body: @Sendable (any SpotterStorage) async throws -> T
