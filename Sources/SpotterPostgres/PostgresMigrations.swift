@@ -351,30 +351,30 @@ enum PostgresMigrations {
         ),
         (
             "2026-11-24 kudos counted",
-            // The post keeps the count of all its kudos, kept by a trigger so no write path can leave it behind;
-            // a read subtracts only the kudos of the few people it must hide (`PostgresPostSQL.kudosCount`).
-            // Counting at every read cost one giver lookup and two block probes per kudos (issue 8).
+            // Triggers keep the count of all a post's kudos, so no write path can leave it behind; a read
+            // subtracts only the kudos of the few people it must hide (`PostgresPostSQL.kudosCount`). Counting
+            // at every read cost one giver lookup and two block probes per kudos (issue 8). A narrow table
+            // of its own: updating a column of posts would write a new version of the whole post, and of its
+            // entries in every index on posts whenever the page had no room for the new version.
             [
-                "ALTER TABLE posts ADD COLUMN kudos_count INTEGER NOT NULL DEFAULT 0",
+                "CREATE TABLE post_counts (post_id UUID PRIMARY KEY, kudos INTEGER NOT NULL)",
+                "INSERT INTO post_counts (post_id, kudos) SELECT post_id, COUNT(*) FROM kudos GROUP BY post_id",
                 """
-                UPDATE posts p SET kudos_count = c.n
-                FROM (SELECT post_id, COUNT(*) AS n FROM kudos GROUP BY post_id) c WHERE p.id = c.post_id
-                """,
-                """
-                CREATE FUNCTION kudos_count_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+                CREATE FUNCTION kudos_counted() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
                   IF TG_OP = 'INSERT' THEN
-                    UPDATE posts SET kudos_count = kudos_count + 1 WHERE id = NEW.post_id;
+                    INSERT INTO post_counts (post_id, kudos) VALUES (NEW.post_id, 1)
+                    ON CONFLICT (post_id) DO UPDATE SET kudos = post_counts.kudos + 1;
                   ELSE
-                    UPDATE posts SET kudos_count = kudos_count - 1 WHERE id = OLD.post_id;
+                    UPDATE post_counts SET kudos = kudos - 1 WHERE post_id = OLD.post_id;
                   END IF;
                   RETURN NULL;
                 END
                 $$
                 """,
                 """
-                CREATE TRIGGER kudos_count_kept AFTER INSERT OR DELETE ON kudos
-                FOR EACH ROW EXECUTE FUNCTION kudos_count_kept()
+                CREATE TRIGGER kudos_counted AFTER INSERT OR DELETE ON kudos
+                FOR EACH ROW EXECUTE FUNCTION kudos_counted()
                 """,
                 // Few people are ever suspended: reads take them as one small set.
                 "CREATE INDEX users_suspended ON users(id) WHERE suspended_at IS NOT NULL",

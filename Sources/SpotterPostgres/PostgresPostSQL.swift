@@ -49,14 +49,16 @@ enum PostgresPostSQL {
         """
     }
 
-    /// `Post.kudosCount`: the kudos of people the viewer may list. The post keeps the count of all its kudos
-    /// (a trigger does); this takes away those of people not `listable`, a small set, so a post's count costs
-    /// the same however many kudos it has (see the SQLite twin).
+    /// `Post.kudosCount`: the kudos of people the viewer may list. Triggers keep the count of all a post's
+    /// kudos in `post_counts`; this takes away those of people not `listable`, a small set, so a post's count
+    /// costs the same however many kudos it has (see the SQLite twin).
     static let kudosCount = """
-        (p.kudos_count - (SELECT COUNT(*) FROM kudos k WHERE k.post_id = p.id AND k.user_id IN (\(unlisted))))
+        (COALESCE((SELECT kudos FROM post_counts WHERE post_id = p.id), 0)
+         - (SELECT COUNT(*) FROM kudos k WHERE k.post_id = p.id AND k.user_id IN (\(unlisted))))
         """
 
     /// The people `listable` leaves out for the viewer: suspended, or in a block with the viewer either way.
+    /// It never holds NULL (ids and both ends of a block are `NOT NULL`), so `NOT IN` it is safe.
     static let unlisted = """
         SELECT id FROM users WHERE suspended_at IS NOT NULL
         UNION SELECT blocked_id FROM blocks WHERE blocker_id = \(viewer)

@@ -36,12 +36,13 @@ struct TokenWithAccountStatement: PostgresPreparedStatement {
 struct KudosPreviewStatement: PostgresPreparedStatement {
     static let name = "kudos-preview"
     // From the front of kudos_in_order: a post's cost stays the same however many kudos it has (issue 8).
+    // Givers are checked against one set of `unlisted` people for the page (see the SQLite twin).
     static let sql = """
         SELECT p.id, u.id, u.username, u.display_name, u.avatar_url
         FROM unnest($2::uuid[]) AS p(id)
         CROSS JOIN LATERAL (
-          SELECT f.user_id, f.created_at FROM kudos f JOIN users ku ON ku.id = f.user_id
-          WHERE f.post_id = p.id AND \(PostgresPostSQL.listable("ku"))
+          SELECT f.user_id, f.created_at FROM kudos f
+          WHERE f.post_id = p.id AND f.user_id NOT IN (\(PostgresPostSQL.unlisted))
           ORDER BY f.created_at, f.user_id LIMIT 3
         ) k
         JOIN users u ON u.id = k.user_id

@@ -329,19 +329,24 @@ enum SQLiteMigrations {
         }
         migrator.registerMigration("2026-11-24 kudos counted") { db in
             // Counting a post's kudos at every read cost one giver lookup and two block probes per kudos: 4 ms
-            // for a page of 20 posts with 300 kudos each (issue 8). The count is kept on the post by triggers,
-            // so no write path (a kudos, one taken back, a cascade) can leave it behind, and a read subtracts
-            // only the kudos of the few people it must hide (`SQLitePostSQL.kudosCount`).
+            // for a page of 20 posts with 300 kudos each (issue 8). Triggers keep the count, so no write path
+            // (a kudos, one taken back, a cascade) can leave it behind, and a read subtracts only the kudos of
+            // the few people it must hide (`SQLitePostSQL.kudosCount`). A narrow table of its own rather than
+            // a column of posts: a kudos then rewrites a small row, not the post's. No foreign key: kudos has
+            // one to the post already, and checking it again would cost every kudos a lookup.
             try db.execute(
                 sql: """
-                    ALTER TABLE posts ADD COLUMN kudos_count INTEGER NOT NULL DEFAULT 0;
-                    UPDATE posts SET kudos_count = (SELECT COUNT(*) FROM kudos k WHERE k.post_id = posts.id)
-                    WHERE id IN (SELECT post_id FROM kudos);
+                    CREATE TABLE post_counts (
+                        post_id TEXT PRIMARY KEY NOT NULL,
+                        kudos INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    INSERT INTO post_counts (post_id, kudos) SELECT post_id, COUNT(*) FROM kudos GROUP BY post_id;
                     CREATE TRIGGER kudos_counted AFTER INSERT ON kudos BEGIN
-                      UPDATE posts SET kudos_count = kudos_count + 1 WHERE id = NEW.post_id;
+                      INSERT INTO post_counts (post_id, kudos) VALUES (NEW.post_id, 1)
+                      ON CONFLICT (post_id) DO UPDATE SET kudos = kudos + 1;
                     END;
                     CREATE TRIGGER kudos_uncounted AFTER DELETE ON kudos BEGIN
-                      UPDATE posts SET kudos_count = kudos_count - 1 WHERE id = OLD.post_id;
+                      UPDATE post_counts SET kudos = kudos - 1 WHERE post_id = OLD.post_id;
                     END;
                     """)
         }
