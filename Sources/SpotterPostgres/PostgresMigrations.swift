@@ -387,6 +387,7 @@ enum PostgresMigrations {
     static func run(
         on client: PostgresClient, logger: Logger, before stop: String? = nil
     ) async throws {
+        if let stop { precondition(all.contains { $0.name == stop }, "no PostgreSQL migration is named \(stop)") }
         let wanted = all.prefix { $0.name != stop }
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(74210001)", logger: logger)

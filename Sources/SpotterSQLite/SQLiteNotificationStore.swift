@@ -19,10 +19,7 @@ struct SQLiteNotificationStore: NotificationStore {
     static let visible = """
         n.archived_at IS NULL
         AND (n.actor_id IS NULL OR n.actor_id NOT IN (
-             SELECT muted_id FROM mutes WHERE muter_id = :viewer
-             UNION ALL SELECT blocked_id FROM blocks WHERE blocker_id = :viewer
-             UNION ALL SELECT blocker_id FROM blocks WHERE blocked_id = :viewer
-             UNION ALL SELECT id FROM users WHERE suspended_at IS NOT NULL))
+             SELECT muted_id FROM mutes WHERE muter_id = :viewer UNION \(SQLitePostSQL.unlisted)))
         AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = n.post_id AND p.deleted_at IS NULL
              AND (p.author_id = :viewer
                   OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.author_id AND \(SQLitePostSQL.visible)))))

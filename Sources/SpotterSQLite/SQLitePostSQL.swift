@@ -55,8 +55,8 @@ enum SQLitePostSQL {
         """
 
     /// The people `listable` leaves out for the viewer: suspended (few: `users_suspended` holds them) or in a
-    /// block with the viewer either way.
-    /// It never holds NULL (ids and both ends of a block are `NOT NULL`), so `NOT IN` it is safe.
+    /// block with the viewer either way. It never holds NULL (ids and both ends of a block are `NOT NULL`),
+    /// so `NOT IN` it is safe.
     static let unlisted = """
         SELECT id FROM users WHERE suspended_at IS NOT NULL
         UNION SELECT blocked_id FROM blocks WHERE blocker_id = :viewer

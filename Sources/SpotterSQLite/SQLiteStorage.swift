@@ -75,7 +75,10 @@ public final class SQLiteStorage: SpotterStorage {
     /// of what a later migration does to its data.
     public func migrate(before migration: String) async throws {
         let migrator = SQLiteMigrations.migrator
-        guard let index = migrator.migrations.firstIndex(of: migration), index > 0 else { return }
+        guard let index = migrator.migrations.firstIndex(of: migration) else {
+            preconditionFailure("no SQLite migration is named \(migration)")
+        }
+        guard index > 0 else { return }
         // On a thread of its own, for the reason `migrate()` gives.
         let pool = self.pool
         let last = migrator.migrations[index - 1]
