@@ -42,10 +42,9 @@ enum PostgresPostSQL {
     /// A comment the viewer may see (see the SQLite twin for the rule).
     static func visibleComment(_ c: String) -> String {
         """
-        \(c).deleted_at IS NULL
-        AND EXISTS (SELECT 1 FROM users cu WHERE cu.id = \(c).author_id AND \(listable("cu")))
-        AND (\(c).parent_id IS NULL OR EXISTS (SELECT 1 FROM comments pc JOIN users pu ON pu.id = pc.author_id
-             WHERE pc.id = \(c).parent_id AND pc.deleted_at IS NULL AND \(listable("pu"))))
+        \(c).deleted_at IS NULL AND \(c).author_id NOT IN (\(unlisted))
+        AND (\(c).parent_id IS NULL OR EXISTS (SELECT 1 FROM comments pc
+             WHERE pc.id = \(c).parent_id AND pc.deleted_at IS NULL AND pc.author_id NOT IN (\(unlisted))))
         """
     }
 

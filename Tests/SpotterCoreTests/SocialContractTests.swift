@@ -504,6 +504,16 @@ struct SocialContractTests {
             let next = try await storage.posts.comments(
                 on: post.id, viewer: bea.id, after: firstPage.last?.id, limit: 1)
             #expect(next.map(\.text) == ["thanks"])
+            // The other way round: the troll blocks Bea, and its comment and the reply under it leave hers.
+            try await storage.graph.block(troll.id, bea.id, at: Self.start)
+            listed = try await storage.posts.comments(on: post.id, viewer: bea.id, after: nil, limit: 50)
+            #expect(listed.map(\.text) == ["nice", "thanks"])
+            #expect(try await storage.posts.post(post.id, viewer: bea.id)?.commentsCount == 2)
+            // Bea suspended: her comments, and Ana's reply under hers, leave everyone's.
+            try await storage.accounts.setSuspended(bea.id, at: Self.start)
+            listed = try await storage.posts.comments(on: post.id, viewer: nil, after: nil, limit: 50)
+            #expect(listed.map(\.text) == ["meh"])
+            #expect(try await storage.posts.post(post.id, viewer: nil)?.commentsCount == 1)
         }
     }
 
