@@ -269,6 +269,30 @@ struct PostgresPostStore: PostStore {
         return history
     }
 
+    func ownWorkoutHistories(of authors: [UserID], since: Date) async throws -> [UserID: [WorkoutHistoryEntry]] {
+        guard !authors.isEmpty else { return [:] }
+        var histories: [UserID: [WorkoutHistoryEntry]] = [:]
+        // The period's workouts come from `posts_workouts_by_performed`, whose entries carry the author, so
+        // only the asked-for authors' rows are read.
+        for try await (author, performedAt, workoutJSON, recordsJSON) in try await client.query(
+            """
+            SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p
+            WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= \(since)
+              AND p.author_id = ANY(\(authors.map(\.rawValue)))
+            ORDER BY p.performed_at
+            """, logger: logger
+        ).decode((UUID, Date, String?, String).self) {
+            guard let workout = StoredJSON.decode(WorkoutRecord.self, from: workoutJSON), workout.completed else {
+                continue
+            }
+            histories[UserID(rawValue: author), default: []].append(
+                WorkoutHistoryEntry(
+                    performedAt: performedAt, workout: workout,
+                    records: StoredJSON.decode([PersonalRecord].self, from: recordsJSON) ?? []))
+        }
+        return histories
+    }
+
     func recentTrainers(since: Date) async throws -> [RecentTrainer] {
         var trainers: [RecentTrainer] = []
         for try await (id, timeZone) in try await client.query(

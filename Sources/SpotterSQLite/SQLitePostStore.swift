@@ -312,6 +312,35 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    func ownWorkoutHistories(of authors: [UserID], since: Date) async throws -> [UserID: [WorkoutHistoryEntry]] {
+        guard !authors.isEmpty else { return [:] }
+        // The authors travel as one JSON array; the period's workouts come from `posts_workouts_by_performed`,
+        // whose entries carry the author, so only the asked-for authors' rows are read.
+        let list = "[" + authors.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        return try await pool.read { db in
+            var histories: [UserID: [WorkoutHistoryEntry]] = [:]
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: Self.ownWorkoutsSQL), arguments: [since.sqliteValue, list])
+            while let row = try rows.next() {
+                guard let author = UserID(row[0] as String),
+                    let workout = StoredJSON.decode(WorkoutRecord.self, from: row[2]), workout.completed
+                else { continue }
+                histories[author, default: []].append(
+                    WorkoutHistoryEntry(
+                        performedAt: Date(sqliteValue: row[1]), workout: workout,
+                        records: StoredJSON.decode([PersonalRecord].self, from: row[3]) ?? []))
+            }
+            return histories
+        }
+    }
+
+    private static let ownWorkoutsSQL = """
+        SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p
+        WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= ?
+          AND p.author_id IN (SELECT value FROM json_each(?))
+        ORDER BY p.performed_at
+        """
+
     func recentTrainers(since: Date) async throws -> [RecentTrainer] {
         try await pool.read { db in
             try Row.fetchAll(

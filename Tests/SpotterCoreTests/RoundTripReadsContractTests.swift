@@ -307,4 +307,62 @@ struct RoundTripReadsContractTests {
             #expect(groups.map(\.latest.postID) == [nil, kept.id])
         }
     }
+
+    @Test(
+        "ownWorkoutHistories reads several people's own histories at once, each as workoutHistory gives it",
+        arguments: StorageBackend.available)
+    func ownWorkoutHistories(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let day: TimeInterval = 86_400
+            func workout(
+                _ author: AccountRecord, _ title: String, daysIn: Double, visibility: Visibility = .public,
+                completed: Bool = true
+            ) async throws -> PostRecord {
+                let at = Self.start + daysIn * day
+                let record = PostRecord(
+                    id: .generate(at: at), authorID: author.id, kind: .workout, text: title, visibility: visibility,
+                    workout: WorkoutRecord(
+                        title: title, type: .strength, startTime: at, endTime: at + 3600,
+                        exercises: [ExerciseEntry(name: "Squat", sets: [WorkoutSet(weightKg: 100, reps: 5)])],
+                        completed: completed),
+                    records: [PersonalRecord(exercise: "Squat", kind: .heaviestWeight, value: 100, achievedAt: at)],
+                    hashtags: [], mentions: [], textHash: title, inGlobal: true, performedAt: at, createdAt: at)
+                try await storage.posts.insert(record)
+                return record
+            }
+            let ana = try await SocialContractTests.user(storage, "ana")
+            let bea = try await SocialContractTests.user(storage, "bea", privacy: .private)
+            let cai = try await SocialContractTests.user(storage, "cai")
+            let dan = try await SocialContractTests.user(storage, "dan")
+            _ = try await workout(ana, "ana before", daysIn: 1)
+            _ = try await workout(ana, "ana at the edge", daysIn: 10)
+            _ = try await workout(ana, "ana private", daysIn: 12, visibility: .private)
+            _ = try await workout(ana, "ana unfinished", daysIn: 13, completed: false)
+            let deleted = try await workout(ana, "ana deleted", daysIn: 14)
+            try await storage.posts.tombstone(deleted.id, at: Self.start + 14 * day)
+            _ = try await SocialContractTests.post(storage, by: ana, "a note, not a workout", at: Self.start + 15 * day)
+            _ = try await workout(bea, "bea followers", daysIn: 11, visibility: .followers)
+            _ = try await workout(bea, "bea", daysIn: 16)
+            _ = try await workout(cai, "cai, not asked", daysIn: 12)
+            // Suspension hides nobody from themselves.
+            try await storage.accounts.setSuspended(bea.id, at: Self.start + 17 * day)
+
+            let since = Self.start + 10 * day
+            let asked = [ana.id, bea.id, dan.id]
+            let histories = try await storage.posts.ownWorkoutHistories(of: asked, since: since)
+            func titles(_ history: [WorkoutHistoryEntry]?) -> [String] {
+                (history ?? []).map { "\($0.workout?.title ?? "?") \($0.performedAt.timeIntervalSince(Self.start))" }
+            }
+            #expect(titles(histories[ana.id]) == ["ana at the edge 864000.0", "ana private 1036800.0"])
+            #expect(titles(histories[bea.id]) == ["bea followers 950400.0", "bea 1382400.0"])
+            #expect(histories[dan.id] == nil, "nobody without workouts is listed")
+            #expect(histories[cai.id] == nil, "only the people asked for")
+            for person in asked {
+                let one = try await storage.posts.workoutHistory(of: person, viewer: person, since: since)
+                #expect(titles(histories[person]) == titles(one))
+                #expect(histories[person]?.map(\.records) ?? [] == one.map(\.records))
+            }
+            #expect(try await storage.posts.ownWorkoutHistories(of: [], since: since).isEmpty)
+        }
+    }
 }

@@ -32,34 +32,67 @@ public struct ReminderSweep: Sendable {
         guard since < now else { return 0 }
         // A streak alive at this evening had a workout yesterday; a week's summary needs one this week.
         let trainers = try await storage.posts.recentTrainers(since: now.addingTimeInterval(-8 * 86_400))
-        var sent = 0
-        for trainer in trainers {
+        let due = trainers.compactMap { trainer -> Due? in
             let local = LocalTime(trainer.timeZone)
             let evening = local.previous(minuteOfDay: Self.eveningMinute, atOrBefore: now)
-            guard evening > since else { continue }
-            let history = try await history(of: trainer.id, evening: evening, local: local)
-            for reminder in Self.reminders(history: history, local: local, evening: evening) {
-                await notifier.notify(
-                    .reminder(user: trainer.id, type: reminder.type, period: reminder.period, text: reminder.text))
-                sent += 1
+            return evening > since ? Due(trainer: trainer.id, local: local, evening: evening) : nil
+        }
+        var sent = 0
+        // A start looks back hours (`ReminderService.catchUp`): thousands of people's evenings at once. Their
+        // histories are read a batch of people at a time, not one read each (issue 8: one read each made
+        // every start spend seconds of CPU).
+        for start in stride(from: 0, to: due.count, by: Self.historyBatch) {
+            let batch = due[start..<min(start + Self.historyBatch, due.count)]
+            let histories = try await recentHistories(of: batch)
+            for person in batch {
+                let history = try await history(of: person, recent: histories[person.trainer] ?? [])
+                for reminder in Self.reminders(history: history, local: person.local, evening: person.evening) {
+                    await notifier.notify(
+                        .reminder(
+                            user: person.trainer, type: reminder.type, period: reminder.period, text: reminder.text))
+                    sent += 1
+                }
             }
         }
         return sent
     }
 
+    /// Someone whose evening fell in the sweep, and when.
+    struct Due {
+        var trainer: UserID
+        var local: LocalTime
+        var evening: Date
+    }
+
+    /// People whose recent histories one read takes.
+    static let historyBatch = 500
+
     /// Days of history a sweep reads first. Reading everyone's whole history made the first sweep after a
     /// start a burst (issue 8's profiles): the weekly summary needs a week, and a streak only needs more
     /// when it runs back to the start of the window, in which case the whole history is read.
     public static let historyWindowDays = 35
+    static let historyWindow = Double(historyWindowDays) * 86_400
 
-    private func history(of trainer: UserID, evening: Date, local: LocalTime) async throws -> [WorkoutHistoryEntry] {
-        let start = evening.addingTimeInterval(-Double(Self.historyWindowDays) * 86_400)
-        let recent = try await storage.posts.workoutHistory(of: trainer, viewer: trainer, since: start)
+    /// Each person's workouts of the window before their evening: one read for the batch, from its earliest
+    /// window on, each person's then cut to their own.
+    private func recentHistories(of batch: ArraySlice<Due>) async throws -> [UserID: [WorkoutHistoryEntry]] {
+        guard let earliest = batch.map(\.evening).min() else { return [:] }
+        let histories = try await storage.posts.ownWorkoutHistories(
+            of: batch.map(\.trainer), since: earliest.addingTimeInterval(-Self.historyWindow))
+        var recent: [UserID: [WorkoutHistoryEntry]] = [:]
+        for person in batch {
+            let start = person.evening.addingTimeInterval(-Self.historyWindow)
+            recent[person.trainer] = histories[person.trainer]?.filter { $0.performedAt >= start }
+        }
+        return recent
+    }
+
+    private func history(of person: Due, recent: [WorkoutHistoryEntry]) async throws -> [WorkoutHistoryEntry] {
         let streak = ProgressStats.streaks(
-            workoutDays: recent.map(\.performedAt), timeZone: local.timeZone, now: evening
+            workoutDays: recent.map(\.performedAt), timeZone: person.local.timeZone, now: person.evening
         ).current
         guard streak >= Self.historyWindowDays - 2 else { return recent }
-        return try await storage.posts.workoutHistory(of: trainer, viewer: trainer, since: nil)
+        return try await storage.posts.workoutHistory(of: person.trainer, viewer: person.trainer, since: nil)
     }
 
     /// What one person is due at `evening`, from their workout history: pure, so the rules are tested alone.

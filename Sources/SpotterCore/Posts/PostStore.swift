@@ -32,6 +32,10 @@ public protocol PostStore: Sendable {
     /// People (not suspended) with a workout, of any visibility, performed at or after `since`, with their
     /// time zones: the ones a streak reminder or weekly summary may be for.
     func recentTrainers(since: Date) async throws -> [RecentTrainer]
+    /// Each of `authors`' completed workouts performed at or after `since`, oldest first, as the author sees
+    /// them (`workoutHistory(of: a, viewer: a, since:)` for each): the histories a reminder sweep reads, in
+    /// one pass over the period's workouts instead of one read per person. Authors without any are absent.
+    func ownWorkoutHistories(of authors: [UserID], since: Date) async throws -> [UserID: [WorkoutHistoryEntry]]
     /// How many of `author`'s posts `viewer` may see.
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int
     /// Posts by `author` created at or after `since`, deleted ones included (for rate limits).
