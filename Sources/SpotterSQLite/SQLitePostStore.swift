@@ -315,7 +315,7 @@ struct SQLitePostStore: PostStore {
     func ownWorkoutHistories(of authors: [UserID], since: Date) async throws -> [UserID: [WorkoutHistoryEntry]] {
         guard !authors.isEmpty else { return [:] }
         // The authors travel as one JSON array; the period's workouts come from `posts_workouts_by_performed`,
-        // whose entries carry the author, so only the asked-for authors' rows are read.
+        // whose entries carry the author, so only the asked-for authors' rows are read from the table.
         let list = "[" + authors.map { "\"\($0)\"" }.joined(separator: ",") + "]"
         return try await pool.read { db in
             var histories: [UserID: [WorkoutHistoryEntry]] = [:]
@@ -334,8 +334,10 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    /// Named index: left to itself SQLite reads each author's every post through `posts_by_author` (293 ms
+    /// for 500 people of the benchmark's community, against 23 ms through the period's workouts).
     private static let ownWorkoutsSQL = """
-        SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p
+        SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p INDEXED BY posts_workouts_by_performed
         WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= ?
           AND p.author_id IN (SELECT value FROM json_each(?))
         ORDER BY p.performed_at
