@@ -35,9 +35,15 @@ struct PostgresPlanReuseTests {
                 made.append(post.id)
             }
             try await storage.analyze()
-            for limit in [21, 5, 21, 3, 21, 21, 8, 21, 21, 21] {
-                let page = try await storage.posts.feed(FeedQuery(source: .following, limit: limit), viewer: me.id)
-                #expect(page.map(\.id) == Array(made.reversed().prefix(limit)))
+            // Asked as of a time, as the API asks, a page reads the last month first: its candidates, then
+            // the page made of them. Asked without, it walks the newest posts. Each statement keeps its plan.
+            let now = BulkLoadingContractTests.start.addingTimeInterval(20_100 * 60)
+            for asOf in [nil, now] {
+                for limit in [21, 5, 21, 3, 21, 21, 8, 21, 21, 21] {
+                    let page = try await storage.posts.feed(
+                        FeedQuery(source: .following, limit: limit, asOf: asOf), viewer: me.id)
+                    #expect(page.map(\.id) == Array(made.reversed().prefix(limit)))
+                }
             }
             // The pool holds one connection, so this is the session that ran the pages.
             var plans: [String: (generic: Int64, custom: Int64)] = [:]
@@ -47,9 +53,14 @@ struct PostgresPlanReuseTests {
             ).decode((String, Int64, Int64).self) {
                 plans[name] = (generic, custom)
             }
-            let following = try #require(plans["feed.FollowingFeedShape.FirstPageShape.21"])
-            #expect(plans.count == 1, "every page size up to the default shares one statement")
-            #expect(following.custom <= 5 && following.generic >= 5, "planned \(following.custom) times of 10")
+            #expect(plans.count == 3, "every page size up to the default shares one statement: \(plans.keys)")
+            for name in [
+                "feed.FollowingFeedShape.FirstPageShape.21", "feed.following-candidates.BeforeCursorShape.63",
+                "feed.GivenPostsShape.FirstPageShape.21",
+            ] {
+                let plan = try #require(plans[name])
+                #expect(plan.custom <= 5 && plan.generic >= 5, "\(name): planned \(plan.custom) times of 10")
+            }
         }
     }
 
