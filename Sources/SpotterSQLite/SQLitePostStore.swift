@@ -316,7 +316,7 @@ struct SQLitePostStore: PostStore {
         guard !authors.isEmpty else { return [:] }
         // The authors travel as one JSON array; the period's workouts come from `posts_workouts_by_performed`,
         // whose entries carry the author, so only the asked-for authors' rows are read from the table.
-        let list = "[" + authors.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        let list = StoredJSON.encode(authors.map(\.description))
         return try await pool.read { db in
             var histories: [UserID: [WorkoutHistoryEntry]] = [:]
             let rows = try Row.fetchCursor(
