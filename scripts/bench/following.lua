@@ -5,9 +5,21 @@ for line in io.lines(os.getenv("TOKENS")) do
   if #line > 0 then tokens[#tokens + 1] = line end
 end
 local index = 0
+-- scripts/profile-callgrind asks for the same requests from both builds it compares: FIRST fixes where the
+-- sequence starts, REQUESTS how many answers to wait for. Benchmarks set neither.
+local first = tonumber(os.getenv("FIRST") or "")
+local limit = tonumber(os.getenv("REQUESTS") or "")
 
 function setup(thread)
-  thread:set("offset", math.random(#tokens))
+  thread:set("offset", first or math.random(#tokens))
+end
+
+if limit then
+  local answered = 0
+  function response()
+    answered = answered + 1
+    if answered >= limit then os.exit(0) end -- wrk.thread:stop() would still wait out the duration
+  end
 end
 
 request = function()

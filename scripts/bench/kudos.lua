@@ -10,7 +10,18 @@ local function read(path)
 end
 local tokens = read(os.getenv("TOKENS"))
 local posts = read(os.getenv("POSTS"))
-local index = 0
+-- scripts/profile-callgrind asks for the same requests from both builds it compares: FIRST fixes where the
+-- sequence starts, REQUESTS how many answers to wait for. Benchmarks set neither.
+local index = tonumber(os.getenv("FIRST") or "0")
+local limit = tonumber(os.getenv("REQUESTS") or "")
+
+if limit then
+  local answered = 0
+  function response()
+    answered = answered + 1
+    if answered >= limit then os.exit(0) end -- wrk.thread:stop() would still wait out the duration
+  end
+end
 
 request = function()
   index = index + 1
