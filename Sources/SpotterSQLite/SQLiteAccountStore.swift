@@ -44,11 +44,9 @@ struct SQLiteAccountStore: AccountStore {
     /// `find(ids:)` inside a read that is already open (a notification group's people).
     static func find(ids: [UserID], _ db: Database) throws -> [AccountRecord] {
         guard !ids.isEmpty else { return [] }
-        // One statement for any number of ids: they travel as a JSON array.
-        let list = "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
         return try Row.fetchAll(
             cached: db, sql: "SELECT \(Self.columns) FROM users WHERE id IN (SELECT value FROM json_each(?))",
-            arguments: [list]
+            arguments: [SQLiteIDList.json(ids)]
         ).compactMap(Self.record)
     }
 
