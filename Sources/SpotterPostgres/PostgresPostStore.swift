@@ -237,7 +237,7 @@ struct PostgresPostStore: PostStore {
                 displayName: try r[12].decode(String.self), avatarURL: try r[13].decode(String?.self)),
             text: try r[2].decode(String.self), visibility: visibility,
             workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: try r[4].decode(String?.self)),
-            hashtags: StoredJSON.decode([String].self, from: try r[6].decode(String.self)) ?? [],
+            hashtags: StoredJSON.decodeRemembered([String].self, from: try r[6].decode(String.self)) ?? [],
             mentions: StoredJSON.decode([String].self, from: try r[7].decode(String.self)) ?? [],
             personalRecords: StoredJSON.decode([PersonalRecord].self, from: try r[5].decode(String.self)) ?? [],
             createdAt: try r[8].decode(Date.self), editedAt: try r[9].decode(Date?.self),

@@ -212,43 +212,47 @@ struct SQLitePostStore: PostStore {
               AND \(SQLitePostSQL.notMuted)
             ORDER BY p.performed_at DESC LIMIT :limit
             """
-        return try await hydrate(
+        let found = try await hydrate(
             sql: sql, arguments: ["since": since.sqliteValue, "viewer": viewer?.description, "limit": limit],
             viewer: viewer
         ) { row in (performedAt: Date(sqliteValue: row[17]), authorFeatured: row[18] as Bool) }
-        .map {
-            RankingCandidate(post: $0.post, performedAt: $0.extra.performedAt, authorFeatured: $0.extra.authorFeatured)
+        return zip(found.posts, found.extras).map {
+            RankingCandidate(post: $0, performedAt: $1.performedAt, authorFeatured: $1.authorFeatured)
         }
     }
 
     /// Runs a post query and adds each post's first kudos givers in one more query.
     func hydrate(sql: String, arguments: StatementArguments, viewer: UserID?) async throws -> [Post] {
-        try await hydrate(sql: sql, arguments: arguments, viewer: viewer) { _ in () }.map(\.post)
+        try await hydrate(sql: sql, arguments: arguments, viewer: viewer) { _ in () }.posts
     }
 
     /// Like `hydrate`, with `extra` reading what the query selects after the standard columns. Rows are read
     /// inside the database read: GRDB's rows aren't `Sendable`, and returning them would pick its blocking
     /// `read` overload, which holds a cooperative thread for the whole query. The kudos previews come in the
     /// same read: each read is a round trip to GRDB's queue, and a kudos request makes few others (issue 8).
+    /// The posts and the extras come back side by side: pairing them, then splitting the pairs to add the
+    /// previews, copied every post three times (a `Post` is a dozen references), 2% of a Following page's
+    /// instructions (callgrind).
     func hydrate<Extra: Sendable>(
         sql: String, arguments: StatementArguments, viewer: UserID?, extra: @escaping @Sendable (Row) -> Extra
-    ) async throws -> [(post: Post, extra: Extra)] {
+    ) async throws -> (posts: [Post], extras: [Extra]) {
         try await pool.read { db in
             // A cursor's rows are read in place; `fetchAll` would copy every row before it is read once.
-            var rows: [(Post, Extra)] = []
+            var posts: [Post] = []
+            var extras: [Extra] = []
             let cursor = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try cursor.next() {
-                if let post = Self.post(from: row) { rows.append((post, extra(row))) }
+                guard let post = Self.post(from: row) else { continue }
+                posts.append(post)
+                extras.append(extra(row))
             }
-            let posts = try Self.withKudosPreview(rows.map(\.0), viewer: viewer, db)
-            return zip(posts, rows).map { (post: $0, extra: $1.1) }
+            try Self.addKudosPreviews(to: &posts, viewer: viewer, db)
+            return (posts, extras)
         }
     }
 
-    private static func withKudosPreview(_ posts: [Post], viewer: UserID?, _ db: Database) throws -> [Post] {
-        var posts = posts
-        guard !posts.isEmpty else { return posts }
-        let ids = posts.map(\.id.description)
+    private static func addKudosPreviews(to posts: inout [Post], viewer: UserID?, _ db: Database) throws {
+        guard !posts.isEmpty else { return }
         // The first three givers of each post, read from the front of kudos_in_order: a post's cost stays
         // the same however many kudos it has (ranking all of them was most of a kudos request on a popular
         // post, issue 8). Givers are checked against the page's one set of `unlisted` people, not looked up
@@ -265,14 +269,14 @@ struct SQLitePostStore: PostStore {
             """
         var preview: [String: [AuthorSummary]] = [:]
         for row in try Row.fetchAll(
-            cached: db, sql: previewSQL, arguments: ["ids": StoredJSON.encode(ids), "viewer": viewer?.description])
+            cached: db, sql: previewSQL,
+            arguments: ["ids": SQLiteIDList.json(posts.map(\.id)), "viewer": viewer?.description])
         {
             guard let id = UserID(row[1] as String) else { continue }
             preview[row[0], default: []].append(
                 AuthorSummary(id: id, username: row[2], displayName: row[3], avatarURL: row[4]))
         }
         for index in posts.indices { posts[index].kudosPreview = preview[posts[index].id.description] ?? [] }
-        return posts
     }
 
     static func post(from row: Row) -> Post? {
@@ -284,7 +288,7 @@ struct SQLitePostStore: PostStore {
             author: AuthorSummary(id: authorID, username: row[11], displayName: row[12], avatarURL: row[13]),
             text: row[2], visibility: visibility,
             workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[4]),
-            hashtags: StoredJSON.decode([String].self, from: row[6]) ?? [],
+            hashtags: StoredJSON.decodeRemembered([String].self, from: row[6]) ?? [],
             mentions: StoredJSON.decode([String].self, from: row[7]) ?? [],
             personalRecords: StoredJSON.decode([PersonalRecord].self, from: row[5]) ?? [],
             createdAt: Date(sqliteValue: row[8]), editedAt: (row[9] as Double?).map(Date.init(sqliteValue:)),
@@ -316,7 +320,7 @@ struct SQLitePostStore: PostStore {
         guard !authors.isEmpty else { return [:] }
         // The authors travel as one JSON array; the period's workouts come from `posts_workouts_by_performed`,
         // whose entries carry the author, so only the asked-for authors' rows are read from the table.
-        let list = StoredJSON.encode(authors.map(\.description))
+        let list = SQLiteIDList.json(authors)
         return try await pool.read { db in
             var histories: [UserID: [WorkoutHistoryEntry]] = [:]
             let rows = try Row.fetchCursor(
