@@ -15,7 +15,7 @@ struct SQLiteTokenStore: TokenStore {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        token.hash, token.userID.description, token.family.uuidString.lowercased(), token.kind.rawValue,
+                        token.hash, token.userID.description, UUIDText.format(token.family), token.kind.rawValue,
                         token.createdAt.sqliteValue, token.expiresAt.sqliteValue, token.usedAt?.sqliteValue,
                         token.revokedAt?.sqliteValue,
                     ])
@@ -27,25 +27,32 @@ struct SQLiteTokenStore: TokenStore {
         try await pool.read { db in try Self.token(hash: hash, db) }
     }
 
+    private static let columns =
+        "tokens.hash, tokens.user_id, tokens.family, tokens.kind, tokens.created_at, "
+        + "tokens.expires_at, tokens.used_at, tokens.revoked_at"
+
     private static func token(hash: String, _ db: Database) throws -> TokenRecord? {
-        try Row.fetchOne(
-            cached: db,
-            sql: """
-                SELECT hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at
-                FROM tokens WHERE hash = ?
-                """,
-            arguments: [hash]
-        ).flatMap(Self.record)
+        try Row.fetchOne(cached: db, sql: "SELECT \(columns) FROM tokens WHERE hash = ?", arguments: [hash])
+            .flatMap(Self.record)
     }
 
+    /// One statement for both: every signed-in request makes this read, and a second statement cost a second
+    /// row set-up (GRDB maps each statement's column names) and a second step through SQLite.
     func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
         try await pool.read { db in
-            guard let token = try Self.token(hash: hash, db) else { return nil }
-            let account = try Row.fetchOne(
-                cached: db, sql: "SELECT \(SQLiteAccountStore.columns) FROM users WHERE id = ?",
-                arguments: [token.userID.description]
-            ).flatMap(SQLiteAccountStore.record)
-            return (token, account)
+            try Row.fetchOne(
+                cached: db,
+                sql: """
+                    SELECT \(Self.columns), \(SQLiteAccountStore.columns)
+                    FROM tokens LEFT JOIN users ON users.id = tokens.user_id WHERE tokens.hash = ?
+                    """,
+                arguments: [hash]
+            ).flatMap { row in
+                guard let token = Self.record(row) else { return nil }
+                // Tokens go with their account, but one without reads as having none, as two reads gave.
+                let hasAccount = (row[Self.columnCount] as String?) != nil
+                return (token, hasAccount ? SQLiteAccountStore.record(row, offset: Self.columnCount) : nil)
+            }
         }
     }
 
@@ -62,7 +69,7 @@ struct SQLiteTokenStore: TokenStore {
         try await pool.write { db in
             try db.execute(
                 cached: "UPDATE tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL",
-                arguments: [date.sqliteValue, family.uuidString.lowercased()])
+                arguments: [date.sqliteValue, UUIDText.format(family)])
         }
     }
 
@@ -70,7 +77,7 @@ struct SQLiteTokenStore: TokenStore {
         try await pool.write { db in
             try db.execute(
                 cached: "UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND family <> ? AND revoked_at IS NULL",
-                arguments: [date.sqliteValue, user.description, family.uuidString.lowercased()])
+                arguments: [date.sqliteValue, user.description, UUIDText.format(family)])
         }
     }
 
@@ -81,14 +88,18 @@ struct SQLiteTokenStore: TokenStore {
         }
     }
 
+    private static let columnCount = 8
+
+    /// A token from the first `columnCount` columns, in `columns`' order. Read by position, not name: a name
+    /// is lowercased and hashed on every read.
     static func record(_ row: Row) -> TokenRecord? {
-        guard let userID = UserID(row["user_id"] as String), let family = UUID(uuidString: row["family"]),
-            let kind = TokenKind(rawValue: row["kind"])
+        guard let userID = UserID(row[1] as String), let family = UUIDText.parse(row[2]),
+            let kind = TokenKind(rawValue: row[3])
         else { return nil }
         return TokenRecord(
-            hash: row["hash"], userID: userID, family: family, kind: kind,
-            createdAt: Date(sqliteValue: row["created_at"]), expiresAt: Date(sqliteValue: row["expires_at"]),
-            usedAt: (row["used_at"] as Double?).map(Date.init(sqliteValue:)),
-            revokedAt: (row["revoked_at"] as Double?).map(Date.init(sqliteValue:)))
+            hash: row[0], userID: userID, family: family, kind: kind,
+            createdAt: Date(sqliteValue: row[4]), expiresAt: Date(sqliteValue: row[5]),
+            usedAt: (row[6] as Double?).map(Date.init(sqliteValue:)),
+            revokedAt: (row[7] as Double?).map(Date.init(sqliteValue:)))
     }
 }

@@ -27,6 +27,21 @@ struct AccountAPITests {
         }
     }
 
+    @Test("the Authorization header's scheme is read in any case and spaces or tabs around the token are skipped")
+    func authorizationHeaderForms() async throws {
+        try await TestApp.run(.sqlite) { api in
+            let token = try await api.signup("ana_lifts").accessToken
+            for value in ["Bearer \(token)", "bearer \(token)", "BEARER  \(token)\t", "Bearer \t\(token) "] {
+                let me = try await api.call(.get, "/api/v1/me", headers: [.authorization: value])
+                #expect(me.status == .ok, "\(value.debugDescription)")
+            }
+            for value in ["Basic \(token)", "Bearer", "Bearer  ", "Bearer \(token)x", token] {
+                let me = try await api.call(.get, "/api/v1/me", headers: [.authorization: value])
+                #expect(me.status == .unauthorized, "\(value.debugDescription)")
+            }
+        }
+    }
+
     @Test("signup names every invalid field", arguments: StorageBackend.available)
     func signupValidation(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in

@@ -24,7 +24,13 @@ extension Request {
         guard let value = headers[.authorization] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        // Spaces and tabs, the header's optional whitespace (RFC 9110 §5.6.3), trimmed by hand: Foundation's
+        // `trimmingCharacters(in: .whitespaces)` was 4% of a kudos request's instructions (callgrind, issue 8).
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = parts[1].firstIndex(where: { !isSpace($0) }),
+            let end = parts[1].lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(parts[1][start...end])
     }
 
     /// The client's address: the first `X-Forwarded-For` hop when the proxy is trusted, else the peer.
