@@ -30,4 +30,14 @@ struct LineLogHandlerTests {
         #expect(lines[1].hasSuffix(" warning spotter: hb.request.id=h-2 [SpotterServerTests] plain"))
         #expect(lines[0].first?.isNumber == true)  // starts with the timestamp
     }
+
+    @Test("the access log's duration is in milliseconds to a tenth, rounded half up")
+    func durations() {
+        #expect(AccessLogMiddleware.milliseconds(.zero) == "0.0")
+        #expect(AccessLogMiddleware.milliseconds(.microseconds(449)) == "0.4")
+        #expect(AccessLogMiddleware.milliseconds(.microseconds(450)) == "0.5")
+        #expect(AccessLogMiddleware.milliseconds(.milliseconds(12)) == "12.0")
+        #expect(AccessLogMiddleware.milliseconds(.nanoseconds(1_999_950)) == "2.0")
+        #expect(AccessLogMiddleware.milliseconds(.seconds(3) + .microseconds(250)) == "3000.3")
+    }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 
 /// One log line per request: method, path, status, duration.
@@ -16,10 +15,17 @@ struct AccessLogMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(
             "\(request.method) \(request.uri.path) \(response.status.code)",
-            metadata: ["duration_ms": .string(String(format: "%.1f", milliseconds))])
+            metadata: ["duration_ms": .string(Self.milliseconds(elapsed))])
         return response
+    }
+
+    /// The duration in milliseconds to one decimal, rounded half up: "0.4", "12.0". Integer arithmetic, where
+    /// `String(format: "%.1f")` went through Foundation's printf on every request.
+    static func milliseconds(_ elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        let tenths = seconds * 10_000 + (attoseconds + 50_000_000_000_000) / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }
