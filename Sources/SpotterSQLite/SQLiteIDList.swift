@@ -7,15 +7,17 @@ import SpotterModels
 /// nothing in it needs escaping.
 enum SQLiteIDList {
     static func json<ID: TypedID>(_ ids: some Sequence<ID>) -> String {
-        var text = "["
-        text.reserveCapacity(2 + 39 * ids.underestimatedCount)  // 36 characters, two quotes and a comma each
-        for (index, id) in ids.enumerated() {
-            if index > 0 { text.append(",") }
-            text.append("\"")
-            text.append(id.description)
-            text.append("\"")
+        // Bytes first, one String at the end: appending to a String checked and grew it three times an id, 2,800
+        // instructions each (callgrind).
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(2 + 39 * ids.underestimatedCount)  // 36 characters, two quotes and a comma each
+        for id in ids {
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: id.description.utf8)
+            bytes.append(UInt8(ascii: "\""))
         }
-        text.append("]")
-        return text
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
