@@ -184,7 +184,8 @@ struct SQLitePostStore: PostStore {
     }
 
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
-        try await pool.read { db in
+        // One statement: no transaction needed around it (see `SQLiteTokenStore.findWithAccount`).
+        try await pool.unsafeRead { db in
             try Row.fetchOne(
                 cached: db,
                 sql: """
