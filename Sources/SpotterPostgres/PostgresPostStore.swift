@@ -210,9 +210,9 @@ struct PostgresPostStore: PostStore {
         return try await withKudosPreview(posts, viewer: viewer)
     }
 
-    /// Adds each post's first kudos givers, in one more query.
-    func withKudosPreview(_ posts: [Post], viewer: UserID?) async throws -> [Post] {
-        var posts = posts
+    /// Adds each post's first kudos givers, in one more query. `consuming`, so that the page's array is
+    /// changed in place rather than copied with every post in it (as SQLite's `hydrate` found, issue 8).
+    func withKudosPreview(_ posts: consuming [Post], viewer: UserID?) async throws -> [Post] {
         guard !posts.isEmpty else { return posts }
         var preview: [UUID: [AuthorSummary]] = [:]
         for try await (postID, userID, username, displayName, avatar) in try await client.execute(
