@@ -8,18 +8,10 @@ local index = 0
 -- scripts/profile-callgrind asks for the same requests from both builds it compares: FIRST fixes where the
 -- sequence starts, REQUESTS how many answers to wait for. Benchmarks set neither.
 local first = tonumber(os.getenv("FIRST") or "")
-local limit = tonumber(os.getenv("REQUESTS") or "")
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "limit.lua")
 
 function setup(thread)
   thread:set("offset", first or math.random(#tokens))
-end
-
-if limit then
-  local answered = 0
-  function response()
-    answered = answered + 1
-    if answered >= limit then os.exit(0) end -- wrk.thread:stop() would still wait out the duration
-  end
 end
 
 request = function()

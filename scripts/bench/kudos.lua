@@ -13,15 +13,7 @@ local posts = read(os.getenv("POSTS"))
 -- scripts/profile-callgrind asks for the same requests from both builds it compares: FIRST fixes where the
 -- sequence starts, REQUESTS how many answers to wait for. Benchmarks set neither.
 local index = tonumber(os.getenv("FIRST") or "0")
-local limit = tonumber(os.getenv("REQUESTS") or "")
-
-if limit then
-  local answered = 0
-  function response()
-    answered = answered + 1
-    if answered >= limit then os.exit(0) end -- wrk.thread:stop() would still wait out the duration
-  end
-end
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "limit.lua")
 
 request = function()
   index = index + 1
