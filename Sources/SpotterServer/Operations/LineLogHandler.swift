@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// swift-log's `StreamLogHandler` line format, with the metadata rendered when a line is written rather than
 /// whenever it changes.
@@ -38,13 +39,43 @@ public struct LineLogHandler: LogHandler {
             all["error.message"] = "\(error)"
             all["error.type"] = "\(String(reflecting: type(of: error)))"
         }
-        let rendered =
-            all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: " ")
-        output.write("\(Self.timestamp()) \(event.level) \(label):\(rendered) [\(event.source)] \(event.message)\n")
+        // The line's bytes in one buffer, and the timestamp rendered once a second: interpolating the line
+        // and its metadata piece by piece, and `strftime` for every line, cost an access-log line about
+        // 31,000 instructions (callgrind, issue 8).
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line.append(contentsOf: Self.timestamp().utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: event.level.rawValue.utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: label.utf8)
+        line.append(UInt8(ascii: ":"))
+        for (key, value) in all.sorted(by: { $0.key < $1.key }) {
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: key.utf8)
+            line.append(UInt8(ascii: "="))
+            line.append(contentsOf: value.description.utf8)
+        }
+        line.append(contentsOf: " [".utf8)
+        line.append(contentsOf: event.source.utf8)
+        line.append(contentsOf: "] ".utf8)
+        line.append(contentsOf: event.message.description.utf8)
+        line.append(UInt8(ascii: "\n"))
+        output.write(line)
     }
 
+    private static let lastSecond = Mutex<(second: time_t, text: String)>((0, ""))
+
     private static func timestamp() -> String {
-        var now = time(nil)
+        let now = time(nil)
+        return lastSecond.withLock { last in
+            if last.second != now { last = (now, render(now)) }
+            return last.text
+        }
+    }
+
+    private static func render(_ second: time_t) -> String {
+        var now = second
         var parts = tm()
         localtime_r(&now, &parts)
         var buffer = [CChar](repeating: 0, count: 64)
@@ -59,9 +90,8 @@ struct LineOutput: Sendable {
 
     static let standardOutput = LineOutput(descriptor: STDOUT_FILENO)
 
-    func write(_ line: String) {
-        var line = line
-        line.withUTF8 { bytes in
+    func write(_ line: [UInt8]) {
+        line.withUnsafeBufferPointer { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
