@@ -259,12 +259,11 @@ struct PostgresPostStore: PostStore {
             builder.query(sql), logger: logger
         )
         .decode((Date, String?, String).self) {
-            let workout = StoredJSON.decode(WorkoutRecord.self, from: workoutJSON)
-            guard workout?.completed ?? false else { continue }
-            history.append(
-                WorkoutHistoryEntry(
-                    performedAt: performedAt, workout: workout,
-                    records: StoredJSON.decode([PersonalRecord].self, from: recordsJSON) ?? []))
+            if let entry = WorkoutHistoryEntry(
+                performedAt: performedAt, storedWorkout: workoutJSON, storedRecords: recordsJSON)
+            {
+                history.append(entry)
+            }
         }
         return history
     }
@@ -282,13 +281,11 @@ struct PostgresPostStore: PostStore {
             ORDER BY p.performed_at
             """, logger: logger
         ).decode((UUID, Date, String?, String).self) {
-            guard let workout = StoredJSON.decode(WorkoutRecord.self, from: workoutJSON), workout.completed else {
-                continue
+            if let entry = WorkoutHistoryEntry(
+                performedAt: performedAt, storedWorkout: workoutJSON, storedRecords: recordsJSON)
+            {
+                histories[UserID(rawValue: author), default: []].append(entry)
             }
-            histories[UserID(rawValue: author), default: []].append(
-                WorkoutHistoryEntry(
-                    performedAt: performedAt, workout: workout,
-                    records: StoredJSON.decode([PersonalRecord].self, from: recordsJSON) ?? []))
         }
         return histories
     }

@@ -308,11 +308,8 @@ struct SQLitePostStore: PostStore {
                     """,
                 arguments: ["author": author.description, "viewer": viewer?.description, "since": since?.sqliteValue]
             ).compactMap { row in
-                let workout = StoredJSON.decode(WorkoutRecord.self, from: row[1])
-                guard workout?.completed ?? false else { return nil }
-                return WorkoutHistoryEntry(
-                    performedAt: Date(sqliteValue: row[0]), workout: workout,
-                    records: StoredJSON.decode([PersonalRecord].self, from: row[2]) ?? [])
+                WorkoutHistoryEntry(
+                    performedAt: Date(sqliteValue: row[0]), storedWorkout: row[1], storedRecords: row[2])
             }
         }
     }
@@ -328,12 +325,10 @@ struct SQLitePostStore: PostStore {
                 db.cachedStatement(sql: Self.ownWorkoutsSQL), arguments: [since.sqliteValue, list])
             while let row = try rows.next() {
                 guard let author = UserID(row[0] as String),
-                    let workout = StoredJSON.decode(WorkoutRecord.self, from: row[2]), workout.completed
+                    let entry = WorkoutHistoryEntry(
+                        performedAt: Date(sqliteValue: row[1]), storedWorkout: row[2], storedRecords: row[3])
                 else { continue }
-                histories[author, default: []].append(
-                    WorkoutHistoryEntry(
-                        performedAt: Date(sqliteValue: row[1]), workout: workout,
-                        records: StoredJSON.decode([PersonalRecord].self, from: row[3]) ?? []))
+                histories[author, default: []].append(entry)
             }
             return histories
         }

@@ -69,4 +69,15 @@ public struct WorkoutHistoryEntry: Sendable {
         self.workout = workout
         self.records = records
     }
+
+    /// An entry from a workout post's stored columns, or nil unless its workout was completed: only finished
+    /// workouts make a history. One rule for both adapters' history reads.
+    public init?(performedAt: Date, storedWorkout: String?, storedRecords: String?) {
+        guard let workout = StoredJSON.decode(WorkoutRecord.self, from: storedWorkout), workout.completed else {
+            return nil
+        }
+        self.init(
+            performedAt: performedAt, workout: workout,
+            records: StoredJSON.decode([PersonalRecord].self, from: storedRecords) ?? [])
+    }
 }
