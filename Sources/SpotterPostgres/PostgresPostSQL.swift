@@ -56,6 +56,28 @@ enum PostgresPostSQL {
          - (SELECT COUNT(*) FROM kudos k WHERE k.post_id = p.id AND k.user_id IN (\(unlisted))))
         """
 
+    /// A comment anyone may see but for who wrote it or its parent (see the SQLite twin).
+    static func countedComment(_ c: String) -> String {
+        """
+        \(c).deleted_at IS NULL AND (\(c).parent_id IS NULL OR EXISTS (SELECT 1 FROM comments pc
+            WHERE pc.id = \(c).parent_id AND pc.deleted_at IS NULL))
+        """
+    }
+
+    /// `Post.commentsCount`: the kept count of counted comments less those the viewer may not see for who
+    /// wrote them or their parent, a small set, so a post's count costs the same however many comments it has
+    /// (see the SQLite twin). `SUM` of counts is `numeric` here; the cast keeps the column a `bigint`.
+    static let commentsCount = """
+        COALESCE((SELECT n.comments
+            - (SELECT COUNT(*) FROM comments c
+               WHERE c.post_id = p.id AND c.author_id IN (\(unlisted)) AND \(countedComment("c")))
+            - COALESCE((SELECT SUM((SELECT COUNT(*) FROM comments r WHERE r.parent_id = pc.id
+                                    AND r.deleted_at IS NULL AND r.author_id NOT IN (\(unlisted))))::bigint
+                        FROM comments pc
+                        WHERE pc.post_id = p.id AND pc.author_id IN (\(unlisted)) AND pc.deleted_at IS NULL), 0)
+            FROM post_counts n WHERE n.post_id = p.id AND n.comments > 0), 0)
+        """
+
     /// The people `listable` leaves out for the viewer: suspended, or in a block with the viewer either way.
     /// It never holds NULL (ids and both ends of a block are `NOT NULL`), so `NOT IN` it is safe.
     static let unlisted = """
@@ -68,7 +90,7 @@ enum PostgresPostSQL {
         p.id, p.kind, p.text, p.visibility, p.workout, p.records, p.hashtags, p.mentions, p.created_at, p.edited_at,
         u.id, u.username, u.display_name, u.avatar_url,
         \(kudosCount),
-        (SELECT COUNT(*) FROM comments c WHERE c.post_id = p.id AND \(visibleComment("c"))),
+        \(commentsCount),
         EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = \(viewer))
         """
 
