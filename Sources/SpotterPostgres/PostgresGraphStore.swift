@@ -141,13 +141,17 @@ struct PostgresGraphStore: GraphStore {
 
     func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
         let u = user.rawValue
+        // The kept counts less suspended people's follows (see the SQLite twin).
         let rows = try await client.query(
             """
             SELECT
-              (SELECT COUNT(*) FROM follows f JOIN users x ON x.id = f.follower_id
-               WHERE f.followee_id = \(u) AND f.state = 'accepted' AND x.suspended_at IS NULL),
-              (SELECT COUNT(*) FROM follows f JOIN users x ON x.id = f.followee_id
-               WHERE f.follower_id = \(u) AND f.state = 'accepted' AND x.suspended_at IS NULL)
+              c.followers - (SELECT COUNT(*) FROM users s JOIN follows f ON f.follower_id = s.id
+                             WHERE s.suspended_at IS NOT NULL AND f.followee_id = c.user_id
+                               AND f.state = 'accepted'),
+              c.following - (SELECT COUNT(*) FROM users s JOIN follows f ON f.followee_id = s.id
+                             WHERE s.suspended_at IS NOT NULL AND f.follower_id = c.user_id
+                               AND f.state = 'accepted')
+            FROM user_counts c WHERE c.user_id = \(u)
             """, logger: logger)
         for try await (followers, following) in rows.decode((Int, Int).self) { return (followers, following) }
         return (0, 0)

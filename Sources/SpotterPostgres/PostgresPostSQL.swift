@@ -26,6 +26,23 @@ enum PostgresPostSQL {
         """
     }
 
+    /// How many of the author's posts `visible` lets the viewer see, from the counts kept in `user_counts`
+    /// (see the SQLite twin for the rule). `author` is the author's placeholder.
+    static func visiblePostsCount(author: String) -> String {
+        """
+        SELECT CASE
+          WHEN u.id = \(viewer) THEN c.public_posts + c.followers_posts + c.private_posts
+          WHEN u.suspended_at IS NOT NULL OR EXISTS (SELECT 1 FROM blocks b
+               WHERE (b.blocker_id = \(viewer) AND b.blocked_id = u.id)
+                  OR (b.blocker_id = u.id AND b.blocked_id = \(viewer))) THEN 0
+          WHEN EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer) AND f.followee_id = u.id
+                       AND f.state = 'accepted') THEN c.public_posts + c.followers_posts
+          WHEN u.privacy <> 'private' THEN c.public_posts
+          ELSE 0 END
+        FROM users u JOIN user_counts c ON c.user_id = u.id WHERE u.id = \(author)
+        """
+    }
+
     static let notMuted = """
         NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = \(viewer) AND m.muted_id = p.author_id)
         """

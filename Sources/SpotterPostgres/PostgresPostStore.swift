@@ -306,10 +306,7 @@ struct PostgresPostStore: PostStore {
 
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let sql = """
-            SELECT COUNT(*) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.author_id = \(try builder.bind(author.rawValue)) AND \(PostgresPostSQL.visible)
-            """
+        let sql = PostgresPostSQL.visiblePostsCount(author: try builder.bind(author.rawValue))
         for try await count in try await client.query(builder.query(sql), logger: logger).decode(Int.self) {
             return count
         }

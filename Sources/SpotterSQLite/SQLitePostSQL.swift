@@ -2,7 +2,7 @@
 /// `:viewer` argument (NULL when nobody is signed in).
 enum SQLitePostSQL {
     /// `VisibilityPolicy.canSee`, in SQL, for posts (or templates, which share the columns) aliased `p`
-    /// with their author aliased `u`.
+    /// with their author aliased `u`. `visiblePostsCount` applies the same rule to kept counts: change both.
     static let visible = visible(post: "p", author: "u")
 
     /// `visible` for other aliases (a subquery over posts inside a query over something else).
@@ -20,6 +20,24 @@ enum SQLitePostSQL {
                                  AND f.followee_id = \(p).author_id AND f.state = 'accepted')))))
         """
     }
+
+    /// How many of `:author`'s posts `visible` lets `:viewer` see, from the counts triggers keep per person and
+    /// visibility in `user_counts`, instead of reading every post. For one author `visible` depends on the
+    /// post only through its visibility: the author sees all three kinds; someone suspended or in a block
+    /// either way, none; an accepted follower, public and followers-only; anyone else, public, unless the
+    /// account is private. A person with no row has no posts.
+    static let visiblePostsCount = """
+        SELECT CASE
+          WHEN u.id = :viewer THEN c.public_posts + c.followers_posts + c.private_posts
+          WHEN u.suspended_at IS NOT NULL OR EXISTS (SELECT 1 FROM blocks b
+               WHERE (b.blocker_id = :viewer AND b.blocked_id = u.id)
+                  OR (b.blocker_id = u.id AND b.blocked_id = :viewer)) THEN 0
+          WHEN EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :viewer AND f.followee_id = u.id
+                       AND f.state = 'accepted') THEN c.public_posts + c.followers_posts
+          WHEN u.privacy <> 'private' THEN c.public_posts
+          ELSE 0 END
+        FROM users u JOIN user_counts c ON c.user_id = u.id WHERE u.id = :author
+        """
 
     static let notMuted = """
         NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = :viewer AND m.muted_id = p.author_id)

@@ -360,11 +360,7 @@ struct SQLitePostStore: PostStore {
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT COUNT(*) FROM posts p JOIN users u ON u.id = p.author_id
-                    WHERE p.author_id = :author AND \(SQLitePostSQL.visible)
-                    """,
+                cached: db, sql: SQLitePostSQL.visiblePostsCount,
                 arguments: ["author": author.description, "viewer": viewer?.description]) ?? 0
         }
     }
