@@ -165,6 +165,38 @@ struct PostgresGraphStore: GraphStore {
         return people
     }
 
+    func blockedEitherWay(with user: UserID) async throws -> Set<UserID> {
+        try await ids(
+            """
+            SELECT blocked_id FROM blocks WHERE blocker_id = \(user.rawValue)
+            UNION SELECT blocker_id FROM blocks WHERE blocked_id = \(user.rawValue)
+            """)
+    }
+
+    func muters(of user: UserID) async throws -> Set<UserID> {
+        try await ids("SELECT muter_id FROM mutes WHERE muted_id = \(user.rawValue)")
+    }
+
+    func followerIDs(of user: UserID) async throws -> Set<UserID> {
+        try await ids("SELECT follower_id FROM follows WHERE followee_id = \(user.rawValue) AND state = 'accepted'")
+    }
+
+    func followedPrivateAccounts(by user: UserID) async throws -> Set<UserID> {
+        try await ids(
+            """
+            SELECT f.followee_id FROM follows f JOIN users u ON u.id = f.followee_id
+            WHERE f.follower_id = \(user.rawValue) AND f.state = 'accepted' AND u.privacy = 'private'
+            """)
+    }
+
+    private func ids(_ query: PostgresQuery) async throws -> Set<UserID> {
+        var people: Set<UserID> = []
+        for try await id in try await client.query(query, logger: logger).decode(UUID.self) {
+            people.insert(UserID(rawValue: id))
+        }
+        return people
+    }
+
     /// Column names come from the two callers above, never from input.
     private func list(
         edgeColumn: String, otherColumn: String, user: UserID, state: FollowEdgeState, viewer: UserID?,

@@ -538,6 +538,11 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        (
+            // The realtime hub asks who mutes a post's author for every event about the post.
+            "2026-11-25 mutes by muted",
+            ["CREATE INDEX mutes_by_muted ON mutes(muted_id)"]
+        ),
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

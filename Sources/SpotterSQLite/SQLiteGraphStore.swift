@@ -151,6 +151,36 @@ struct SQLiteGraphStore: GraphStore {
         return Set(ids.compactMap(UserID.init))
     }
 
+    func blockedEitherWay(with user: UserID) async throws -> Set<UserID> {
+        try await ids(
+            "SELECT blocked_id FROM blocks WHERE blocker_id = :u UNION SELECT blocker_id FROM blocks WHERE blocked_id = :u",
+            user)
+    }
+
+    func muters(of user: UserID) async throws -> Set<UserID> {
+        try await ids("SELECT muter_id FROM mutes WHERE muted_id = :u", user)
+    }
+
+    func followerIDs(of user: UserID) async throws -> Set<UserID> {
+        try await ids("SELECT follower_id FROM follows WHERE followee_id = :u AND state = 'accepted'", user)
+    }
+
+    func followedPrivateAccounts(by user: UserID) async throws -> Set<UserID> {
+        try await ids(
+            """
+            SELECT f.followee_id FROM follows f JOIN users u ON u.id = f.followee_id
+            WHERE f.follower_id = :u AND f.state = 'accepted' AND u.privacy = 'private'
+            """, user)
+    }
+
+    /// The ids one statement with a single `:u` argument selects.
+    private func ids(_ sql: String, _ user: UserID) async throws -> Set<UserID> {
+        let rows = try await pool.read { db in
+            try String.fetchAll(cached: db, sql: sql, arguments: ["u": user.description])
+        }
+        return Set(rows.compactMap(UserID.init))
+    }
+
     /// Accepted follows both ways whose other end is not suspended. Triggers keep every accepted follow's
     /// count in `user_counts`; this takes away those of suspended people, probing the follow's key once for
     /// each of them (`CROSS JOIN` keeps SQLite walking the few suspended, not the many followers), so a

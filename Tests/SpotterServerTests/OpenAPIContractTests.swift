@@ -18,11 +18,10 @@ struct OpenAPIContractTests {
     func sameRoutes() async throws {
         try await StorageBackend.sqlite.withStorage { storage in
             let configuration = AppConfiguration()
-            let clock = SystemClock()
-            let accounts = AccountService(
-                storage: storage, hasher: BcryptPasswordHasher(cost: 4), clock: clock,
-                throttle: SigninThrottle(clock: clock), apple: nil)
-            let router = buildRouter(configuration: configuration, storage: storage, accounts: accounts, clock: clock)
+            let services = AppServices(
+                configuration: configuration, storage: storage, clock: SystemClock(), events: nil,
+                logger: Logger(label: "test"))
+            let router = buildRouter(configuration: configuration, storage: storage, services: services)
             let served = Set(router.routes.map { "\($0.method.rawValue) \(Self.normalize("\($0.path)"))" })
             let documented = try Self.documentedRoutes()
             let servedAPI = served.filter(Self.isAPI)

@@ -13,11 +13,16 @@ struct RealtimeConnectionTests {
     private static let user = AccountRecord(
         id: .generate(), username: "slow", email: nil, passwordHash: nil, displayName: "Slow", appleSubject: nil,
         createdAt: Date())
+    private static let session = AuthenticatedSession(
+        account: user,
+        token: TokenRecord(
+            hash: "", userID: user.id, family: UUID(), kind: .access, createdAt: Date(),
+            expiresAt: Date().addingTimeInterval(900)))
 
     @Test("frames reach the socket as text frames, in the order sent, whether sent alone or in a batch")
     func order() throws {
         let channel = EmbeddedChannel()
-        let connection = RealtimeConnection(user: Self.user, connectedAt: Date(), channel: channel, bufferSize: 8)
+        let connection = RealtimeConnection(session: Self.session, connectedAt: Date(), channel: channel, bufferSize: 8)
         connection.send(text: "one")
         RealtimeConnection.broadcast("two", to: [connection])
         var batch = OutboundBatch()
@@ -39,7 +44,7 @@ struct RealtimeConnectionTests {
     func wireBytes(length: Int) throws {
         let text = String(repeating: "x", count: length)
         let direct = EmbeddedChannel(handler: WebSocketFrameEncoder())
-        let connection = RealtimeConnection(user: Self.user, connectedAt: Date(), channel: direct, bufferSize: 8)
+        let connection = RealtimeConnection(session: Self.session, connectedAt: Date(), channel: direct, bufferSize: 8)
         connection.send(text: text)
         direct.embeddedEventLoop.run()
         let reference = EmbeddedChannel(handler: WebSocketFrameEncoder())
@@ -63,7 +68,7 @@ struct RealtimeConnectionTests {
         let channel = EmbeddedChannel(handler: HoldWrites())
         let (ended, ending) = AsyncStream.makeStream(of: RealtimeConnection.Disconnection.self)
         let connection = RealtimeConnection(
-            user: Self.user, connectedAt: Date(), channel: channel, bufferSize: 3,
+            session: Self.session, connectedAt: Date(), channel: channel, bufferSize: 3,
             ended: { reason in
                 ending.yield(reason)
                 ending.finish()
@@ -85,7 +90,7 @@ struct RealtimeConnectionTests {
     @Test("a socket is idle once its client sent nothing for the timeout")
     func idle() {
         let connection = RealtimeConnection(
-            user: Self.user, connectedAt: Date(), channel: EmbeddedChannel(), bufferSize: 3)
+            session: Self.session, connectedAt: Date(), channel: EmbeddedChannel(), bufferSize: 3)
         let start = ContinuousClock.now
         connection.seen(now: start)
         #expect(!connection.isIdle(now: start + .seconds(59), timeout: .seconds(60)))

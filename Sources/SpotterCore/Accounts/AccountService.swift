@@ -25,12 +25,16 @@ public struct AccountService: Sendable {
     let lifetimes: Lifetimes
     /// Sends security alerts (a sign-in from a new device); `nil` in tools.
     let notifier: Notifier?
+    /// Hears of revoked logins, so their sockets close on every node.
+    let events: (any EventBus)?
 
     public init(
         storage: any SpotterStorage, hasher: any PasswordHasher, clock: any WallClock, throttle: SigninThrottle,
-        apple: (any AppleIdentityVerifier)?, lifetimes: Lifetimes = Lifetimes(), notifier: Notifier? = nil
+        apple: (any AppleIdentityVerifier)?, lifetimes: Lifetimes = Lifetimes(), notifier: Notifier? = nil,
+        events: (any EventBus)? = nil
     ) {
         self.notifier = notifier
+        self.events = events
         self.storage = storage
         self.hasher = hasher
         self.clock = clock
@@ -107,6 +111,7 @@ public struct AccountService: Sendable {
         let now = clock.now
         try await storage.accounts.setPasswordHash(account.id, try await hasher.hash(request.newPassword))
         try await storage.tokens.revokeFamilies(of: account.id, except: session.token.family, at: now)
+        await events?.publish(.loginsRevoked(account.id, RevokedLogins(.allBut(session.token.family), at: now)))
         await notifier?.notify(.passwordChanged(user: account.id))
     }
 
@@ -134,6 +139,7 @@ public struct AccountService: Sendable {
         else { throw SpotterError.unauthorized("The refresh token is not valid.") }
         guard token.usedAt == nil, try await storage.tokens.markUsed(hash: token.hash, at: now) else {
             try await storage.tokens.revokeFamily(token.family, at: now)
+            await events?.publish(.loginsRevoked(token.userID, RevokedLogins(.one(token.family), at: now)))
             throw SpotterError.unauthorized("The refresh token was already used; this login has been signed out.")
         }
         guard token.expiresAt > now else { throw SpotterError.unauthorized("The refresh token has expired.") }
@@ -171,7 +177,9 @@ public struct AccountService: Sendable {
 
     /// Ends the login the session's token belongs to; other logins of the same account stay.
     public func signout(_ session: AuthenticatedSession) async throws {
-        try await storage.tokens.revokeFamily(session.token.family, at: clock.now)
+        let now = clock.now
+        try await storage.tokens.revokeFamily(session.token.family, at: now)
+        await events?.publish(.loginsRevoked(session.account.id, RevokedLogins(.one(session.token.family), at: now)))
     }
 
     /// Changes what the caller's account shows; returns the account as it now is. Every field is checked

@@ -7,16 +7,22 @@ import SpotterModels
 public struct AdminService: Sendable {
     let storage: any SpotterStorage
     let clock: any WallClock
+    /// Hears of suspensions, so the suspended person's sockets close on every node.
+    let events: (any EventBus)?
 
-    public init(storage: any SpotterStorage, clock: any WallClock) {
+    public init(storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil) {
         self.storage = storage
         self.clock = clock
+        self.events = events
     }
 
     public func setSuspended(_ username: String, suspended: Bool, by admin: AccountRecord) async throws {
         let target = try await account(username, by: admin)
         guard target.id != admin.id else { throw SpotterError.invalid("username", "You can't suspend yourself.") }
-        try await storage.accounts.setSuspended(target.id, at: suspended ? clock.now : nil)
+        let now = clock.now
+        try await storage.accounts.setSuspended(target.id, at: suspended ? now : nil)
+        // A suspended account can't sign in (`AccountService.refuseSuspended`); its open sockets end too.
+        if suspended { await events?.publish(.loginsRevoked(target.id, RevokedLogins(.all, at: now))) }
     }
 
     public func setFeatured(_ username: String, featured: Bool, by admin: AccountRecord) async throws {

@@ -39,6 +39,14 @@ public protocol GraphStore: Sendable {
     /// Everyone who blocks someone or is blocked by someone. The realtime hub serves everyone else one shared
     /// view of a public post, since blocks are all that make one such viewer's view differ from another's.
     func peopleInBlocks() async throws -> Set<UserID>
+    /// Everyone who blocks `user` or whom `user` blocks.
+    func blockedEitherWay(with user: UserID) async throws -> Set<UserID>
+    /// Everyone who mutes `user`.
+    func muters(of user: UserID) async throws -> Set<UserID>
+    /// Everyone whose follow of `user` is accepted (suspended people included: callers filter as they need).
+    func followerIDs(of user: UserID) async throws -> Set<UserID>
+    /// The private accounts `user` follows (accepted): the only private people whose presence they see.
+    func followedPrivateAccounts(by user: UserID) async throws -> Set<UserID>
 }
 
 public enum FollowEdgeState: String, Sendable {

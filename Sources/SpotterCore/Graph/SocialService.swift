@@ -9,11 +9,16 @@ public struct SocialService: Sendable {
     let storage: any SpotterStorage
     let clock: any WallClock
     let notifier: Notifier?
+    /// Hears of changed relationships, so live sockets judge presence between the two again.
+    let events: (any EventBus)?
 
-    public init(storage: any SpotterStorage, clock: any WallClock, notifier: Notifier? = nil) {
+    public init(
+        storage: any SpotterStorage, clock: any WallClock, notifier: Notifier? = nil, events: (any EventBus)? = nil
+    ) {
         self.storage = storage
         self.clock = clock
         self.notifier = notifier
+        self.events = events
     }
 
     /// The account behind `username` if `viewer` may know of it.
@@ -54,6 +59,7 @@ public struct SocialService: Sendable {
         try await storage.graph.follow(viewer.id, target.id, state: state, at: clock.now)
         let after = try await storage.graph.relationship(of: viewer.id, with: target.id)
         if before.following != after.following {
+            await events?.publish(.relationshipChanged(viewer.id, target.id))
             await notifier?.notify(
                 after.following == .requested
                     ? .followRequested(requester: viewer.id, target: target.id)
@@ -65,7 +71,9 @@ public struct SocialService: Sendable {
     /// Unfollows, or withdraws a request.
     public func unfollow(_ username: String, viewer: AccountRecord) async throws -> Relationship {
         let target = try await visibleAccount(username, viewer: viewer)
-        try await storage.graph.unfollow(viewer.id, target.id)
+        if try await storage.graph.unfollow(viewer.id, target.id) {
+            await events?.publish(.relationshipChanged(viewer.id, target.id))
+        }
         return try await storage.graph.relationship(of: viewer.id, with: target.id)
     }
 
@@ -77,7 +85,9 @@ public struct SocialService: Sendable {
             throw SpotterError.notFound("No follow request from this user.")
         }
         if approve {
-            _ = try await storage.graph.acceptFollow(requester.id, viewer.id)
+            if try await storage.graph.acceptFollow(requester.id, viewer.id) {
+                await events?.publish(.relationshipChanged(requester.id, viewer.id))
+            }
         } else {
             try await storage.graph.unfollow(requester.id, viewer.id)
         }
@@ -93,6 +103,7 @@ public struct SocialService: Sendable {
         } else {
             try await storage.graph.unblock(viewer.id, target.id)
         }
+        await events?.publish(.relationshipChanged(viewer.id, target.id))
         return try await storage.graph.relationship(of: viewer.id, with: target.id)
     }
 

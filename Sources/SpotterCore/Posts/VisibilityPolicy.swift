@@ -8,7 +8,12 @@ import SpotterModels
 /// - A private account's posts never reach beyond its approved followers, whatever the post says.
 /// - `public` posts reach everyone; `followers` posts reach accepted followers; `private` posts only the author.
 ///
-/// The storage adapters express the same rule in SQL; the contract suite checks them against this function.
+/// Where a post someone may see is *listed* is the second half of the rule (`isListed`): a muted author's
+/// posts stay readable by link, but leave the muter's feeds.
+///
+/// The storage adapters express the same rule in SQL; the contract suite checks them against these functions,
+/// and the realtime hub asks them (through `LiveAudience`) for every socket, so a live feed shows what a
+/// refresh of the same feed would.
 public enum VisibilityPolicy {
     public struct Facts: Sendable, Equatable {
         public var isAuthor: Bool
@@ -41,6 +46,41 @@ public enum VisibilityPolicy {
         case .public: return facts.authorPrivacy != .private || facts.followsAuthor
         case .followers: return facts.followsAuthor
         case .private: return false
+        }
+    }
+
+    /// The lists a post can stand in.
+    public enum Listing: Sendable, Equatable {
+        /// Every public post (the Global feed's pool, the realtime `community:feed` topic).
+        case community
+        /// The viewer's own posts and those of people they follow (`feed:<id>`).
+        case following
+        /// The post on its own (`post:<id>`, `GET /posts/{id}`): nothing but `canSee` applies.
+        case single
+    }
+
+    /// How the viewer stands with the author of a post they may see.
+    public struct ListingFacts: Sendable, Equatable {
+        public var isAuthor: Bool
+        public var followsAuthor: Bool
+        public var mutesAuthor: Bool
+        public var visibility: Visibility
+
+        public init(isAuthor: Bool, followsAuthor: Bool, mutesAuthor: Bool, visibility: Visibility) {
+            self.isAuthor = isAuthor
+            self.followsAuthor = followsAuthor
+            self.mutesAuthor = mutesAuthor
+            self.visibility = visibility
+        }
+    }
+
+    /// Whether a post the viewer may see (`canSee`) belongs in `listing` for them. Muting hides an author from
+    /// the muter's lists, never from the post's own page.
+    public static func isListed(_ listing: Listing, _ facts: ListingFacts) -> Bool {
+        switch listing {
+        case .single: true
+        case .community: facts.visibility == .public && !facts.mutesAuthor
+        case .following: facts.isAuthor || (facts.followsAuthor && !facts.mutesAuthor)
         }
     }
 }

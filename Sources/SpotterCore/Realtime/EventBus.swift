@@ -14,6 +14,12 @@ public enum DomainEvent: Codable, Sendable, Equatable {
     case notificationCreated(NotificationID, recipient: UserID)
     /// A person read, saw or archived notifications: their live sessions get the new counts.
     case notificationCountsChanged(UserID)
+    /// Logins of a person ended (a sign-out, a password change, a reused refresh token, a suspension): the
+    /// sockets those logins opened close, on every node.
+    case loginsRevoked(UserID, RevokedLogins)
+    /// Two people's relationship changed (a follow, a block, either way): what each sees of the other live,
+    /// such as presence, is decided again.
+    case relationshipChanged(UserID, UserID)
 
     /// The post the event is about, if it is about one.
     public var postID: PostID? {
@@ -21,8 +27,40 @@ public enum DomainEvent: Codable, Sendable, Equatable {
         case .postCreated(let id, _), .postUpdated(let id, _), .postDeleted(let id, _), .kudosChanged(let id),
             .commentsChanged(let id):
             id
-        case .notificationCreated, .notificationCountsChanged:
+        case .notificationCreated, .notificationCountsChanged, .loginsRevoked, .relationshipChanged:
             nil
+        }
+    }
+}
+
+/// Which logins of a person were revoked, and when: a socket belongs to a login (its token's family) and
+/// closes with it.
+public struct RevokedLogins: Codable, Sendable, Equatable {
+    public enum Which: Codable, Sendable, Equatable {
+        /// One login (a sign-out, a reused refresh token).
+        case one(UUID)
+        /// Every login but one (a password change keeps the caller's).
+        case allBut(UUID)
+        /// Every login (a suspension).
+        case all
+    }
+
+    public var which: Which
+    public var at: Date
+
+    public init(_ which: Which, at: Date) {
+        self.which = which
+        self.at = at
+    }
+
+    /// Whether a socket opened with a token of login `family`, issued at `issuedAt`, is one of these: tokens
+    /// issued after the revocation belong to a newer login of the same person.
+    public func covers(family: UUID, issuedAt: Date) -> Bool {
+        guard issuedAt <= at else { return false }
+        switch which {
+        case .one(let revoked): return family == revoked
+        case .allBut(let kept): return family != kept
+        case .all: return true
         }
     }
 }

@@ -15,6 +15,13 @@ public struct TopicAccess: Sendable {
         }
     }
 
+    /// What decides whose presence `user` sees on the community feed (`PresencePolicy`).
+    public func presenceRelations(of user: UserID) async throws -> PresenceRelations {
+        PresenceRelations(
+            hidden: try await storage.graph.blockedEitherWay(with: user),
+            followedPrivate: try await storage.graph.followedPrivateAccounts(by: user))
+    }
+
     /// What a client that was away missed on a topic, newest last: posts after the `since` cursor, or `nil`
     /// when more than `limit` arrived (the client should reload instead).
     public func missed(

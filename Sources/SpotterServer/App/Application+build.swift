@@ -17,9 +17,6 @@ public func buildApplication(
     clock: any WallClock = SystemClock(),
     logger: Logger
 ) async throws -> some ApplicationProtocol {
-    let apple: (any AppleIdentityVerifier)? = configuration.appleClientID.map {
-        AppleJWKSVerifier(clientID: $0, jwksURL: configuration.appleJWKSURL)
-    }
     // Several nodes on one PostgreSQL hear each other's events through LISTEN/NOTIFY; one SQLite node needs
     // no more than a bus in memory.
     let events: any EventBus
@@ -31,24 +28,16 @@ public func buildApplication(
     } else {
         events = InProcessEventBus()
     }
-    let notifier = Notifier(storage: storage, clock: clock, events: events, logger: logger)
-    let accounts = AccountService(
-        storage: storage,
-        hasher: BcryptPasswordHasher(cost: configuration.bcryptCost),
-        clock: clock,
-        throttle: SigninThrottle(limits: configuration.throttle, clock: clock),
-        apple: apple,
-        lifetimes: configuration.tokenLifetimes,
-        notifier: notifier)
-    let router = buildRouter(
-        configuration: configuration, storage: storage, accounts: accounts, clock: clock, events: events,
-        notifier: notifier)
+    let services = AppServices(
+        configuration: configuration, storage: storage, clock: clock, events: events, logger: logger)
+    let router = buildRouter(configuration: configuration, storage: storage, services: services)
 
     let hub = RealtimeHub(
         storage: storage, logger: logger, presenceInterval: configuration.realtime.presenceInterval,
         badgeInterval: configuration.realtime.badgeInterval)
     let socket = PhoenixSocket(
-        accounts: accounts, hub: hub, access: TopicAccess(storage: storage), configuration: configuration.realtime,
+        accounts: services.accounts, hub: hub, access: TopicAccess(storage: storage),
+        configuration: configuration.realtime,
         clock: clock)
     var app = Application(
         router: router,
@@ -76,7 +65,7 @@ public func buildApplication(
                 pollInterval: configuration.delivery.pollInterval, ready: databaseReady, logger: logger))
         app.addServices(
             ReminderService(
-                sweep: ReminderSweep(storage: storage, notifier: notifier), clock: clock,
+                sweep: ReminderSweep(storage: storage, notifier: services.notifier), clock: clock,
                 interval: configuration.delivery.reminderInterval, ready: databaseReady, logger: logger))
     }
     if configuration.runsMaintenance {
@@ -91,8 +80,7 @@ public func buildApplication(
 /// The routes and the middleware around them. Order matters: metrics see every final status; the request id
 /// is set before anything logs; problems are rendered inside the access log so it records their status.
 func buildRouter(
-    configuration: AppConfiguration, storage: any SpotterStorage, accounts: AccountService, clock: any WallClock,
-    events: (any EventBus)? = nil, notifier: Notifier? = nil
+    configuration: AppConfiguration, storage: any SpotterStorage, services: AppServices
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     let maxBodySize = configuration.maxBodySize
@@ -104,22 +92,13 @@ func buildRouter(
         BodyLimitMiddleware(maxBodySize: maxBodySize)
     }
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
+    let accounts = services.accounts
     router.addRoutes(SocketFallbackController(accounts: accounts).endpoints)
 
-    // The application passes the notifier its account service already uses; a router built alone makes one.
-    let notifier =
-        notifier ?? Notifier(storage: storage, clock: clock, events: events, logger: Logger(label: "spotter.notify"))
-    let social = SocialService(storage: storage, clock: clock, notifier: notifier)
-    let feeds = FeedService(storage: storage, clock: clock)
-    let progress = ProgressService(storage: storage, clock: clock)
-    let postService = PostService(
-        storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier)
-    let notifications = NotificationService(storage: storage, clock: clock, events: events)
-    let users = UsersController(social: social, feeds: feeds, progress: progress)
-    let posts = PostsController(posts: postService)
-    let feedRoutes = FeedsController(feeds: feeds)
-    let templateService = TemplateService(storage: storage, clock: clock)
-    let templates = TemplatesController(templates: templateService)
+    let users = UsersController(social: services.social, feeds: services.feeds, progress: services.progress)
+    let posts = PostsController(posts: services.posts)
+    let feedRoutes = FeedsController(feeds: services.feeds)
+    let templates = TemplatesController(templates: services.templates)
     let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)
 
     let api = router.group("api/v1")
@@ -132,15 +111,14 @@ func buildRouter(
     reading.addRoutes(feedRoutes.readEndpoints, atPath: "feeds")
     reading.addRoutes(templates.exerciseReads, atPath: "exercises")
     reading.addRoutes(templates.workoutReads, atPath: "workout-templates")
-    let search = SearchService(storage: storage)
-    reading.addRoutes(SearchController(search: search).endpoints, atPath: "search")
+    reading.addRoutes(SearchController(search: services.search).endpoints, atPath: "search")
 
     let signedIn = api.group()
         .add(middleware: BearerAuthenticator(accounts: accounts))
         .add(middleware: RequireSignedIn())
         .add(
             middleware: IdempotencyMiddleware(
-                store: storage.idempotency, clock: clock, retention: configuration.idempotencyRetention))
+                store: storage.idempotency, clock: services.clock, retention: configuration.idempotencyRetention))
     signedIn.addRoutes(auth.signedInEndpoints, atPath: "auth")
     signedIn.addRoutes(MeController(accounts: accounts).endpoints, atPath: "me")
     signedIn.addRoutes(users.requestEndpoints, atPath: "me/follow-requests")
@@ -149,23 +127,16 @@ func buildRouter(
     signedIn.addRoutes(feedRoutes.signedInEndpoints, atPath: "feeds")
     signedIn.addRoutes(templates.exerciseWrites, atPath: "exercises")
     signedIn.addRoutes(templates.workoutWrites, atPath: "workout-templates")
-    signedIn.addRoutes(
-        AdminController(admin: AdminService(storage: storage, clock: clock)).endpoints, atPath: "admin/users")
+    signedIn.addRoutes(AdminController(admin: services.admin).endpoints, atPath: "admin/users")
     signedIn.addRoutes(
         NotificationsController(
-            notifications: notifications,
+            notifications: services.notifications,
             webPushKey: configuration.delivery.webPush?.publicKeyBase64URL
         ).endpoints, atPath: "notifications")
-    signedIn.addRoutes(
-        AnalyticsController(analytics: AnalyticsService(storage: storage, clock: clock)).endpoints,
-        atPath: "analytics")
+    signedIn.addRoutes(AnalyticsController(analytics: services.analytics).endpoints, atPath: "analytics")
 
     // The browser app at `/`, on the same services.
-    WebApp(configuration: configuration, accounts: accounts, notifications: notifications).addRoutes(
-        to: router, configuration: configuration, accounts: accounts,
-        services: .init(
-            clock: clock, posts: postService, feeds: feeds, social: social, progress: progress,
-            notifications: notifications, search: search, templates: templateService))
+    WebApp(configuration: configuration, services: services).addRoutes(to: router, configuration: configuration)
     return router
 }
 

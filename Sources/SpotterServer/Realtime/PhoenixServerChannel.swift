@@ -49,7 +49,7 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             // Who the upgrade let in, from `shouldUpgrade` to the pipeline it builds; both run on this loop.
-            let admitted = NIOLoopBoundBox<AccountRecord?>(nil, eventLoop: channel.eventLoop)
+            let admitted = NIOLoopBoundBox<AuthenticatedSession?>(nil, eventLoop: channel.eventLoop)
             let upgradeHead = UpgradeHeadRecorder()
             let socket = self.socket
             let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
@@ -60,19 +60,19 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                     guard let credentials = PhoenixSocket.credentials(head) else {
                         return channel.eventLoop.makeSucceededFuture(nil)
                     }
-                    let promise = channel.eventLoop.makePromise(of: AccountRecord?.self)
+                    let promise = channel.eventLoop.makePromise(of: AuthenticatedSession?.self)
                     promise.completeWithTask { await socket.admit(token: credentials.token) }
-                    return promise.futureResult.map { account -> HTTPHeaders? in
-                        guard let account else { return nil }
-                        admitted.value = account
+                    return promise.futureResult.map { session -> HTTPHeaders? in
+                        guard let session else { return nil }
+                        admitted.value = session
                         return credentials.subprotocol ? ["Sec-WebSocket-Protocol": "phoenix"] : [:]
                     }
                 },
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
-                        guard let account = admitted.value else { throw ChannelError.inappropriateOperationForState }
+                        guard let session = admitted.value else { throw ChannelError.inappropriateOperationForState }
                         channel.pipeline.syncOperations.removeHandler(upgradeHead, promise: nil)
-                        try socket.open(channel, user: account, logger: logger)
+                        try socket.open(channel, session: session, logger: logger)
                         return Negotiated.socket
                     }
                 })

@@ -23,9 +23,9 @@ struct PhoenixSocket {
     let configuration: RealtimeConfiguration
     let clock: any WallClock
 
-    /// Who a token at the upgrade belongs to, as the account is now; nil refuses the upgrade.
-    func admit(token: String) async -> AccountRecord? {
-        (try? await accounts.authenticate(accessToken: token))?.account
+    /// Who a token at the upgrade belongs to, as the account is now, and its login; nil refuses the upgrade.
+    func admit(token: String) async -> AuthenticatedSession? {
+        try? await accounts.authenticate(accessToken: token)
     }
 
     static func credentials(_ request: Request) -> (token: String, subprotocol: Bool)? {
@@ -54,12 +54,13 @@ struct PhoenixSocket {
     // MARK: One connection
 
     /// Serves an upgraded socket from its pipeline; runs on the channel's event loop, right after the upgrade.
-    func open(_ channel: any Channel, user: AccountRecord, logger: Logger) throws {
+    func open(_ channel: any Channel, session: AuthenticatedSession, logger: Logger) throws {
+        let user = session.account
         if let size = configuration.sendBufferSize {
             try channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
         }
         let connection = RealtimeConnection(
-            user: user, connectedAt: clock.now, channel: channel, bufferSize: configuration.outboundBuffer,
+            session: session, connectedAt: clock.now, channel: channel, bufferSize: configuration.outboundBuffer,
             closeGrace: configuration.slowConsumerGrace,
             ended: { reason in
                 if reason == .slowConsumer {
@@ -144,7 +145,9 @@ struct PhoenixSocket {
             }
             connection.send(frame.reply(ok: true, response: .object(response)))
             // A client that shows no presence can spare itself the frames: `{"presence": false}`.
-            await hub.subscribe(connection, to: topic, presence: frame.payload["presence"] != .bool(false))
+            let presence = topic == .communityFeed && frame.payload["presence"] != .bool(false)
+            let relations = presence ? try await access.presenceRelations(of: connection.user.id) : nil
+            await hub.subscribe(connection, to: topic, presence: relations)
         } catch let error as SpotterError {
             if case .malformed = error {
                 connection.send(frame.reply(ok: false, response: Self.reason("bad since cursor")))

@@ -16,6 +16,10 @@ import Synchronization
 final class RealtimeConnection: @unchecked Sendable {
     let id = UUID()
     let user: AccountRecord
+    /// The login (token family) that opened the socket: revoking the login closes it.
+    let login: UUID
+    /// When the token that opened the socket was issued: a revocation covers tokens issued before it.
+    let issuedAt: Date
     let connectedAt: Date
     let channel: any Channel
     private let bufferSize: Int
@@ -38,15 +42,19 @@ final class RealtimeConnection: @unchecked Sendable {
         case slowConsumer
         /// Nothing from the client for the idle timeout: no heartbeat.
         case heartbeatTimeout
+        /// The login that opened it was revoked (a sign-out, a password change, a suspension).
+        case loginRevoked
     }
 
     /// No task waits per socket for an overflow or for silence: the sender and the hub's idle sweep notice
     /// them and call `end` (issue 8's memory goal).
     init(
-        user: AccountRecord, connectedAt: Date, channel: any Channel, bufferSize: Int,
+        session: AuthenticatedSession, connectedAt: Date, channel: any Channel, bufferSize: Int,
         closeGrace: Duration = .seconds(2), ended: @escaping @Sendable (Disconnection) -> Void = { _ in }
     ) {
-        self.user = user
+        self.user = session.account
+        self.login = session.token.family
+        self.issuedAt = session.token.createdAt
         self.connectedAt = connectedAt
         self.channel = channel
         self.bufferSize = bufferSize
@@ -70,9 +78,14 @@ final class RealtimeConnection: @unchecked Sendable {
             switch reason {
             case .slowConsumer: close(.policyViolation, reason: "slow consumer: too many frames waiting")
             case .heartbeatTimeout: close(.goingAway, reason: "heartbeat timeout")
+            case .loginRevoked: close(.policyViolation, reason: "login revoked")
             }
         guard closed else { return }
-        RealtimeMetrics.disconnected(reason == .slowConsumer ? .slowConsumer : .heartbeatTimeout)
+        switch reason {
+        case .slowConsumer: RealtimeMetrics.disconnected(.slowConsumer)
+        case .heartbeatTimeout: RealtimeMetrics.disconnected(.heartbeatTimeout)
+        case .loginRevoked: RealtimeMetrics.disconnected(.loginRevoked)
+        }
         ended(reason)
     }
 

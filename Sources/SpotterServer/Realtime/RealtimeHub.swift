@@ -7,25 +7,34 @@ import SpotterModels
 
 /// Every live socket of this node, what each joined, and the fan-out of domain events to them.
 ///
-/// An event names a post; for each socket that should hear of it the hub loads the post *as that socket's
-/// user sees it* (once per user per event), so a followers-only post only ever reaches sockets whose user
-/// may see it, and counts are the ones that user would get from the REST API.
+/// The hub decides nothing about who sees what: `LiveAudience` (posts, counts, deletions), `PresencePolicy`
+/// (who is online) and `TopicAccess` (joins) in SpotterCore do, and the hub sends each socket what they allow.
+/// Sockets belong to a login and close when it is revoked (`DomainEvent.loginsRevoked`).
 actor RealtimeHub {
     let storage: any SpotterStorage
+    let audience: LiveAudience
+    let access: TopicAccess
     let logger: Logger
     /// How long presence changes gather before one `presence_diff` carries them all.
     let presenceInterval: Duration
     /// See `RealtimeConfiguration.badgeInterval`.
     let badgeInterval: Duration
-    private var connections: [UUID: RealtimeConnection] = [:]
-    private var subscribers: [RealtimeTopic: Set<UUID>] = [:]
-    private var pendingJoins: [UUID: RealtimeConnection] = [:]
-    private var pendingLeaves: [UUID: RealtimeConnection] = [:]
-    private var presenceFlushScheduled = false
-    /// Community-feed sockets that receive presence (all but those that joined with `"presence": false`).
-    private var presenceListeners: Set<UUID> = []
-    /// `presence_state`, encoded once until the next diff goes out (see `subscribe`).
-    private var presenceStateFrame: String?
+    var connections: [UUID: RealtimeConnection] = [:]
+    /// Each person's sockets on this node.
+    var byUser: [UserID: Set<UUID>] = [:]
+    var subscribers: [RealtimeTopic: Set<UUID>] = [:]
+    var pendingJoins: [UUID: RealtimeConnection] = [:]
+    var pendingLeaves: [UUID: RealtimeConnection] = [:]
+    var presenceFlushScheduled = false
+    /// Community-feed sockets that receive presence (all but those that joined with `"presence": false`), with
+    /// what decides whose presence each sees.
+    var presenceListeners: [UUID: PresenceRelations] = [:]
+    /// `presence_state` as everyone who sees exactly the public accounts gets it, encoded once until the next
+    /// diff goes out (see `subscribe`).
+    var sharedPresenceState: String?
+    /// Logins revoked lately, for a socket whose token was checked just before the revocation and that joins
+    /// the hub just after it.
+    private var recentRevocations: [(user: UserID, logins: RevokedLogins, heard: ContinuousClock.Instant)] = []
 
     /// Each person's latest notification work, which their next waits for (see `inOrder`).
     private var userWork: [UserID: Task<Void, Never>] = [:]
@@ -41,6 +50,8 @@ actor RealtimeHub {
         badgeInterval: Duration = .seconds(1)
     ) {
         self.storage = storage
+        self.audience = LiveAudience(storage: storage)
+        self.access = TopicAccess(storage: storage)
         self.notifications = NotificationService(storage: storage, clock: SystemClock())
         self.logger = logger
         self.presenceInterval = presenceInterval
@@ -56,7 +67,30 @@ actor RealtimeHub {
             connection.close(.goingAway, reason: Self.shutdownReason)
             return
         }
+        let now = ContinuousClock.now
+        recentRevocations.removeAll { now - $0.heard > Self.revocationMemory }
+        if recentRevocations.contains(where: { revoked($0.logins, of: $0.user, covers: connection) }) {
+            connection.end(.loginRevoked)
+            return
+        }
         connections[connection.id] = connection
+        byUser[connection.user.id, default: []].insert(connection.id)
+    }
+
+    /// How long a revocation is kept for sockets still on their way in: far longer than an upgrade takes.
+    private static let revocationMemory = Duration.seconds(60)
+
+    private func revoked(_ logins: RevokedLogins, of user: UserID, covers connection: RealtimeConnection) -> Bool {
+        connection.user.id == user && logins.covers(family: connection.login, issuedAt: connection.issuedAt)
+    }
+
+    /// Closes the sockets of revoked logins, and remembers the revocation for sockets not yet added.
+    private func endLogins(_ logins: RevokedLogins, of user: UserID) {
+        recentRevocations.append((user, logins, .now))
+        for id in byUser[user] ?? [] {
+            guard let connection = connections[id], revoked(logins, of: user, covers: connection) else { continue }
+            connection.end(.loginRevoked)
+        }
     }
 
     /// Tells every socket the server is going away and closes it.
@@ -69,26 +103,10 @@ actor RealtimeHub {
 
     func remove(_ connection: RealtimeConnection) {
         connections[connection.id] = nil
-        for topic in connection.topics { unsubscribe(connection, from: topic) }
-    }
-
-    /// Subscribes a socket. On the community feed everyone counts as present, and those who want presence get
-    /// `presence_state` now and the diffs after. The state is encoded once per diff interval rather than per
-    /// join (it lists everyone, so per join it would cost O(N²) in a join storm); a joiner may get it without
-    /// the latest joins and leaves, which the next diff carries, and Phoenix clients merge the two.
-    func subscribe(_ connection: RealtimeConnection, to topic: RealtimeTopic, presence: Bool = true) {
-        subscribers[topic, default: []].insert(connection.id)
-        guard topic == .communityFeed else { return }
-        pendingJoins[connection.id] = connection
-        schedulePresenceFlush()
-        guard presence else { return }
-        presenceListeners.insert(connection.id)
-        if presenceStateFrame == nil {
-            presenceStateFrame =
-                PhoenixMessage.broadcast(topic: topic.description, event: "presence_state", payload: presenceState())
-                .encoded()
+        if byUser[connection.user.id]?.remove(connection.id) != nil, byUser[connection.user.id]?.isEmpty == true {
+            byUser[connection.user.id] = nil
         }
-        if let presenceStateFrame { connection.send(text: presenceStateFrame) }
+        for topic in connection.topics { unsubscribe(connection, from: topic) }
     }
 
     func unsubscribe(_ connection: RealtimeConnection, from topic: RealtimeTopic) {
@@ -97,13 +115,7 @@ actor RealtimeHub {
             subscribers[topic] = nil
             if case .user(let user) = topic { lastBadge[user] = nil }
         }
-        if topic == .communityFeed {
-            // Sent even if its join is still pending: someone's presence_state may already list it.
-            pendingJoins[connection.id] = nil
-            pendingLeaves[connection.id] = connection
-            presenceListeners.remove(connection.id)
-            schedulePresenceFlush()
-        }
+        if topic == .communityFeed { leavePresence(connection) }
     }
 
     var connectionCount: Int { connections.count }
@@ -113,55 +125,6 @@ actor RealtimeHub {
         for connection in connections.values where connection.isIdle(now: now, timeout: timeout) {
             connection.end(.heartbeatTimeout)
         }
-    }
-
-    // MARK: Presence (Phoenix.Presence's shape)
-
-    private func presenceState() -> JSONValue {
-        let online = (subscribers[.communityFeed] ?? []).compactMap { connections[$0] }
-        return Self.presence(online)
-    }
-
-    /// Presence changes are sent in batches: one diff per interval instead of one per change, so 10,000 people
-    /// joining costs each subscriber a few frames rather than 10,000 (Phoenix's own Tracker batches between
-    /// nodes the same way). Everyone gets the same diff, joiners too: as in Phoenix, clients merge presences by
-    /// `phx_ref`, so a join they already had from `presence_state` changes nothing.
-    private func schedulePresenceFlush() {
-        guard !presenceFlushScheduled else { return }
-        presenceFlushScheduled = true
-        Task { [presenceInterval] in
-            try? await Task.sleep(for: presenceInterval)
-            self.flushPresence()  // the task runs on this actor
-        }
-    }
-
-    private func flushPresence() {
-        presenceFlushScheduled = false
-        guard !pendingJoins.isEmpty || !pendingLeaves.isEmpty else { return }
-        presenceStateFrame = nil
-        let (joins, leaves) = (Array(pendingJoins.values), Array(pendingLeaves.values))
-        pendingJoins = [:]
-        pendingLeaves = [:]
-        guard !presenceListeners.isEmpty,
-            let frame = PhoenixMessage.broadcast(
-                topic: RealtimeTopic.communityFeed.description, event: "presence_diff",
-                payload: .object(["joins": Self.presence(joins), "leaves": Self.presence(leaves)])
-            ).encoded()
-        else { return }
-        RealtimeConnection.broadcast(frame, to: presenceListeners.compactMap { connections[$0] })
-    }
-
-    private static func presence(_ connections: [RealtimeConnection]) -> JSONValue {
-        var users: [String: [JSONValue]] = [:]
-        for connection in connections {
-            users[connection.user.id.description, default: []].append(
-                .object([
-                    "phx_ref": .string(connection.id.uuidString.lowercased()),
-                    "online_at": .number(connection.connectedAt.timeIntervalSince1970.rounded()),
-                    "username": .string(connection.user.username),
-                ]))
-        }
-        return .object(users.mapValues { .object(["metas": .array($0)]) })
     }
 
     // MARK: Events
@@ -174,8 +137,10 @@ actor RealtimeHub {
             case .postUpdated(let id, _):
                 try await fanOut(id, event: "post_updated", topics: [.feeds, .post]) { $0 }
             case .postDeleted(let id, _):
+                let targets = targets(for: id, topics: [.feeds, .post])
+                guard !targets.isEmpty, let audience = try await audience.ofDeletedPost(id) else { return }
                 let payload = JSONValue.object(["id": .string(id.description)])
-                for (topic, connection) in targets(for: id, topics: [.feeds, .post]) {
+                for (topic, connection) in targets where audience.reaches(connection.user.id, on: topic) {
                     connection.send(.broadcast(topic: topic.description, event: "post_deleted", payload: payload))
                 }
             case .kudosChanged(let id):
@@ -215,6 +180,10 @@ actor RealtimeHub {
                     await hub.noteBadge(to: user)
                     try await hub.sendCounts(to: user)
                 }
+            case .loginsRevoked(let user, let logins):
+                endLogins(logins, of: user)
+            case .relationshipChanged(let one, let other):
+                try await presenceRelationsChanged(one, other)
             }
         } catch {
             logger.warning("realtime delivery failed", metadata: ["error": "\(error)"])
@@ -328,46 +297,38 @@ actor RealtimeHub {
         }
     }
 
-    /// Sends `event` to each target socket whose user may see the post (and, on a Following feed, follows
-    /// its author), with a payload made from the post as that user sees it.
+    /// Sends `event` to each target socket that `LiveAudience` lets hear of the post, with a payload made from
+    /// the post as that socket's user sees it.
     ///
-    /// A post everyone may see looks the same to everyone who has no block with anyone, but for
-    /// `kudosed_by_me`: those sockets share one read and one encoding per topic and kudos state. Only people
-    /// with blocks, and posts not visible to everyone, are read viewer by viewer.
+    /// Sockets that share the post's anonymous view share one encoding per topic and kudos state: per socket
+    /// this costs a few set lookups and a dictionary hit, not a copy of the post (at 10,000 sockets that copying
+    /// was the hub's cost, issue 8).
     private func fanOut<Payload: Encodable>(
         _ id: PostID, event: String, topics kinds: TopicKinds, payload: (Post) throws -> Payload
     ) async throws {
         let targets = targets(for: id, topics: kinds)
-        guard !targets.isEmpty else { return }
-        let shared = try await sharedView(of: id)
-        var views: [UserID: Post?] = [:]
-        var follows: [UserID: Bool] = [:]
+        guard !targets.isEmpty, var audience = try await audience.ofPost(id) else { return }
         var frames: [SharedFrameKey: WireFrame?] = [:]
         var batch = OutboundBatch()
         // Frames go out together once every target is decided, one event-loop task per loop. If a read fails
         // part way, the frames decided before it still go out (the defer).
         defer { batch.send() }
         for (topic, connection) in targets {
-            let viewer = connection.user.id
-            if let shared, !shared.peopleInBlocks.contains(viewer) {
-                // The shared view is checked and encoded in place: per socket this costs two set lookups and a
-                // dictionary hit, not a copy of the post (at 10,000 sockets that copying was the hub's cost).
-                guard try await reaches(topic, post: shared.post, follows: &follows) else { continue }
-                let key = SharedFrameKey(topic: topic, kudosedByMe: shared.kudosGivers.contains(viewer))
+            switch try await audience.view(of: connection.user.id, on: topic) {
+            case nil:
+                continue
+            case .shared(let kudosedByMe):
+                guard var post = audience.shared else { continue }
+                let key = SharedFrameKey(topic: topic, kudosedByMe: kudosedByMe)
                 if frames[key] == nil {
-                    var post = shared.post
-                    post.kudosedByMe = key.kudosedByMe
+                    post.kudosedByMe = kudosedByMe
                     frames[key] = .some(
                         BroadcastFrame(topic: topic.description, event: event, payload: try payload(post))
                             .encoded().map { WireFrame(text: $0) })
                 }
                 if let frame = frames[key] ?? nil { batch.add(frame, to: connection) }
-            } else {
-                if views[viewer] == nil { views[viewer] = .some(try await storage.posts.post(id, viewer: viewer)) }
-                guard let own = views[viewer] ?? nil, try await reaches(topic, post: own, follows: &follows) else {
-                    continue
-                }
-                if let text = BroadcastFrame(topic: topic.description, event: event, payload: try payload(own))
+            case .own(let post):
+                if let text = BroadcastFrame(topic: topic.description, event: event, payload: try payload(post))
                     .encoded()
                 {
                     batch.add(text: text, to: connection)
@@ -380,40 +341,6 @@ actor RealtimeHub {
     private struct SharedFrameKey: Hashable {
         let topic: RealtimeTopic
         let kudosedByMe: Bool
-    }
-
-    /// Whether a post the socket's user may see belongs on `topic`: the community feed shows public posts, a
-    /// Following feed the posts of people its owner follows (and the owner's own).
-    private func reaches(_ topic: RealtimeTopic, post: Post, follows: inout [UserID: Bool]) async throws -> Bool {
-        switch topic {
-        case .communityFeed:
-            return post.visibility == .public
-        case .followingFeed(let owner):
-            guard owner != post.author.id else { return true }
-            if follows[owner] == nil {
-                follows[owner] =
-                    try await storage.graph.relationship(of: owner, with: post.author.id).following == .following
-            }
-            return follows[owner] == true
-        case .post, .user:
-            return true
-        }
-    }
-
-    /// The view of a post shared by everyone outside `peopleInBlocks`: the anonymous view, which equals
-    /// theirs (the same rule and counts; blocks are the only viewer-dependent filter) but for their own kudos.
-    /// Nil when the post isn't visible to everyone (followers-only, a private account, deleted).
-    private struct SharedView {
-        var post: Post
-        var peopleInBlocks: Set<UserID>
-        var kudosGivers: Set<UserID>
-    }
-
-    private func sharedView(of id: PostID) async throws -> SharedView? {
-        guard let post = try await storage.posts.post(id, viewer: nil) else { return nil }
-        return SharedView(
-            post: post, peopleInBlocks: try await storage.graph.peopleInBlocks(),
-            kudosGivers: try await storage.posts.kudosGivers(of: id))
     }
 }
 

@@ -8,6 +8,7 @@ enum RealtimeMetrics {
         case malformedFrame = "malformed_frame"
         case frameTooLarge = "frame_too_large"
         case slowConsumer = "slow_consumer"
+        case loginRevoked = "login_revoked"
     }
 
     static let connections = Meter(label: "spotter_realtime_connections")

@@ -9,19 +9,18 @@ import SpotterCore
 struct WebApp {
     let sessions: WebSessions
     let pages: WebPages
+    let services: AppServices
 
-    init(
-        configuration: AppConfiguration, accounts: AccountService, notifications: NotificationService
-    ) {
+    init(configuration: AppConfiguration, services: AppServices) {
+        self.services = services
         sessions = WebSessions(
-            accounts: accounts, lifetimes: configuration.tokenLifetimes, secureCookies: configuration.secureCookies)
-        pages = WebPages(sessions: sessions, notifications: notifications)
+            accounts: services.accounts, lifetimes: configuration.tokenLifetimes,
+            secureCookies: configuration.secureCookies)
+        pages = WebPages(sessions: sessions, notifications: services.notifications)
     }
 
-    func addRoutes(
-        to router: Router<AppRequestContext>, configuration: AppConfiguration, accounts: AccountService,
-        services: Services
-    ) {
+    func addRoutes(to router: Router<AppRequestContext>, configuration: AppConfiguration) {
+        let accounts = services.accounts
         router.add(middleware: WebNotFoundMiddleware(pages: pages))
         router.addRoutes(WebAssets().endpoints)
         let web = router.group().add(middleware: WebSessionMiddleware(sessions: sessions, pages: pages))
@@ -45,17 +44,5 @@ struct WebApp {
         web.addRoutes(WebSearchController(search: services.search, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebSettingsController(accounts: accounts, notifications: services.notifications, pages: pages).endpoints)
-    }
-
-    /// The core services the pages call, built once by `buildRouter` and shared with the API controllers.
-    struct Services {
-        let clock: any WallClock
-        let posts: PostService
-        let feeds: FeedService
-        let social: SocialService
-        let progress: ProgressService
-        let notifications: NotificationService
-        let search: SearchService
-        let templates: TemplateService
     }
 }

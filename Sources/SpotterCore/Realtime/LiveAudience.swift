@@ -1,0 +1,142 @@
+import Foundation
+import SpotterModels
+
+/// Who hears of a change to a post, on which live topic, and what each of them sees of it.
+///
+/// The realtime hub asks this for every socket an event could reach, and only fans out what it decides: a
+/// socket gets an event about a post exactly when a REST refresh of the same list would show that post
+/// (`VisibilityPolicy.canSee`, then `VisibilityPolicy.isListed`), and a deletion exactly where the post stood
+/// the moment before.
+public struct LiveAudience: Sendable {
+    let storage: any SpotterStorage
+
+    public init(storage: any SpotterStorage) { self.storage = storage }
+
+    /// The audience of an event about a post that exists: a new post, an edit, new counts. `nil` when the
+    /// post is gone (the event came late), so nobody hears of it.
+    public func ofPost(_ id: PostID) async throws -> PostAudience? {
+        guard let record = try await storage.posts.record(id), record.deletedAt == nil else { return nil }
+        let shared = try await storage.posts.post(id, viewer: nil)
+        return PostAudience(
+            storage: storage, id: id, author: record.authorID, shared: shared,
+            peopleInBlocks: shared == nil ? [] : try await storage.graph.peopleInBlocks(),
+            kudosGivers: shared == nil ? [] : try await storage.posts.kudosGivers(of: id),
+            muters: try await storage.graph.muters(of: record.authorID))
+    }
+
+    /// The audience of a post's deletion: everyone who could see it just before, on the lists it stood in.
+    /// The post is read as stored (deleted) and judged by the policy as it was before.
+    public func ofDeletedPost(_ id: PostID) async throws -> DeletedPostAudience? {
+        guard let record = try await storage.posts.record(id),
+            let author = try await storage.accounts.find(id: record.authorID)
+        else { return nil }
+        return DeletedPostAudience(
+            id: id, author: author, visibility: record.visibility,
+            blocked: try await storage.graph.blockedEitherWay(with: author.id),
+            followers: try await storage.graph.followerIDs(of: author.id),
+            muters: try await storage.graph.muters(of: author.id))
+    }
+}
+
+/// One event's decisions about one post, with what they read kept for the next socket.
+///
+/// A post everyone may see looks the same to everyone who has no block with anyone, but for `kudosed_by_me`
+/// (blocks are the only viewer-dependent filter of its counts): those viewers share one view, so a fan-out to
+/// 10,000 sockets reads the post once. People in blocks, and posts not visible to everyone, are read viewer
+/// by viewer, through the adapters' SQL statement of the rule.
+public struct PostAudience: Sendable {
+    let storage: any SpotterStorage
+    public let id: PostID
+    let author: UserID
+    /// The anonymous view, shared by everyone outside `peopleInBlocks`; `nil` when not everyone may see it.
+    public let shared: Post?
+    let peopleInBlocks: Set<UserID>
+    let kudosGivers: Set<UserID>
+    let muters: Set<UserID>
+    private var followers: Set<UserID>?
+    private var views: [UserID: Post?] = [:]
+
+    init(
+        storage: any SpotterStorage, id: PostID, author: UserID, shared: Post?, peopleInBlocks: Set<UserID>,
+        kudosGivers: Set<UserID>, muters: Set<UserID>
+    ) {
+        self.storage = storage
+        self.id = id
+        self.author = author
+        self.shared = shared
+        self.peopleInBlocks = peopleInBlocks
+        self.kudosGivers = kudosGivers
+        self.muters = muters
+    }
+
+    /// What a viewer gets: the shared view (with their own kudos state) or a view of their own.
+    public enum View: Sendable {
+        case shared(kudosedByMe: Bool)
+        case own(Post)
+    }
+
+    /// What `viewer` gets of the post on `topic`, or `nil` when it is not for them there.
+    public mutating func view(of viewer: UserID, on topic: RealtimeTopic) async throws -> View? {
+        guard let listing = Self.listing(of: topic, post: id) else { return nil }
+        let post: Post
+        let view: View
+        if let shared, !peopleInBlocks.contains(viewer) {
+            (post, view) = (shared, .shared(kudosedByMe: kudosGivers.contains(viewer)))
+        } else {
+            if views[viewer] == nil { views[viewer] = .some(try await storage.posts.post(id, viewer: viewer)) }
+            guard let own = views[viewer] ?? nil else { return nil }
+            (post, view) = (own, .own(own))
+        }
+        let follows = listing == .following && viewer != author ? try await followerIDs().contains(viewer) : false
+        let facts = VisibilityPolicy.ListingFacts(
+            isAuthor: viewer == author, followsAuthor: follows, mutesAuthor: muters.contains(viewer),
+            visibility: post.visibility)
+        return VisibilityPolicy.isListed(listing, facts) ? view : nil
+    }
+
+    /// The author's followers, read once per event and only when a Following feed asks.
+    private mutating func followerIDs() async throws -> Set<UserID> {
+        if let followers { return followers }
+        let read = try await storage.graph.followerIDs(of: author)
+        followers = read
+        return read
+    }
+
+    /// The list a topic shows, for events about `post`; `nil` for topics that never carry it.
+    static func listing(of topic: RealtimeTopic, post: PostID) -> VisibilityPolicy.Listing? {
+        switch topic {
+        case .communityFeed: .community
+        // Only a feed's owner may join it (`TopicAccess`), so the socket's user is the feed's owner.
+        case .followingFeed: .following
+        case .post(let id): id == post ? .single : nil
+        case .user: nil
+        }
+    }
+}
+
+/// Who hears that a post was deleted: the policy applied to the post as it was, for each socket.
+public struct DeletedPostAudience: Sendable {
+    public let id: PostID
+    let author: AccountRecord
+    let visibility: Visibility
+    let blocked: Set<UserID>
+    let followers: Set<UserID>
+    let muters: Set<UserID>
+
+    public func reaches(_ viewer: UserID, on topic: RealtimeTopic) -> Bool {
+        guard let listing = PostAudience.listing(of: topic, post: id) else { return false }
+        let isAuthor = viewer == author.id
+        let follows = followers.contains(viewer)
+        let couldSee = VisibilityPolicy.canSee(
+            .init(
+                isAuthor: isAuthor, postDeleted: false, authorSuspended: author.suspendedAt != nil,
+                blockedEitherWay: blocked.contains(viewer), followsAuthor: follows,
+                authorPrivacy: author.profile.privacy, visibility: visibility))
+        return couldSee
+            && VisibilityPolicy.isListed(
+                listing,
+                .init(
+                    isAuthor: isAuthor, followsAuthor: follows, mutesAuthor: muters.contains(viewer),
+                    visibility: visibility))
+    }
+}

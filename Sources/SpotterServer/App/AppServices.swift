@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import SpotterCore
+
+/// Every SpotterCore service the server runs, built once: the composition root. The API controllers, the web
+/// pages, the realtime socket and the background services all share these, so each rule and each event
+/// source exists once per process.
+struct AppServices {
+    let clock: any WallClock
+    let events: (any EventBus)?
+    let notifier: Notifier
+    let accounts: AccountService
+    let admin: AdminService
+    let social: SocialService
+    let feeds: FeedService
+    let progress: ProgressService
+    let posts: PostService
+    let notifications: NotificationService
+    let search: SearchService
+    let templates: TemplateService
+    let analytics: AnalyticsService
+
+    init(
+        configuration: AppConfiguration, storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)?,
+        logger: Logger
+    ) {
+        let apple: (any AppleIdentityVerifier)? = configuration.appleClientID.map {
+            AppleJWKSVerifier(clientID: $0, jwksURL: configuration.appleJWKSURL)
+        }
+        let notifier = Notifier(storage: storage, clock: clock, events: events, logger: logger)
+        self.clock = clock
+        self.events = events
+        self.notifier = notifier
+        accounts = AccountService(
+            storage: storage, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), clock: clock,
+            throttle: SigninThrottle(limits: configuration.throttle, clock: clock), apple: apple,
+            lifetimes: configuration.tokenLifetimes, notifier: notifier, events: events)
+        admin = AdminService(storage: storage, clock: clock, events: events)
+        social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
+        feeds = FeedService(storage: storage, clock: clock)
+        progress = ProgressService(storage: storage, clock: clock)
+        posts = PostService(
+            storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier)
+        notifications = NotificationService(storage: storage, clock: clock, events: events)
+        search = SearchService(storage: storage)
+        templates = TemplateService(storage: storage, clock: clock)
+        analytics = AnalyticsService(storage: storage, clock: clock)
+    }
+}
