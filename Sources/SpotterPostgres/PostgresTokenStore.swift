@@ -67,12 +67,16 @@ struct PostgresTokenStore: TokenStore {
             "UPDATE tokens SET revoked_at = \(date) WHERE family = \(family) AND revoked_at IS NULL", logger: logger)
     }
 
-    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws {
-        try await client.query(
+    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws -> Set<UUID> {
+        let rows = try await client.query(
             """
             UPDATE tokens SET revoked_at = \(date)
             WHERE user_id = \(user.rawValue) AND family <> \(family) AND revoked_at IS NULL
+            RETURNING family
             """, logger: logger)
+        var families: Set<UUID> = []
+        for try await revoked in rows.decode(UUID.self) { families.insert(revoked) }
+        return families
     }
 
     func deleteExpired(before date: Date) async throws -> Int {

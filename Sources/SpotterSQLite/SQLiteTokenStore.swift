@@ -75,12 +75,17 @@ struct SQLiteTokenStore: TokenStore {
         }
     }
 
-    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws {
-        try await pool.write { db in
-            try db.execute(
-                cached: "UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND family <> ? AND revoked_at IS NULL",
+    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws -> Set<UUID> {
+        let families = try await pool.write { db in
+            try String.fetchAll(
+                cached: db,
+                sql: """
+                    UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND family <> ? AND revoked_at IS NULL
+                    RETURNING family
+                    """,
                 arguments: [date.sqliteValue, user.description, UUIDText.format(family)])
         }
+        return Set(families.compactMap { UUID(uuidString: $0) })
     }
 
     func deleteExpired(before date: Date) async throws -> Int {

@@ -110,8 +110,8 @@ public struct AccountService: Sendable {
         }
         let now = clock.now
         try await storage.accounts.setPasswordHash(account.id, try await hasher.hash(request.newPassword))
-        try await storage.tokens.revokeFamilies(of: account.id, except: session.token.family, at: now)
-        await events?.publish(.loginsRevoked(account.id, RevokedLogins(.allBut(session.token.family), at: now)))
+        let revoked = try await storage.tokens.revokeFamilies(of: account.id, except: session.token.family, at: now)
+        await events?.publish(.loginsRevoked(account.id, .logins(revoked)))
         await notifier?.notify(.passwordChanged(user: account.id))
     }
 
@@ -139,7 +139,7 @@ public struct AccountService: Sendable {
         else { throw SpotterError.unauthorized("The refresh token is not valid.") }
         guard token.usedAt == nil, try await storage.tokens.markUsed(hash: token.hash, at: now) else {
             try await storage.tokens.revokeFamily(token.family, at: now)
-            await events?.publish(.loginsRevoked(token.userID, RevokedLogins(.one(token.family), at: now)))
+            await events?.publish(.loginsRevoked(token.userID, .logins([token.family])))
             throw SpotterError.unauthorized("The refresh token was already used; this login has been signed out.")
         }
         guard token.expiresAt > now else { throw SpotterError.unauthorized("The refresh token has expired.") }
@@ -177,9 +177,8 @@ public struct AccountService: Sendable {
 
     /// Ends the login the session's token belongs to; other logins of the same account stay.
     public func signout(_ session: AuthenticatedSession) async throws {
-        let now = clock.now
-        try await storage.tokens.revokeFamily(session.token.family, at: now)
-        await events?.publish(.loginsRevoked(session.account.id, RevokedLogins(.one(session.token.family), at: now)))
+        try await storage.tokens.revokeFamily(session.token.family, at: clock.now)
+        await events?.publish(.loginsRevoked(session.account.id, .logins([session.token.family])))
     }
 
     /// Changes what the caller's account shows; returns the account as it now is. Every field is checked

@@ -19,10 +19,9 @@ public struct AdminService: Sendable {
     public func setSuspended(_ username: String, suspended: Bool, by admin: AccountRecord) async throws {
         let target = try await account(username, by: admin)
         guard target.id != admin.id else { throw SpotterError.invalid("username", "You can't suspend yourself.") }
-        let now = clock.now
-        try await storage.accounts.setSuspended(target.id, at: suspended ? now : nil)
+        try await storage.accounts.setSuspended(target.id, at: suspended ? clock.now : nil)
         // A suspended account can't sign in (`AccountService.refuseSuspended`); its open sockets end too.
-        if suspended { await events?.publish(.loginsRevoked(target.id, RevokedLogins(.all, at: now))) }
+        if suspended { await events?.publish(.loginsRevoked(target.id, .all)) }
     }
 
     public func setFeatured(_ username: String, featured: Bool, by admin: AccountRecord) async throws {

@@ -33,34 +33,18 @@ public enum DomainEvent: Codable, Sendable, Equatable {
     }
 }
 
-/// Which logins of a person were revoked, and when: a socket belongs to a login (its token's family) and
-/// closes with it.
-public struct RevokedLogins: Codable, Sendable, Equatable {
-    public enum Which: Codable, Sendable, Equatable {
-        /// One login (a sign-out, a reused refresh token).
-        case one(UUID)
-        /// Every login but one (a password change keeps the caller's).
-        case allBut(UUID)
-        /// Every login (a suspension).
-        case all
-    }
+/// Which logins of a person were revoked: a socket belongs to a login (its token's family) and closes with it.
+public enum RevokedLogins: Codable, Sendable, Equatable {
+    /// These logins (a sign-out, a reused refresh token, a password change's other logins).
+    case logins(Set<UUID>)
+    /// Every login (a suspension: none of them may open a socket until the account is reinstated).
+    case all
 
-    public var which: Which
-    public var at: Date
-
-    public init(_ which: Which, at: Date) {
-        self.which = which
-        self.at = at
-    }
-
-    /// Whether a socket opened with a token of login `family`, issued at `issuedAt`, is one of these: tokens
-    /// issued after the revocation belong to a newer login of the same person.
-    public func covers(family: UUID, issuedAt: Date) -> Bool {
-        guard issuedAt <= at else { return false }
-        switch which {
-        case .one(let revoked): return family == revoked
-        case .allBut(let kept): return family != kept
-        case .all: return true
+    /// Whether a socket opened by login `family` is one of these.
+    public func covers(_ family: UUID) -> Bool {
+        switch self {
+        case .logins(let families): families.contains(family)
+        case .all: true
         }
     }
 }

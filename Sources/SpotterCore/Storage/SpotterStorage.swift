@@ -60,8 +60,10 @@ public protocol TokenStore: Sendable {
     func markUsed(hash: String, at date: Date) async throws -> Bool
     /// Revokes every token of a login (token family).
     func revokeFamily(_ family: UUID, at date: Date) async throws
-    /// Revokes every token of the user's other logins, keeping the one of `family`.
-    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws
+    /// Revokes every token of the user's other logins, keeping the one of `family`; returns the logins it
+    /// revoked (those that had a token left to revoke).
+    @discardableResult
+    func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws -> Set<UUID>
     /// Deletes tokens that expired before `date`; returns how many.
     @discardableResult
     func deleteExpired(before date: Date) async throws -> Int

@@ -18,8 +18,6 @@ final class RealtimeConnection: @unchecked Sendable {
     let user: AccountRecord
     /// The login (token family) that opened the socket: revoking the login closes it.
     let login: UUID
-    /// When the token that opened the socket was issued: a revocation covers tokens issued before it.
-    let issuedAt: Date
     let connectedAt: Date
     let channel: any Channel
     private let bufferSize: Int
@@ -54,7 +52,6 @@ final class RealtimeConnection: @unchecked Sendable {
     ) {
         self.user = session.account
         self.login = session.token.family
-        self.issuedAt = session.token.createdAt
         self.connectedAt = connectedAt
         self.channel = channel
         self.bufferSize = bufferSize

@@ -81,7 +81,7 @@ actor RealtimeHub {
     private static let revocationMemory = Duration.seconds(60)
 
     private func revoked(_ logins: RevokedLogins, of user: UserID, covers connection: RealtimeConnection) -> Bool {
-        connection.user.id == user && logins.covers(family: connection.login, issuedAt: connection.issuedAt)
+        connection.user.id == user && logins.covers(connection.login)
     }
 
     /// Closes the sockets of revoked logins, and remembers the revocation for sockets not yet added.
