@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SpotterKit
 import SpotterModels
 import Testing
@@ -66,13 +67,6 @@ struct OutboxCompatibilityTests {
         ([#"{"updateProfile":{"_0":{"bio":""}}}"#], .updateProfile(UpdateAccountRequest(bio: ""))),
     ]
 
-    /// How SpotterKit read the outbox before issue 23.
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
-
     static let legDay = WorkoutRecord(
         title: "Leg day", type: .strength, startTime: Date(timeIntervalSince1970: 1_767_000_000),
         endTime: Date(timeIntervalSince1970: 1_767_003_600),
@@ -93,10 +87,45 @@ struct OutboxCompatibilityTests {
             for json in forms {
                 // Given what an earlier version stored
                 // When this version reads it
-                let decoded = try Self.decoder.decode(Action.self, from: Data(json.utf8))
+                let decoded = try WireJSON.decoder().decode(Action.self, from: Data(json.utf8))
                 // Then it is the same action
                 #expect(decoded == action, "\(json)")
             }
         }
+    }
+
+    @Test("an action stored in two key orders goes out as one body, the same on every try")
+    func oneBody() async throws {
+        for (forms, _) in Self.stored where forms.count == 2 {
+            // Given the same action as two processes stored it, each in a queue of its own
+            let transport = RecordingTransport()
+            let client = SpotterClient(
+                baseURL: URL(string: "http://127.0.0.1:9")!,
+                tokens: MemoryTokenStore(SessionTokens(accessToken: "a", refreshToken: "r")),
+                transport: transport, retry: .none)
+            for json in forms {
+                let queue = try ActionQueue(path: nil, client: client)
+                try await queue.enqueue(try WireJSON.decoder().decode(Action.self, from: Data(json.utf8)))
+                // When each queue tries to send it, twice
+                await queue.drain()
+                await queue.drain()
+            }
+            // Then every try sent the same bytes
+            let bodies = transport.bodies
+            #expect(bodies.count == 4)
+            #expect(Set(bodies).count == 1, "\(bodies.map { String(decoding: $0, as: UTF8.self) })")
+        }
+    }
+}
+
+/// Records each request's body and answers none of them, as a dead network would.
+final class RecordingTransport: HTTPTransport {
+    private let recorded = NIOLockedValueBox<[Data]>([])
+
+    var bodies: [Data] { recorded.withLockedValue { $0 } }
+
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        recorded.withLockedValue { $0.append(request.body ?? Data()) }
+        throw URLError(.notConnectedToInternet)
     }
 }
