@@ -94,6 +94,52 @@ struct OutboxCompatibilityTests {
         }
     }
 
+    /// What this version writes: the same form, keys sorted (`WireJSON`).
+    static let written: [(json: String, action: Action)] = [
+        (#"{"setKudos":{"_0":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e11","given":true}}"#, .setKudos(post, given: true)),
+        (
+            #"{"comment":{"_0":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e11","_1":{"parent_id":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e22","text":"Eight!"}}}"#,
+            .comment(post, CreateCommentRequest(text: "Eight!", parentID: parent))
+        ),
+        (
+            #"{"createPost":{"_0":{"kind":"note","text":"Long run #run","visibility":"followers"}}}"#,
+            .createPost(CreatePostRequest(kind: .note, text: "Long run #run", visibility: .followers))
+        ),
+        (
+            #"{"createPost":{"_0":{"kind":"workout","text":"Legs","workout":{"completed":true,"end_time":"2025-12-29T10:20:00Z","exercises":[{"name":"Squat","sets":[{"reps":5,"rpe":8,"set_type":"normal","weight_kg":100},{"reps":10,"set_type":"warmup","weight_kg":60}]},{"cardio":{"distance_m":2000,"duration_s":480},"name":"Row"}],"notes":"Felt strong","start_time":"2025-12-29T09:20:00Z","template_id":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e33","title":"Leg day","type":"strength"}}}}"#,
+            .createPost(CreatePostRequest(kind: .workout, text: "Legs", workout: legDay))
+        ),
+        (#"{"follow":{"_0":"Ana"}}"#, .follow("Ana")),
+        (#"{"unfollow":{"_0":"ana"}}"#, .unfollow("ana")),
+        (
+            #"{"updateProfile":{"_0":{"bio":"Runs/lifts","display_name":"Bea","privacy":"private","time_zone":"Europe/Paris","units":"lb"}}}"#,
+            .updateProfile(
+                UpdateAccountRequest(
+                    displayName: "Bea", bio: "Runs/lifts", units: .lb, timeZone: "Europe/Paris", privacy: .private))
+        ),
+    ]
+
+    @Test("this version writes each action in the same form, keys sorted, and reads it back")
+    func writtenForm() throws {
+        for (json, action) in Self.written {
+            // Given an action
+            // When it is written for the outbox
+            let text = String(decoding: try WireJSON.encoder().encode(action), as: UTF8.self)
+            // Then it is the pinned form, and reads back as the action
+            #expect(text == json)
+            #expect(try WireJSON.decoder().decode(Action.self, from: Data(json.utf8)) == action)
+        }
+    }
+
+    @Test("an action this version does not know is refused, not mistaken for another")
+    func unknownAction() {
+        for json in [#"{"share":{"_0":"x"}}"#, #"{"follow":{"_0":"ana"},"unfollow":{"_0":"ana"}}"#, "{}"] {
+            #expect(throws: DecodingError.self, "\(json)") {
+                try WireJSON.decoder().decode(Action.self, from: Data(json.utf8))
+            }
+        }
+    }
+
     @Test("an action stored in two key orders goes out as one body, the same on every try")
     func oneBody() async throws {
         for (forms, _) in Self.stored where forms.count == 2 {

@@ -2,26 +2,6 @@ import Foundation
 import GRDB
 import SpotterModels
 
-/// A change the user made, waiting to reach the server.
-public enum Action: Codable, Sendable, Equatable {
-    case setKudos(PostID, given: Bool)
-    case comment(PostID, CreateCommentRequest)
-    case createPost(CreatePostRequest)
-    case follow(String)
-    case unfollow(String)
-    case updateProfile(UpdateAccountRequest)
-
-    /// What the action changes: actions on one entity are sent in the order they were made.
-    public var entity: String {
-        switch self {
-        case .setKudos(let post, _), .comment(let post, _): "post:\(post)"
-        case .createPost: "new-post"
-        case .follow(let username), .unfollow(let username): "user:\(username.lowercased())"
-        case .updateProfile: "me"
-        }
-    }
-}
-
 /// An action in the queue: its order, the idempotency key every try of it carries, and how it is going.
 public struct QueuedAction: Sendable, Equatable, Identifiable {
     public var id: Int64
