@@ -24,8 +24,13 @@ extension AppDatabase {
         let rows = try posts.map { ($0, String(decoding: try SpotterClient.encoder.encode($0), as: UTF8.self)) }
         try await writer.write { db in
             for (post, json) in rows {
+                // An upsert, not INSERT OR REPLACE: a replaced row would take its feed places with it (cascade).
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO posts (id, author_id, json, cached_at) VALUES (?, ?, ?, ?)",
+                    sql: """
+                        INSERT INTO posts (id, author_id, json, cached_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET
+                            author_id = excluded.author_id, json = excluded.json, cached_at = excluded.cached_at
+                        """,
                     arguments: [post.id.description, post.author.id.description, json, now.timeIntervalSince1970])
                 try Self.reapplyPendingKudos(on: post.id, db)
             }
