@@ -104,13 +104,14 @@ extension AppDatabase {
 
     /// A kept profile and when it was fetched.
     func profile(_ username: String) async throws -> (profile: Profile, fetchedAt: Date)? {
-        let row = try await writer.read { db in
+        let kept = try await writer.read { db -> (json: String, fetchedAt: Double)? in
             try Row.fetchOne(
                 db, sql: "SELECT json, fetched_at FROM profiles WHERE username = ?",
-                arguments: [username.lowercased()])
+                arguments: [username.lowercased()]
+            ).map { ($0[0], $0[1]) }
         }
-        guard let row, let profile = try? Self.decode(Profile.self, row[0] as String) else { return nil }
-        return (profile, Date(timeIntervalSince1970: row[1]))
+        guard let kept, let profile = try? Self.decode(Profile.self, kept.json) else { return nil }
+        return (profile, Date(timeIntervalSince1970: kept.fetchedAt))
     }
 
     func save(_ profile: Profile, username: String, fetchedAt: Date) async throws {
