@@ -36,6 +36,7 @@ public actor SpotterSession {
         let client = SpotterClient(baseURL: baseURL, tokens: tokens, transport: transport, retry: retry)
         self.client = client
         database = try AppDatabase(path: folder?.appendingPathComponent("spotter.sqlite").path)
+        if let folder { database.takeOverEarlierFiles(in: folder) }  // what an earlier version queued still goes
         outbox = ActionQueue(database: database, client: client)
         cache = SpotterCache(database: database, client: client)
         analytics = AnalyticsTracker(database: database, client: client)
