@@ -66,17 +66,9 @@ public actor SpotterClient {
         items.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
     }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
+    /// The wire's JSON (`WireJSON`): sorted keys, so a request sent again is the same bytes in any process.
+    static let encoder = WireJSON.encoder()
+    static let decoder = WireJSON.decoder()
 
     func call<Response: Decodable>(_ call: Call, as type: Response.Type = Response.self) async throws -> Response {
         let response = try await send(call)

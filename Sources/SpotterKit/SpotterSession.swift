@@ -1,8 +1,9 @@
 import Foundation
 import SpotterModels
 
-/// Everything a signed-in app needs, wired the way the seeds wire it: the API client, the outbox, the
-/// caches, the live connection and analytics, each in its own file under `folder`. Call `foreground()`,
+/// Everything a signed-in app needs, wired the way the seeds wire it: the API client, the live connection,
+/// and one client database (`AppDatabase`, `spotter.sqlite` under `folder`) holding the outbox, the caches
+/// and analytics, which the screens observe. Call `foreground()`,
 /// `background()` and `signOut()` from the app's lifecycle; the session drains the outbox on foreground, on
 /// every reconnect and every 60 s, and flushes analytics on background.
 ///
@@ -10,10 +11,12 @@ import SpotterModels
 /// let session = try SpotterSession(baseURL: server, folder: cachesFolder, tokens: KeychainTokenStore())
 /// try await session.client.signIn(login: "ana", password: password)
 /// await session.foreground()
-/// let feed = FeedViewModel(kind: .following, client: session.client, outbox: session.outbox)
+/// let feed = FeedViewModel(kind: .following, session: session)   // the kept feed at once, then fresh
 /// ```
 public actor SpotterSession {
     public nonisolated let client: SpotterClient
+    /// The client's one database: outbox, caches and analytics.
+    public nonisolated let database: AppDatabase
     public nonisolated let outbox: ActionQueue
     public nonisolated let cache: SpotterCache
     public nonisolated let realtime: RealtimeClient
@@ -21,17 +24,22 @@ public actor SpotterSession {
     private var periodic: [Task<Void, Never>] = []
     private var watching = false
 
-    /// - Parameter folder: where the outbox, cache and analytics files go; nil keeps them in memory.
+    /// - Parameters:
+    ///   - folder: where the database file goes (`spotter.sqlite`); nil keeps it in memory. A session opened
+    ///     later on the same folder shows what this one kept, with or without a network.
+    ///   - retry: how the API client tries requests again.
     public init(
-        baseURL: URL, folder: URL?, tokens: any TokenStore, transport: any HTTPTransport = URLSessionTransport()
+        baseURL: URL, folder: URL?, tokens: any TokenStore, transport: any HTTPTransport = URLSessionTransport(),
+        retry: RetryPolicy = RetryPolicy()
     ) throws {
         if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        func file(_ name: String) -> String? { folder?.appendingPathComponent(name).path }
-        let client = SpotterClient(baseURL: baseURL, tokens: tokens, transport: transport)
+        let client = SpotterClient(baseURL: baseURL, tokens: tokens, transport: transport, retry: retry)
         self.client = client
-        outbox = try ActionQueue(path: file("outbox.sqlite"), client: client)
-        cache = try SpotterCache(path: file("cache.sqlite"), client: client)
-        analytics = try AnalyticsTracker(path: file("analytics.sqlite"), client: client)
+        database = try AppDatabase(path: folder?.appendingPathComponent("spotter.sqlite").path)
+        if let folder { database.takeOverEarlierFiles(in: folder) }  // what an earlier version queued still goes
+        outbox = ActionQueue(database: database, client: client)
+        cache = SpotterCache(database: database, client: client)
+        analytics = AnalyticsTracker(database: database, client: client)
         realtime = RealtimeClient(baseURL: baseURL) { try await client.currentAccessToken() }
     }
 

@@ -46,7 +46,7 @@ public actor FileTokenStore: TokenStore {
 
     public func load() throws -> SessionTokens? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try JSONDecoder().decode(SessionTokens.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        return try SpotterClient.decoder.decode(SessionTokens.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     public func save(_ tokens: SessionTokens) throws {
@@ -56,7 +56,7 @@ public actor FileTokenStore: TokenStore {
         // Written to a temporary file opened with mode 0600 from the start (not chmod-ed after writing), so the
         // tokens are never readable by others, even briefly.
         let temporary = path + ".tmp"
-        let data = try JSONEncoder().encode(tokens)
+        let data = try SpotterClient.encoder.encode(tokens)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         fchmod(descriptor, 0o600)  // in case a leftover temporary file had another mode
@@ -100,11 +100,11 @@ public actor KeychainTokenStore: TokenStore {
         let status = SecItemCopyMatching(query as CFDictionary, &item)
         if status == errSecItemNotFound { return nil }
         guard status == errSecSuccess, let data = item as? Data else { throw KeychainError(status: status) }
-        return try JSONDecoder().decode(SessionTokens.self, from: data)
+        return try SpotterClient.decoder.decode(SessionTokens.self, from: data)
     }
 
     public func save(_ tokens: SessionTokens) throws {
-        let data = try JSONEncoder().encode(tokens)
+        let data = try SpotterClient.encoder.encode(tokens)
         let update = SecItemUpdate(query as CFDictionary, [kSecValueData as String: data] as CFDictionary)
         if update == errSecSuccess { return }
         guard update == errSecItemNotFound else { throw KeychainError(status: update) }

@@ -51,3 +51,35 @@ struct SpotterSessionTests {
         Issue.record("condition not met within \(timeout)")
     }
 }
+
+@Suite("Session database")
+struct SpotterSessionDatabaseTests {
+    @Test("a session takes over the outbox and analytics files an earlier version kept, and deletes them")
+    func earlierFiles() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nowhere = URL(string: "http://127.0.0.1:9")!
+        let client = SpotterClient(baseURL: nowhere, retry: .none)
+        // Given an action and an event an earlier version left in its own files
+        let post = PostID(rawValue: UUIDv7.make())
+        let earlierOutbox = try ActionQueue(path: folder.appendingPathComponent("outbox.sqlite").path, client: client)
+        let queued = try await earlierOutbox.enqueue(.setKudos(post, given: true))
+        let earlierAnalytics = try AnalyticsTracker(
+            path: folder.appendingPathComponent("analytics.sqlite").path, client: client)
+        await earlierAnalytics.track("app.open")
+        _ = try SpotterCache(path: folder.appendingPathComponent("cache.sqlite").path, client: client)
+
+        // When this version opens a session on the folder
+        let session = try SpotterSession(
+            baseURL: nowhere, folder: folder, tokens: MemoryTokenStore(), transport: Unreachable(), retry: .none)
+
+        // Then the action waits with its idempotency key, the event waits, and only the one file is left
+        let pending = try await session.outbox.pending
+        #expect(pending.map(\.action) == [.setKudos(post, given: true)])
+        #expect(pending.map(\.idempotencyKey) == [queued.idempotencyKey])
+        #expect(await session.analytics.waiting == 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(files == ["spotter.sqlite"])
+    }
+}

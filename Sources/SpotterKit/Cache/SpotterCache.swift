@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SpotterModels
 
 /// The client's caches (the POWR seed's): feed pages served from cache while younger than `feedFreshness`
@@ -8,7 +7,7 @@ import SpotterModels
 /// `profileFreshness`, and cached posts older than `postRetention` cleaned up, except the user's own.
 ///
 /// ```swift
-/// let cache = try SpotterCache(path: cachesFolder + "/cache.sqlite", client: client, me: account.id)
+/// let cache = SpotterCache(database: session.database, client: client, me: account.id)
 /// let page = try await cache.firstPage(.following)   // cached if fresh; offline, what was kept
 /// try await cache.refresh(.following)                // pull to refresh
 /// ```
@@ -27,41 +26,31 @@ public actor SpotterCache {
     public let settings: Settings
     /// Whose posts are never cleaned up.
     public var me: UserID?
-    private let database: DatabaseQueue
+    /// Where posts and profiles are kept, shared with the outbox and the screens.
+    public nonisolated let database: AppDatabase
     private let now: @Sendable () -> Date
     /// The newest posts of each feed, newest first, and when the feed was last fetched.
     private var feeds: [FeedKind: (posts: [Post], fetchedAt: Date)] = [:]
     private var refreshing: [FeedKind: Task<Void, Never>] = [:]
 
-    /// - Parameters:
-    ///   - path: the SQLite file; nil keeps the cache in memory.
-    ///   - now: the clock, so tests can age the cache.
+    /// - Parameter now: the clock, so tests can age the cache.
     public init(
-        path: String?, client: SpotterClient, me: UserID? = nil, settings: Settings = Settings(),
+        database: AppDatabase, client: SpotterClient, me: UserID? = nil, settings: Settings = Settings(),
         now: @escaping @Sendable () -> Date = Date.init
-    ) throws {
+    ) {
         self.client = client
         self.me = me
         self.settings = settings
         self.now = now
-        database = try openLocalDatabase(path)
-        try Self.migrator.migrate(database)
+        self.database = database
     }
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("cache") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE posts (
-                        id TEXT PRIMARY KEY, author_id TEXT NOT NULL, json TEXT NOT NULL, cached_at REAL NOT NULL);
-                    CREATE TABLE feed_items (
-                        feed TEXT NOT NULL, post_id TEXT NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
-                        PRIMARY KEY (feed, post_id));
-                    CREATE TABLE profiles (username TEXT PRIMARY KEY, json TEXT NOT NULL, fetched_at REAL NOT NULL);
-                    """)
-        }
-        return migrator
+    /// A cache in a database of its own at `path` (nil: in memory).
+    public init(
+        path: String?, client: SpotterClient, me: UserID? = nil, settings: Settings = Settings(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) throws {
+        self.init(database: try AppDatabase(path: path), client: client, me: me, settings: settings, now: now)
     }
 
     // MARK: Feeds
@@ -77,7 +66,7 @@ public actor SpotterCache {
         do {
             return try await fetch(kind)
         } catch let error as SpotterClientError where error.isTransient {
-            let kept = try storedPosts(kind, limit: settings.pageSize)
+            let kept = try await storedPosts(kind, limit: settings.pageSize)
             guard !kept.isEmpty else { throw error }
             return kept
         }
@@ -98,11 +87,12 @@ public actor SpotterCache {
 
     /// Adds posts that arrived live (or were made here) to the feed's memory, keeping it newest first and
     /// within `postsPerFeed`.
-    public func insert(_ posts: [Post], into kind: FeedKind) throws {
+    public func insert(_ posts: [Post], into kind: FeedKind) async throws {
         var merged = (feeds[kind]?.posts ?? []).filter { old in !posts.contains { $0.id == old.id } } + posts
         merged.sort { $0.id.rawValue.uuidString > $1.id.rawValue.uuidString }
         feeds[kind] = (Array(merged.prefix(settings.postsPerFeed)), feeds[kind]?.fetchedAt ?? .distantPast)
-        try store(posts, feed: kind)
+        let newestFirst = posts.sorted { $0.id.rawValue.uuidString > $1.id.rawValue.uuidString }
+        try await database.save(newestFirst, feed: kind, placement: .onTop, at: now())
     }
 
     private func fetch(_ kind: FeedKind) async throws -> [Post] {
@@ -110,7 +100,7 @@ public actor SpotterCache {
         let older = feeds[kind]?.posts ?? []
         let merged = page.items + older.filter { old in !page.items.contains { $0.id == old.id } }
         feeds[kind] = (Array(merged.prefix(settings.postsPerFeed)), now())
-        try store(page.items, feed: kind)
+        try await database.save(page.items, feed: kind, placement: .firstPage, at: now())
         return page.items
     }
 
@@ -127,25 +117,14 @@ public actor SpotterCache {
     /// A profile: from disk while younger than `profileFreshness`, else from the server (or, offline, the
     /// kept one).
     public func profile(_ username: String) async throws -> Profile {
-        let key = username.lowercased()
-        let kept = try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT json, fetched_at FROM profiles WHERE username = ?", arguments: [key])
-        }
-        let keptProfile = kept.flatMap { try? Self.decode(Profile.self, $0[0] as String) }
-        if let keptProfile, let row = kept,
-            now().timeIntervalSince(Date(timeIntervalSince1970: row[1])) < settings.profileFreshness
-        {
-            return keptProfile
+        let kept = try await database.profile(username)
+        let keptProfile = kept?.profile
+        if let kept, now().timeIntervalSince(kept.fetchedAt) < settings.profileFreshness {
+            return kept.profile
         }
         do {
             let profile = try await client.profile(username)
-            let json = try Self.encode(profile)
-            let fetchedAt = now().timeIntervalSince1970
-            try await database.write { db in
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO profiles (username, json, fetched_at) VALUES (?, ?, ?)",
-                    arguments: [key, json, fetchedAt])
-            }
+            try await database.save(profile, username: username, fetchedAt: now())
             return profile
         } catch let error as SpotterClientError where error.isTransient {
             guard let keptProfile else { throw error }
@@ -157,59 +136,12 @@ public actor SpotterCache {
 
     /// Removes cached posts kept longer than `postRetention`, except the user's own. Returns how many.
     @discardableResult
-    public func cleanUp() throws -> Int {
-        let cutoff = now().addingTimeInterval(-settings.postRetention).timeIntervalSince1970
-        return try database.write { db in
-            try db.execute(
-                sql: "DELETE FROM posts WHERE cached_at < ? AND author_id IS NOT ?",
-                arguments: [cutoff, me?.description])
-            return db.changesCount
-        }
+    public func cleanUp() async throws -> Int {
+        try await database.deletePosts(cachedBefore: now().addingTimeInterval(-settings.postRetention), except: me)
     }
 
-    /// The posts kept on disk for a feed, newest first.
-    public func storedPosts(_ kind: FeedKind, limit: Int) throws -> [Post] {
-        try database.read { db in
-            try String.fetchAll(
-                db,
-                sql: """
-                    SELECT p.json FROM feed_items f JOIN posts p ON p.id = f.post_id
-                    WHERE f.feed = ? ORDER BY p.id DESC LIMIT ?
-                    """, arguments: [Self.key(kind), limit])
-        }
-        .compactMap { try? Self.decode(Post.self, $0) }
-    }
-
-    private func store(_ posts: [Post], feed kind: FeedKind) throws {
-        let cachedAt = now().timeIntervalSince1970
-        let rows = try posts.map { ($0.id.description, $0.author.id.description, try Self.encode($0)) }
-        try database.write { db in
-            for (id, author, json) in rows {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO posts (id, author_id, json, cached_at) VALUES (?, ?, ?, ?)",
-                    arguments: [id, author, json, cachedAt])
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO feed_items (feed, post_id) VALUES (?, ?)",
-                    arguments: [Self.key(kind), id])
-            }
-        }
-    }
-
-    static func key(_ kind: FeedKind) -> String {
-        switch kind {
-        case .following: "following"
-        case .featured: "featured"
-        case .global: "global"
-        case .tag(let tag): "tag:\(tag.lowercased())"
-        case .user(let username): "user:\(username.lowercased())"
-        }
-    }
-
-    static func encode(_ value: some Encodable) throws -> String {
-        String(decoding: try SpotterClient.encoder.encode(value), as: UTF8.self)
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
-        try SpotterClient.decoder.decode(type, from: Data(json.utf8))
+    /// The posts kept on disk for a feed, in its order.
+    public func storedPosts(_ kind: FeedKind, limit: Int) async throws -> [Post] {
+        try await database.feed(kind, limit: limit)
     }
 }

@@ -1,26 +1,5 @@
 import Foundation
-import GRDB
 import SpotterModels
-
-/// A change the user made, waiting to reach the server.
-public enum Action: Codable, Sendable, Equatable {
-    case setKudos(PostID, given: Bool)
-    case comment(PostID, CreateCommentRequest)
-    case createPost(CreatePostRequest)
-    case follow(String)
-    case unfollow(String)
-    case updateProfile(UpdateAccountRequest)
-
-    /// What the action changes: actions on one entity are sent in the order they were made.
-    public var entity: String {
-        switch self {
-        case .setKudos(let post, _), .comment(let post, _): "post:\(post)"
-        case .createPost: "new-post"
-        case .follow(let username), .unfollow(let username): "user:\(username.lowercased())"
-        case .updateProfile: "me"
-        }
-    }
-}
 
 /// An action in the queue: its order, the idempotency key every try of it carries, and how it is going.
 public struct QueuedAction: Sendable, Equatable, Identifiable {
@@ -46,11 +25,12 @@ public enum ActionOutcome: Sendable, Equatable {
 
 /// The outbox: every change is written here, with its idempotency key, before it is sent, so nothing the
 /// user did is lost to a dead network or a killed process. `drain()` sends what waits, oldest first; call it
-/// on reconnect and on foreground, and `runPeriodically()` drains every 60 s.
+/// on reconnect and on foreground, and `runPeriodically()` drains every 60 s. The actions live in the
+/// client's `AppDatabase`, beside the cached posts they change.
 ///
 /// ```swift
-/// let outbox = try ActionQueue(path: cachesFolder + "/outbox.sqlite", client: client)
-/// try await outbox.enqueue(.setKudos(post.id, given: true))   // show it given now
+/// let outbox = ActionQueue(database: session.database, client: client)
+/// try await outbox.enqueue(.follow("ana"))
 /// for outcome in await outbox.drain() {
 ///     if case .refused(let queued, let problem) = outcome { revert(queued.action, because: problem) }
 /// }
@@ -58,72 +38,51 @@ public enum ActionOutcome: Sendable, Equatable {
 public actor ActionQueue {
     public let client: SpotterClient
     public let maxAttempts: Int
-    private let database: DatabaseQueue
+    /// Where the actions wait, with the caches they change.
+    public nonisolated let database: AppDatabase
     private var draining = false
 
-    /// - Parameter path: the SQLite file; nil keeps the queue in memory (for tests and previews).
-    public init(path: String?, client: SpotterClient, maxAttempts: Int = 3) throws {
+    public init(database: AppDatabase, client: SpotterClient, maxAttempts: Int = 3) {
         self.client = client
         self.maxAttempts = maxAttempts
-        database = try openLocalDatabase(path)
-        try Self.migrator.migrate(database)
+        self.database = database
     }
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("outbox") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE actions (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        entity TEXT NOT NULL,
-                        action TEXT NOT NULL,
-                        idempotency_key TEXT NOT NULL UNIQUE,
-                        attempts INTEGER NOT NULL DEFAULT 0,
-                        failure TEXT,
-                        created_at REAL NOT NULL
-                    )
-                    """)
-        }
-        return migrator
+    /// A queue in a database of its own at `path` (nil: in memory), as the `spotter` command line keeps it.
+    public init(path: String?, client: SpotterClient, maxAttempts: Int = 3) throws {
+        self.init(database: try AppDatabase(path: path), client: client, maxAttempts: maxAttempts)
     }
 
     /// Stores the action (committed before this returns) and gives it its idempotency key.
     @discardableResult
-    public func enqueue(_ action: Action) throws -> QueuedAction {
-        let key = SpotterClient.newKey()
-        let now = Date()
-        let text = String(decoding: try SpotterClient.encoder.encode(action), as: UTF8.self)
-        let id = try database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO actions (entity, action, idempotency_key, created_at) VALUES (?, ?, ?, ?)
-                    """, arguments: [action.entity, text, key, now.timeIntervalSince1970])
-            return db.lastInsertedRowID
-        }
-        return QueuedAction(id: id, action: action, idempotencyKey: key, attempts: 0, failure: nil, createdAt: now)
+    public func enqueue(_ action: Action) async throws -> QueuedAction {
+        try await database.enqueue(action)
+    }
+
+    /// Gives or takes back kudos: the cached post shows it and the action is queued, in one transaction, so
+    /// every screen shows it at once. `drain()` sends it.
+    @discardableResult
+    public func setKudos(_ given: Bool, on post: PostID) async throws -> QueuedAction {
+        try await database.setKudos(given, on: post)
     }
 
     /// Actions still to send, oldest first.
     public var pending: [QueuedAction] {
-        get throws { try load("WHERE failure IS NULL") }
+        get async throws { try await database.actions(failed: false) }
     }
 
     /// Actions given up on, for the user to retry or discard.
     public var failed: [QueuedAction] {
-        get throws { try load("WHERE failure IS NOT NULL") }
+        get async throws { try await database.actions(failed: true) }
     }
 
     /// Puts a failed action back in line (same idempotency key, attempts from zero).
-    public func retry(_ id: Int64) throws {
-        try database.write { db in
-            try db.execute(sql: "UPDATE actions SET failure = NULL, attempts = 0 WHERE id = ?", arguments: [id])
-        }
-    }
+    public func retry(_ id: Int64) async throws { try await database.retryAction(id) }
 
-    public func discard(_ id: Int64) throws {
-        try database.write { db in try db.execute(sql: "DELETE FROM actions WHERE id = ?", arguments: [id]) }
-    }
+    public func discard(_ id: Int64) async throws { try await database.deleteAction(id) }
+
+    /// Discards a refused action and undoes what it showed (kudos on the cached post): the user has been told.
+    public func revert(_ queued: QueuedAction) async throws { try await database.revert(queued) }
 
     /// Sends every pending action once, oldest first. An action that fails for want of a connection holds
     /// back the later actions on its entity (so kudos then un-kudos never lands as kudos), but not others.
@@ -135,11 +94,11 @@ public actor ActionQueue {
         defer { draining = false }
         var outcomes: [ActionOutcome] = []
         var heldBack: Set<String> = []
-        guard let queue = try? pending else { return [] }
+        guard let queue = try? await pending else { return [] }
         for queued in queue where !heldBack.contains(queued.action.entity) {
             do {
-                try await send(queued)
-                try? delete(queued.id)
+                let kudos = try await send(queued)
+                try? await database.landed(queued, kudos: kudos)
                 outcomes.append(.landed(queued))
             } catch SpotterClientError.signedOut {
                 break
@@ -148,16 +107,16 @@ public actor ActionQueue {
                     if case .problem(let problem) = error { problem } else {
                         Problem(title: "Refused", status: error.status ?? 0, detail: error.description)
                     }
-                try? markFailed(queued.id, problem.detail ?? problem.title)
+                try? await database.markFailed(queued.id, problem.detail ?? problem.title)
                 outcomes.append(.refused(queued, problem))
             } catch {
                 heldBack.insert(queued.action.entity)
                 let attempts = queued.attempts + 1
                 if attempts >= maxAttempts {
-                    try? markFailed(queued.id, "\(error)", attempts: attempts)
+                    try? await database.markFailed(queued.id, "\(error)", attempts: attempts)
                     outcomes.append(.gaveUp(queued, "\(error)"))
                 } else {
-                    try? countAttempt(queued.id, attempts)
+                    try? await database.countAttempt(queued.id, attempts)
                 }
             }
         }
@@ -172,48 +131,17 @@ public actor ActionQueue {
         }
     }
 
-    private func send(_ queued: QueuedAction) async throws {
+    /// Sends one action; for kudos, returns the post's kudos as the server now counts them.
+    private func send(_ queued: QueuedAction) async throws -> KudosState? {
         let key = queued.idempotencyKey
         switch queued.action {
-        case .setKudos(let post, let given): _ = try await client.setKudos(given, on: post, idempotencyKey: key)
+        case .setKudos(let post, let given): return try await client.setKudos(given, on: post, idempotencyKey: key)
         case .comment(let post, let request): _ = try await client.addComment(request, on: post, idempotencyKey: key)
         case .createPost(let request): _ = try await client.createPost(request, idempotencyKey: key)
         case .follow(let username): _ = try await client.follow(username, idempotencyKey: key)
         case .unfollow(let username): _ = try await client.unfollow(username, idempotencyKey: key)
         case .updateProfile(let changes): _ = try await client.updateProfile(changes, idempotencyKey: key)
         }
-    }
-
-    private func load(_ filter: String) throws -> [QueuedAction] {
-        try database.read { db in
-            try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT id, action, idempotency_key, attempts, failure, created_at FROM actions \(filter) ORDER BY id"
-            )
-            .compactMap { row -> QueuedAction? in
-                guard let action = try? SpotterClient.decoder.decode(Action.self, from: Data((row[1] as String).utf8))
-                else { return nil }
-                return QueuedAction(
-                    id: row[0], action: action, idempotencyKey: row[2], attempts: row[3], failure: row[4],
-                    createdAt: Date(timeIntervalSince1970: row[5]))
-            }
-        }
-    }
-
-    private func delete(_ id: Int64) throws { try discard(id) }
-
-    private func markFailed(_ id: Int64, _ reason: String, attempts: Int? = nil) throws {
-        try database.write { db in
-            try db.execute(
-                sql: "UPDATE actions SET failure = ?, attempts = COALESCE(?, attempts) WHERE id = ?",
-                arguments: [reason, attempts, id])
-        }
-    }
-
-    private func countAttempt(_ id: Int64, _ attempts: Int) throws {
-        try database.write { db in
-            try db.execute(sql: "UPDATE actions SET attempts = ? WHERE id = ?", arguments: [attempts, id])
-        }
+        return nil
     }
 }

@@ -180,7 +180,7 @@ public actor RealtimeClient {
     }
 
     private func send(_ message: PhoenixMessage) {
-        guard let writer, let data = try? JSONEncoder().encode(message) else { return }
+        guard let writer, let data = try? SpotterClient.encoder.encode(message) else { return }
         let text = String(decoding: data, as: UTF8.self)
         // Each send waits for the one before, so frames leave in the order the machine asked for them.
         let previous = lastSend
@@ -192,7 +192,7 @@ public actor RealtimeClient {
 
     private func received(_ text: String, generation: Int) {
         guard generation == self.generation,
-            let message = try? JSONDecoder().decode(PhoenixMessage.self, from: Data(text.utf8))
+            let message = try? SpotterClient.decoder.decode(PhoenixMessage.self, from: Data(text.utf8))
         else { return }
         switch message.event {
         case PhoenixMessage.Event.reply:
@@ -219,7 +219,7 @@ public actor RealtimeClient {
 
     /// Emits a post once, and remembers it as where the topic resumes.
     private func deliver(_ value: JSONValue, topic: String) {
-        guard let data = try? JSONEncoder().encode(value),
+        guard let data = try? SpotterClient.encoder.encode(value),
             let post = try? SpotterClient.decoder.decode(Post.self, from: data)
         else { return }
         apply(.received(topic: topic, cursor: FeedCursor.at(post.id.rawValue)))

@@ -1,9 +1,13 @@
 import Foundation
+import GRDB
 import Observation
 import SpotterModels
 
-/// One feed, ready for a SwiftUI list: first page, more, pull to refresh, kudos that change at once and
-/// change back if the server refuses, and live posts held behind an "N new posts" bar.
+/// One feed, ready for a SwiftUI list, offline first: it shows the feed kept in the client database at once
+/// (a cold start without a network shows the last feed), keeps showing what the database holds through
+/// `ValueObservation`, and refreshes it from the network. First page, more, pull to refresh, kudos that show
+/// at once on every screen and change back if the server refuses, and live posts held behind an
+/// "N new posts" bar.
 ///
 /// ```swift
 /// struct FeedScreen: View {
@@ -25,6 +29,7 @@ import SpotterModels
 @Observable
 public final class FeedViewModel {
     public let kind: FeedKind
+    /// The feed as the client database holds it.
     public private(set) var posts: [Post] = []
     /// Live posts waiting behind the "N new posts" bar.
     public var newPostsCount: Int { waiting.count }
@@ -34,97 +39,122 @@ public final class FeedViewModel {
     public private(set) var errorMessage: String?
 
     private let client: SpotterClient
-    private let outbox: ActionQueue?
+    private let outbox: ActionQueue
+    private var database: AppDatabase { outbox.database }
     private var nextCursor: String?
+    private var fetched = false
     private var waiting: [Post] = []
+    private var shown = PostsShown<[Post]>()
+    @ObservationIgnored nonisolated(unsafe) private var observation: Task<Void, Never>?
 
-    /// - Parameter outbox: where kudos go, so they survive going offline; without one they are sent directly.
-    public init(kind: FeedKind, client: SpotterClient, outbox: ActionQueue? = nil) {
+    /// - Parameter outbox: where kudos go; the feed is read from its database.
+    public init(kind: FeedKind, client: SpotterClient, outbox: ActionQueue) {
         self.kind = kind
         self.client = client
         self.outbox = outbox
     }
 
+    /// The session's feed: its client, outbox and database.
+    public convenience init(kind: FeedKind, session: SpotterSession) {
+        self.init(kind: kind, client: session.client, outbox: session.outbox)
+    }
+
+    deinit { observation?.cancel() }
+
+    /// Shows the kept feed at once, keeps showing what the database holds, and fetches the first page once.
     public func loadInitial() async {
-        guard posts.isEmpty else { return }
-        await load(cursor: nil, replacing: true)
+        await observe()
+        guard !fetched else { return }
+        await load(cursor: nil, placement: .firstPage)
     }
 
     public func loadMore() async {
         guard hasMore, !isLoading, let nextCursor else { return }
-        await load(cursor: nextCursor, replacing: false)
+        await load(cursor: nextCursor, placement: .nextPage)
     }
 
-    /// Pull to refresh: the newest page replaces what is shown, and waiting live posts with it.
+    /// Pull to refresh: the newest page replaces the feed, and waiting live posts with it.
     public func refresh() async {
         waiting = []
-        await load(cursor: nil, replacing: true)
+        await observe()
+        await load(cursor: nil, placement: .firstPage)
     }
 
     /// A post that arrived live: waits behind the bar unless it is shown already (then it is updated).
-    public func receiveLive(_ post: Post) {
-        if let index = posts.firstIndex(where: { $0.id == post.id }) {
-            posts[index] = post
+    public func receiveLive(_ post: Post) async {
+        if posts.contains(where: { $0.id == post.id }) {
+            do {
+                try await database.save([post])
+                await showStored()
+            } catch {
+                errorMessage = Self.message(error)
+            }
         } else if !waiting.contains(where: { $0.id == post.id }) {
             waiting.append(post)
         }
     }
 
     /// The bar was tapped: the waiting posts go on top, newest first.
-    public func showNewPosts() {
-        posts = waiting.sorted { $0.id.rawValue.uuidString > $1.id.rawValue.uuidString } + posts
+    public func showNewPosts() async {
+        let newestFirst = waiting.sorted { $0.id.rawValue.uuidString > $1.id.rawValue.uuidString }
         waiting = []
-    }
-
-    /// Gives or takes back kudos now, and reverts with a message if the server refuses for good.
-    public func toggleKudos(_ id: PostID) async {
-        guard let index = posts.firstIndex(where: { $0.id == id }) else { return }
-        let given = !posts[index].kudosedByMe
-        apply(kudos: given, to: id)
         do {
-            if let outbox {
-                let queued = try await outbox.enqueue(.setKudos(id, given: given))
-                for outcome in await outbox.drain() {
-                    if case .refused(let refused, let problem) = outcome, refused.id == queued.id {
-                        apply(kudos: !given, to: id)
-                        errorMessage = problem.detail ?? problem.title
-                        try? await outbox.discard(refused.id)  // reverted and said: nothing left to retry
-                    }
-                }
-            } else {
-                let state = try await client.setKudos(given, on: id)
-                if let index = posts.firstIndex(where: { $0.id == id }) {
-                    posts[index].kudosedByMe = state.kudosedByMe
-                    posts[index].kudosCount = state.kudosCount
-                }
-            }
-        } catch let error as SpotterClientError where !error.isTransient {
-            apply(kudos: !given, to: id)
-            errorMessage = Self.message(error)
+            try await database.save(newestFirst, feed: kind, placement: .onTop)
+            await showStored()
         } catch {
             errorMessage = Self.message(error)
         }
     }
 
-    private func apply(kudos given: Bool, to id: PostID) {
-        guard let index = posts.firstIndex(where: { $0.id == id }), posts[index].kudosedByMe != given else { return }
-        posts[index].kudosedByMe = given
-        posts[index].kudosCount += given ? 1 : -1
+    /// Gives or takes back kudos: shown at once here and on every screen of the post (the cached post and
+    /// the queued action are one transaction), sent now or when the network is back, and changed back with
+    /// the server's words if it refuses for good.
+    public func toggleKudos(_ id: PostID) async {
+        guard let post = posts.first(where: { $0.id == id }) else { return }
+        errorMessage = await KudosToggle.toggle(!post.kudosedByMe, on: id, outbox: outbox) { await self.showStored() }
     }
 
-    private func load(cursor: String?, replacing: Bool) async {
+    private func load(cursor: String?, placement: FeedPlacement) async {
         isLoading = true
         defer { isLoading = false }
         do {
             let page = try await client.feed(kind, cursor: cursor)
-            let shown = Set(posts.map(\.id))
-            posts = replacing ? page.items : posts + page.items.filter { !shown.contains($0.id) }
+            try await database.save(page.items, feed: kind, placement: placement)
+            fetched = true
             nextCursor = page.nextCursor
             hasMore = page.nextCursor != nil
             errorMessage = nil
+            await showStored()
         } catch {
             errorMessage = Self.message(error)
         }
+    }
+
+    /// Starts following the database, after showing what it holds now.
+    private func observe() async {
+        guard observation == nil else { return }
+        await showStored()
+        let values = database.observeFeed(kind)
+        observation = Task { [weak self] in
+            do {
+                for try await value in values { self?.show(value) }
+            } catch {
+                self?.errorMessage = Self.message(error)
+            }
+        }
+    }
+
+    /// Reads the feed now: after a write of this screen's own, so the result is shown when the call returns.
+    private func showStored() async {
+        do {
+            show(try await database.readFeed(kind))
+        } catch {
+            errorMessage = Self.message(error)
+        }
+    }
+
+    private func show(_ read: Revisioned<[Post]>) {
+        if let posts = shown.newer(read) { self.posts = posts }
     }
 
     static func message(_ error: any Error) -> String {

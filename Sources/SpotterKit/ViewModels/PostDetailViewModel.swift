@@ -1,12 +1,15 @@
 import Foundation
+import GRDB
 import Observation
 import SpotterModels
 
-/// A post with its comments (a `CommentsViewModel`), kept current by live counts from the socket.
+/// A post with its comments (a `CommentsViewModel`), offline first: the post shows as the client database
+/// keeps it (at once when a feed cached it, offline too), follows every change to it there (kudos given on
+/// the feed show here at once), and is refreshed from the network and by live counts from the socket.
 ///
 /// ```swift
 /// List {
-///     PostHeader(post: model.post)
+///     PostHeader(post: model.post) { Task { await model.toggleKudos() } }
 ///     ForEach(model.comments.comments, id: \.id) { CommentRow(comment: $0) }
 /// }
 /// TextField("Add a comment", text: $model.comments.draft).onSubmit { Task { await model.comments.send() } }
@@ -15,45 +18,101 @@ import SpotterModels
 @Observable
 public final class PostDetailViewModel {
     public let postID: PostID
+    /// The post as the client database holds it.
     public private(set) var post: Post?
     public let comments: CommentsViewModel
     public private(set) var errorMessage: String?
 
     private let client: SpotterClient
+    private let outbox: ActionQueue
+    private var database: AppDatabase { outbox.database }
+    private var shown = PostsShown<Post?>()
+    @ObservationIgnored nonisolated(unsafe) private var observation: Task<Void, Never>?
 
-    public init(postID: PostID, client: SpotterClient, outbox: ActionQueue? = nil) {
+    /// - Parameter outbox: where kudos and comments go; the post is read from its database.
+    public init(postID: PostID, client: SpotterClient, outbox: ActionQueue) {
         self.postID = postID
         self.client = client
+        self.outbox = outbox
         comments = CommentsViewModel(postID: postID, client: client, outbox: outbox)
         comments.onChange = { [weak self] in await self?.reloadPost() }
     }
 
+    /// The session's post screen: its client, outbox and database.
+    public convenience init(postID: PostID, session: SpotterSession) {
+        self.init(postID: postID, client: session.client, outbox: session.outbox)
+    }
+
+    deinit { observation?.cancel() }
+
+    /// Shows the kept post at once and keeps following it, then refreshes it and loads the comments.
     public func load() async {
+        await observe()
         await reloadPost()
         await comments.load()
     }
 
-    /// Counts pushed over the socket (`post_likes_updated`, `post_comments_updated`) on this post's topic.
-    public func apply(_ event: RealtimeEvent) {
+    /// Gives or takes back kudos, on this screen and every other at once (see `FeedViewModel.toggleKudos`).
+    public func toggleKudos() async {
+        guard let post else { return }
+        errorMessage = await KudosToggle.toggle(!post.kudosedByMe, on: postID, outbox: outbox) {
+            await self.showStored()
+        }
+    }
+
+    /// Counts pushed over the socket (`post_likes_updated`, `post_comments_updated`) on this post's topic:
+    /// kept in the database, so the feed shows them too.
+    public func apply(_ event: RealtimeEvent) async {
         guard case .event(_, let name, let payload) = event, payload["id"] == .string(postID.description) else {
             return
         }
-        switch name {
-        case "post_likes_updated":
-            if case .number(let count) = payload["likes_count"] { post?.kudosCount = Int(count) }
-        case "post_comments_updated":
-            if case .number(let count) = payload["comments_count"] { post?.commentsCount = Int(count) }
-        default:
-            break
+        let change: (@Sendable (inout Post) -> Void)? =
+            switch (name, payload["likes_count"], payload["comments_count"]) {
+            case ("post_likes_updated", .number(let count)?, _): { $0.kudosCount = Int(count) }
+            case ("post_comments_updated", _, .number(let count)?): { $0.commentsCount = Int(count) }
+            default: nil
+            }
+        guard let change else { return }
+        do {
+            try await database.updatePost(postID, change)
+            await showStored()
+        } catch {
+            errorMessage = FeedViewModel.message(error)
         }
     }
 
     private func reloadPost() async {
         do {
-            post = try await client.post(postID)
+            try await database.save([try await client.post(postID)])
             errorMessage = nil
+            await showStored()
         } catch {
             errorMessage = FeedViewModel.message(error)
         }
+    }
+
+    private func observe() async {
+        guard observation == nil else { return }
+        await showStored()
+        let values = database.observePost(postID)
+        observation = Task { [weak self] in
+            do {
+                for try await value in values { self?.show(value) }
+            } catch {
+                self?.errorMessage = FeedViewModel.message(error)
+            }
+        }
+    }
+
+    private func showStored() async {
+        do {
+            show(try await database.readPost(postID))
+        } catch {
+            errorMessage = FeedViewModel.message(error)
+        }
+    }
+
+    private func show(_ read: Revisioned<Post?>) {
+        if let post = shown.newer(read) { self.post = post }
     }
 }

@@ -49,11 +49,8 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
         return nil
     }
 
-    /// Any `Encodable` value as JSON (RFC 3339 dates, as on the REST API).
+    /// Any `Encodable` value as JSON, written as the wire writes it (`WireJSON`).
     public init(encoding value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        let decoder = JSONDecoder()
-        self = try decoder.decode(JSONValue.self, from: encoder.encode(value))
+        self = try WireJSON.decoder().decode(JSONValue.self, from: WireJSON.encoder().encode(value))
     }
 }

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import SpotterModels
+
+/// Where posts saved from the network go in their feed.
+enum FeedPlacement: Sendable {
+    /// The feed's first page: it becomes the feed, in the server's order.
+    case firstPage
+    /// A later page: after what the feed holds.
+    case nextPage
+    /// Live posts the user chose to see: on top, in the order given.
+    case onTop
+}
+
+/// The cached posts, their feeds and the cached profiles.
+extension AppDatabase {
+    /// Keeps posts from the network (and, with `feed`, places them in it). Kudos still waiting in the outbox
+    /// stay shown on them.
+    func save(
+        _ posts: [Post], feed: FeedKind? = nil, placement: FeedPlacement = .firstPage, at now: Date = Date()
+    )
+        async throws
+    {
+        let rows = try posts.map { ($0, String(decoding: try SpotterClient.encoder.encode($0), as: UTF8.self)) }
+        try await writer.write { db in
+            for (post, json) in rows {
+                // An upsert, not INSERT OR REPLACE: a replaced row would take its feed places with it (cascade).
+                try db.execute(
+                    sql: """
+                        INSERT INTO posts (id, author_id, json, cached_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET
+                            author_id = excluded.author_id, json = excluded.json, cached_at = excluded.cached_at
+                        """,
+                    arguments: [post.id.description, post.author.id.description, json, now.timeIntervalSince1970])
+                try Self.reapplyPendingKudos(on: post.id, db)
+            }
+            guard let feed else { return }
+            let key = feed.cacheKey
+            let ids = posts.map(\.id.description)
+            let start: Int
+            switch placement {
+            case .firstPage:
+                try db.execute(sql: "DELETE FROM feed_items WHERE feed = ?", arguments: [key])
+                start = 0
+            case .nextPage:
+                start =
+                    (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM feed_items WHERE feed = ?", arguments: [key])
+                        ?? -1) + 1
+            case .onTop:
+                start =
+                    (try Int.fetchOne(db, sql: "SELECT MIN(position) FROM feed_items WHERE feed = ?", arguments: [key])
+                        ?? 0) - ids.count
+            }
+            for (offset, id) in ids.enumerated() {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO feed_items (feed, post_id, position) VALUES (?, ?, ?)",
+                    arguments: [key, id, start + offset])
+            }
+        }
+    }
+
+    /// Changes a cached post, if it is kept (counts pushed live, say).
+    func updatePost(_ id: PostID, _ change: @escaping @Sendable (inout Post) -> Void) async throws {
+        try await writer.write { db in try Self.updatePost(id, db, change) }
+    }
+
+    /// A feed as kept, in its order, up to `limit` posts.
+    func feed(_ kind: FeedKind, limit: Int = .max) async throws -> [Post] {
+        try await writer.read { db in try Self.feed(kind, limit: limit, db) }
+    }
+
+    /// Removes cached posts kept since before `cutoff`, except those by `author`. Returns how many.
+    func deletePosts(cachedBefore cutoff: Date, except author: UserID?) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM posts WHERE cached_at < ? AND author_id IS NOT ?",
+                arguments: [cutoff.timeIntervalSince1970, author?.description])
+            return db.changesCount
+        }
+    }
+
+    // MARK: Observed reads
+
+    /// The feed as kept, for a screen; with the revision it was read at.
+    func observeFeed(_ kind: FeedKind) -> AsyncValueObservation<Revisioned<[Post]>> {
+        ValueObservation.tracking { db in try Revisioned.read(db) { try Self.feed(kind, limit: .max, $0) } }
+            .values(in: writer)
+    }
+
+    func readFeed(_ kind: FeedKind) async throws -> Revisioned<[Post]> {
+        try await writer.read { db in try Revisioned.read(db) { try Self.feed(kind, limit: .max, $0) } }
+    }
+
+    /// One post as kept (nil until it is), for a screen; with the revision it was read at.
+    func observePost(_ id: PostID) -> AsyncValueObservation<Revisioned<Post?>> {
+        ValueObservation.tracking { db in try Revisioned.read(db) { try Self.post(id, $0) } }.values(in: writer)
+    }
+
+    func readPost(_ id: PostID) async throws -> Revisioned<Post?> {
+        try await writer.read { db in try Revisioned.read(db) { try Self.post(id, $0) } }
+    }
+
+    // MARK: Profiles
+
+    /// A kept profile and when it was fetched.
+    func profile(_ username: String) async throws -> (profile: Profile, fetchedAt: Date)? {
+        let kept = try await writer.read { db -> (json: String, fetchedAt: Double)? in
+            try Row.fetchOne(
+                db, sql: "SELECT json, fetched_at FROM profiles WHERE username = ?",
+                arguments: [username.lowercased()]
+            ).map { ($0[0], $0[1]) }
+        }
+        guard let kept, let profile = try? Self.decode(Profile.self, kept.json) else { return nil }
+        return (profile, Date(timeIntervalSince1970: kept.fetchedAt))
+    }
+
+    func save(_ profile: Profile, username: String, fetchedAt: Date) async throws {
+        let json = String(decoding: try SpotterClient.encoder.encode(profile), as: UTF8.self)
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO profiles (username, json, fetched_at) VALUES (?, ?, ?)",
+                arguments: [username.lowercased(), json, fetchedAt.timeIntervalSince1970])
+        }
+    }
+
+    // MARK: Inside a transaction
+
+    static func updatePost(_ id: PostID, _ db: Database, _ change: (inout Post) -> Void) throws {
+        guard var post = try post(id, db) else { return }
+        let before = post
+        change(&post)
+        guard post != before else { return }
+        try db.execute(
+            sql: "UPDATE posts SET json = ? WHERE id = ?",
+            arguments: [String(decoding: try SpotterClient.encoder.encode(post), as: UTF8.self), id.description])
+    }
+
+    static func post(_ id: PostID, _ db: Database) throws -> Post? {
+        try String.fetchOne(db, sql: "SELECT json FROM posts WHERE id = ?", arguments: [id.description])
+            .flatMap { try? decode(Post.self, $0) }
+    }
+
+    static func feed(_ kind: FeedKind, limit: Int, _ db: Database) throws -> [Post] {
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT p.json FROM feed_items f JOIN posts p ON p.id = f.post_id
+                WHERE f.feed = ? ORDER BY f.position, p.id DESC LIMIT ?
+                """, arguments: [kind.cacheKey, limit]
+        )
+        .compactMap { try? decode(Post.self, $0) }
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
+        try SpotterClient.decoder.decode(type, from: Data(json.utf8))
+    }
+}
+
+extension FeedKind {
+    /// The feed's name in the cache.
+    var cacheKey: String {
+        switch self {
+        case .following: "following"
+        case .featured: "featured"
+        case .global: "global"
+        case .tag(let tag): "tag:\(tag.lowercased())"
+        case .user(let username): "user:\(username.lowercased())"
+        }
+    }
+}

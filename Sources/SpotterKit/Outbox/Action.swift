@@ -1,0 +1,101 @@
+import Foundation
+import SpotterModels
+
+/// A change the user made, waiting to reach the server.
+public enum Action: Sendable, Equatable {
+    case setKudos(PostID, given: Bool)
+    case comment(PostID, CreateCommentRequest)
+    case createPost(CreatePostRequest)
+    case follow(String)
+    case unfollow(String)
+    case updateProfile(UpdateAccountRequest)
+
+    /// What the action changes: actions on one entity are sent in the order they were made.
+    public var entity: String {
+        switch self {
+        case .setKudos(let post, _), .comment(let post, _): "post:\(post)"
+        case .createPost: "new-post"
+        case .follow(let username), .unfollow(let username): "user:\(username.lowercased())"
+        case .updateProfile: "me"
+        }
+    }
+}
+
+/// How an action is kept in the outbox, written by hand so that it never changes by accident: devices hold
+/// queued actions across app updates and replay them afterwards.
+///
+/// The form is the one Swift's synthesized `Codable` gave the enum before issue 23, so what devices stored
+/// then still reads: one key naming the case, holding an object whose members are the case's values, named
+/// by their label or, unlabelled, `_0` and `_1`:
+///
+/// ```json
+/// {"setKudos":{"_0":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e11","given":true}}
+/// {"comment":{"_0":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e11","_1":{"text":"Strong finish!"}}}
+/// {"follow":{"_0":"ana"}}
+/// ```
+///
+/// `OutboxCompatibilityTests` holds literal JSON of every release; add a case, never rename one.
+extension Action: Codable {
+    private enum Case: String, CodingKey {
+        case setKudos, comment, createPost, follow, unfollow, updateProfile
+    }
+
+    private enum Value: String, CodingKey {
+        case first = "_0"
+        case second = "_1"
+        case given
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let cases = try decoder.container(keyedBy: Case.self)
+        guard cases.allKeys.count == 1, let which = cases.allKeys.first else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: cases.codingPath, debugDescription: "An action is one object with one known key."))
+        }
+        let values = try cases.nestedContainer(keyedBy: Value.self, forKey: which)
+        switch which {
+        case .setKudos:
+            self = .setKudos(
+                try values.decode(PostID.self, forKey: .first), given: try values.decode(Bool.self, forKey: .given))
+        case .comment:
+            self = .comment(
+                try values.decode(PostID.self, forKey: .first),
+                try values.decode(CreateCommentRequest.self, forKey: .second))
+        case .createPost:
+            self = .createPost(try values.decode(CreatePostRequest.self, forKey: .first))
+        case .follow:
+            self = .follow(try values.decode(String.self, forKey: .first))
+        case .unfollow:
+            self = .unfollow(try values.decode(String.self, forKey: .first))
+        case .updateProfile:
+            self = .updateProfile(try values.decode(UpdateAccountRequest.self, forKey: .first))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var cases = encoder.container(keyedBy: Case.self)
+        switch self {
+        case .setKudos(let post, let given):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .setKudos)
+            try values.encode(post, forKey: .first)
+            try values.encode(given, forKey: .given)
+        case .comment(let post, let request):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .comment)
+            try values.encode(post, forKey: .first)
+            try values.encode(request, forKey: .second)
+        case .createPost(let request):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .createPost)
+            try values.encode(request, forKey: .first)
+        case .follow(let username):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .follow)
+            try values.encode(username, forKey: .first)
+        case .unfollow(let username):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .unfollow)
+            try values.encode(username, forKey: .first)
+        case .updateProfile(let changes):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .updateProfile)
+            try values.encode(changes, forKey: .first)
+        }
+    }
+}
