@@ -69,10 +69,17 @@ struct EventBusTests {
 
     @Test("events survive a JSON round trip (they cross nodes as NOTIFY payloads)")
     func codable() throws {
-        let event = DomainEvent.postCreated(.generate(), author: .generate())
-        let data = try JSONEncoder().encode(event)
-        #expect(data.count < 8000)
-        #expect(try JSONDecoder().decode(DomainEvent.self, from: data) == event)
+        // A person with 100 logins revoked at once still fits PostgreSQL's NOTIFY limit.
+        let manyLogins = RevokedLogins.logins(Set((0..<100).map { _ in UUID() }))
+        for event in [
+            DomainEvent.postCreated(.generate(), author: .generate()),
+            .loginsRevoked(.generate(), manyLogins), .loginsRevoked(.generate(), .all),
+            .relationshipChanged(.generate(), .generate()),
+        ] {
+            let data = try JSONEncoder().encode(event)
+            #expect(data.count < 8000)
+            #expect(try JSONDecoder().decode(DomainEvent.self, from: data) == event)
+        }
     }
 
     @Test("posting, editing, kudos, comments and deleting each publish their event")

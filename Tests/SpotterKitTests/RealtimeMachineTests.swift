@@ -46,7 +46,7 @@ struct RealtimeMachineTests {
             output = machine.handle(.tick, now: now)
         }
         #expect(waits == [1, 2, 5, 10, 10].map { .seconds($0) })
-        guard case .sendJoin(let ref, _, _) = output.first else { return }
+        let ref = try #require(output.first.flatMap { if case .sendJoin(let ref, _, _) = $0 { ref } else { nil } })
         _ = machine.handle(.reply(ref: ref, topic: Self.feed, ok: true), now: now)
         #expect(machine.isJoined(Self.feed))
         // The server dropping the channel later starts the schedule over.

@@ -81,10 +81,7 @@ struct RealtimeContractTests {
                     let rest = try await api.feedIDs(path, token: token).intersection(subjectIDs)
                     let replay = try await socket.join(
                         topic, ref: "r\(topic)", payload: .object(["since": .string(since)]))
-                    guard case .array(let missed) = replay.payload["response"]?["missed"] else {
-                        Issue.record("no replay for \(viewer.user.username) on \(topic): \(replay.payload)")
-                        continue
-                    }
+                    let missed = try #require(replay.payload["response"]?["missed"]?.arrayValue, "\(replay.payload)")
                     let replayed = Set(missed.compactMap { $0["id"]?.stringValue }).intersection(subjectIDs)
                     #expect(live == rest, "\(viewer.user.username) on \(topic): live \(live.count), REST \(rest.count)")
                     #expect(live == replayed, "\(viewer.user.username) on \(topic): live vs replay")

@@ -49,6 +49,11 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
         return nil
     }
 
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
     /// Any `Encodable` value as JSON, written as the wire writes it (`WireJSON`).
     public init(encoding value: some Encodable) throws {
         self = try WireJSON.decoder().decode(JSONValue.self, from: WireJSON.encoder().encode(value))

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdAuth
 import NIOCore
 import SpotterCore
+import SpotterModels
 
 /// What travels with each request through middleware to the handler.
 public struct AppRequestContext: AuthRequestContext, RequestContext {
@@ -33,18 +34,9 @@ public struct AppRequestContext: AuthRequestContext, RequestContext {
     public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
 }
 
-/// One JSON setup for the whole API: RFC 3339 UTC times, keys as the wire types spell them.
+/// The server's JSON coders: `WireJSON`'s configuration (RFC 3339 UTC times, keys as the wire types spell
+/// them, sorted), the one SpotterKit uses, made once.
 enum JSONCoding {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
+    static let encoder = WireJSON.encoder()
+    static let decoder = WireJSON.decoder()
 }

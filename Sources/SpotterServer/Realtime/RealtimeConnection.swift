@@ -256,15 +256,13 @@ struct BroadcastFrame<Payload: Encodable>: Encodable {
 
     /// The frame as text, or nil if it can't be encoded (never, for what the hub sends).
     func encoded() -> String? {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
+        (try? JSONCoding.encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 
 extension PhoenixMessage {
     /// The frame as text, or nil if it can't be encoded (never, for the messages the server builds).
     func encoded() -> String? {
-        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) }
+        (try? JSONCoding.encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

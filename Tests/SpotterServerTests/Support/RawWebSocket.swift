@@ -21,6 +21,11 @@ final class RawWebSocket: Sendable {
         case close(code: UInt16, reason: String)
         case pong(String)
         case other(opcode: UInt8)
+
+        var textValue: String? {
+            if case .text(let text) = self { return text }
+            return nil
+        }
     }
 
     private let channel: any Channel
