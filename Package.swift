@@ -95,7 +95,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
-            exclude: ["Resources/realtime.md"],
             // The web app's templates and static assets travel as one folder, read once at start-up.
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
             swiftSettings: swiftSettings

@@ -120,7 +120,7 @@
     });
   }
 
-  // ---- Live: the Phoenix Channels v2 socket (see realtime.md). ----
+  // ---- Live: the Phoenix Channels v2 socket (see docs/realtime.md). ----
   const userID = body.dataset.userId;
   let token = body.dataset.socketToken;
   if (!userID || !token) return;
@@ -135,7 +135,7 @@
   let attempts = 0;
   let connectedBefore = false;
   // The newest post this page knows on its live topic: a rejoin asks for what came after it, so a dropped
-  // socket resumes without gaps (see "Resuming without gaps" in realtime.md).
+  // socket resumes without gaps (see "Resuming without gaps" in docs/realtime.md).
   let newestPostID = liveTopic ? document.querySelector("#feed [data-post-id]")?.dataset.postId : undefined;
 
   function connect() {
