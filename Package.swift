@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Dependencies point inward: Models ← Core ← adapters ← Server ← spotter (see ../shared/DESIGN.md).
+// Dependencies point inward: Models ← Core ← adapters ← Server ← spotter (see docs/architecture.md).
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
