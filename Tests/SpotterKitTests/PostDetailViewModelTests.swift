@@ -47,4 +47,55 @@ struct PostDetailViewModelTests {
             #expect(await model.comments.comments.count == 3)
         }
     }
+
+    @Test("typed pushes on the post's topic reach the screen: a kudos given elsewhere shows its count")
+    func livePushes() async throws {
+        try await LiveServer.run { url, _ in
+            // Given Bea watching Ana's post, live
+            let ana = SpotterClient(baseURL: url)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: "correct horse battery")
+            let bea = SpotterClient(baseURL: url)
+            try await bea.signUp(email: "bea@example.com", username: "bea", password: "correct horse battery")
+            let cai = SpotterClient(baseURL: url)
+            try await cai.signUp(email: "cai@example.com", username: "cai", password: "correct horse battery")
+            let post = try await ana.createPost(CreatePostRequest(kind: .note, text: "Long run #run"))
+            let model = await PostDetailViewModel(
+                postID: post.id, client: bea, outbox: try ActionQueue(path: nil, client: bea))
+            await model.load()
+            let live = RealtimeClient(baseURL: url) { try await bea.currentAccessToken() }
+            let received = EventLog(live.events)
+            await live.join(.post(post.id))
+            try await received.wait { $0 == .connection(true) }
+            // When Cai's kudos change until one change arrives (the client hears nothing of its join landing),
+            // and then Cai gives kudos for good
+            var landed = false
+            for attempt in 0..<20 where !landed {
+                _ = try? await cai.setKudos(attempt % 2 == 0, on: post.id)
+                landed = (try? await received.wait(timeout: .milliseconds(250)) { $0.likes != nil }) != nil
+            }
+            #expect(landed)
+            _ = try await cai.setKudos(false, on: post.id)
+            let mark = received.all.count
+            _ = try await cai.setKudos(true, on: post.id)
+            let deadline = ContinuousClock.now + .seconds(5)
+            var found: LikesUpdate?
+            while found == nil, ContinuousClock.now < deadline {
+                found = received.all.dropFirst(mark).compactMap(\.likes).first { $0.likesCount == 1 }
+                if found == nil { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            let update = try #require(found)
+            // Then the push is typed, and the screen shows its count
+            #expect(await model.post?.kudosCount == 0)
+            await model.apply(.push(.likesUpdated(update), topic: .post(post.id)))
+            #expect(await model.post?.kudosCount == 1)
+            await live.signOut()
+        }
+    }
+}
+
+extension RealtimeEvent {
+    fileprivate var likes: LikesUpdate? {
+        if case .push(.likesUpdated(let likes), _) = self { return likes }
+        return nil
+    }
 }

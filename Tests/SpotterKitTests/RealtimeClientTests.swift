@@ -30,7 +30,7 @@ struct RealtimeClientTests {
                 return tokens.accessToken
             }
             let received = EventLog(realtime.events)
-            await realtime.join("community:feed")
+            await realtime.join(.communityFeed)
             try await received.wait { $0 == .connection(true) }
             try await Task.sleep(for: .milliseconds(200))  // the join's reply
 
@@ -67,6 +67,8 @@ final class EventLog: Sendable {
     deinit { reader.cancel() }
 
     var postIDs: [PostID] { events.withLockedValue { $0.compactMap(\.postID) } }
+
+    var all: [RealtimeEvent] { events.withLockedValue { $0 } }
 
     struct Timeout: Error {}
 

@@ -5,11 +5,12 @@ import SpotterModels
 /// What the realtime socket delivers, once per post id and in order of arrival.
 public enum RealtimeEvent: Sendable, Equatable {
     /// A post new to this client: pushed live, or replayed after a reconnect (`since`).
-    case newPost(Post, topic: String)
-    /// Any other event on a topic (`post_updated`, `post_likes_updated`, `presence_diff`, …), as sent.
-    case event(topic: String, name: String, payload: JSONValue)
+    case newPost(Post, topic: RealtimeTopic)
+    /// Any other push on a topic (`postUpdated`, `likesUpdated`, `presenceDiff`, …), typed. Events this
+    /// version does not know are left out.
+    case push(RealtimePush, topic: RealtimeTopic)
     /// Too much was missed on the topic to replay: reload it over REST.
-    case reset(topic: String)
+    case reset(topic: RealtimeTopic)
     /// The socket opened (true) or was lost (false): for an offline indicator.
     case connection(Bool)
 }
@@ -19,7 +20,7 @@ public enum RealtimeEvent: Sendable, Equatable {
 ///
 /// ```swift
 /// let realtime = RealtimeClient(baseURL: url) { try await session.currentAccessToken() }
-/// await realtime.join("community:feed")
+/// await realtime.join(.communityFeed)
 /// for await event in realtime.events {
 ///     if case .newPost(let post, _) = event { feed.insert(post) }
 /// }
@@ -62,8 +63,8 @@ public actor RealtimeClient {
     deinit { continuation.finish() }
 
     /// Joins a topic now and after every reconnect (connecting if needed).
-    public func join(_ topic: String) { apply(.join(topic)) }
-    public func leave(_ topic: String) { apply(.leave(topic)) }
+    public func join(_ topic: RealtimeTopic) { apply(.join(topic.description)) }
+    public func leave(_ topic: RealtimeTopic) { apply(.leave(topic.description)) }
     /// Connects (again), for a start or a return to the foreground.
     public func start() { apply(.start) }
     /// Closes for the background; `start()` resumes every topic where it left off.
@@ -197,11 +198,9 @@ public actor RealtimeClient {
         switch message.event {
         case PhoenixMessage.Event.reply:
             let ok = message.payload["status"] == .string("ok")
-            if ok, message.topic != "phoenix", let response = message.payload["response"] {
-                if response["reset"] == .bool(true) { continuation.yield(.reset(topic: message.topic)) }
-                if case .array(let missed) = response["missed"] {
-                    for value in missed { deliver(value, topic: message.topic) }
-                }
+            if ok, let topic = RealtimeTopic(message.topic), let response = message.payload["response"] {
+                if response["reset"] == .bool(true) { continuation.yield(.reset(topic: topic)) }
+                for value in response["missed"]?.arrayValue ?? [] { deliver(value, topic: topic) }
             }
             apply(.reply(ref: message.ref ?? "", topic: message.topic, ok: ok))
         case PhoenixMessage.Event.close, PhoenixMessage.Event.error:
@@ -210,19 +209,32 @@ public actor RealtimeClient {
             if message.event == PhoenixMessage.Event.error || machine.isJoined(message.topic) {
                 apply(.channelLost(message.topic))
             }
-        case "new_post":
-            deliver(message.payload, topic: message.topic)
+        case _ where RealtimePush.events.contains(message.event):
+            guard let frame = try? SpotterClient.decoder.decode(PushFrame.self, from: Data(text.utf8)) else {
+                logger.debug("unreadable push", metadata: ["event": "\(message.event)"])
+                return
+            }
+            if case .newPost(let post) = frame.push {
+                deliver(post, topic: frame.topic)
+            } else {
+                continuation.yield(.push(frame.push, topic: frame.topic))
+            }
         default:
-            continuation.yield(.event(topic: message.topic, name: message.event, payload: message.payload))
+            return  // an event of a later server version
         }
     }
 
-    /// Emits a post once, and remembers it as where the topic resumes.
-    private func deliver(_ value: JSONValue, topic: String) {
+    /// Emits a replayed post once (see `deliver(_:topic:)`).
+    private func deliver(_ value: JSONValue, topic: RealtimeTopic) {
         guard let data = try? SpotterClient.encoder.encode(value),
             let post = try? SpotterClient.decoder.decode(Post.self, from: data)
         else { return }
-        apply(.received(topic: topic, cursor: FeedCursor.at(post.id.rawValue)))
+        deliver(post, topic: topic)
+    }
+
+    /// Emits a post once, and remembers it as where the topic resumes.
+    private func deliver(_ post: Post, topic: RealtimeTopic) {
+        apply(.received(topic: topic.description, cursor: FeedCursor.at(post.id.rawValue)))
         guard seen.insert(post.id) else { return }
         continuation.yield(.newPost(post, topic: topic))
     }

@@ -63,16 +63,14 @@ public final class PostDetailViewModel {
     /// Counts pushed over the socket (`post_likes_updated`, `post_comments_updated`) on this post's topic:
     /// kept in the database, so the feed shows them too.
     public func apply(_ event: RealtimeEvent) async {
-        guard case .event(_, let name, let payload) = event, payload["id"] == .string(postID.description) else {
-            return
+        guard case .push(let push, _) = event else { return }
+        let change: @Sendable (inout Post) -> Void
+        switch push {
+        case .likesUpdated(let likes) where likes.id == postID: change = { $0.kudosCount = likes.likesCount }
+        case .commentsUpdated(let comments) where comments.id == postID:
+            change = { $0.commentsCount = comments.commentsCount }
+        default: return
         }
-        let change: (@Sendable (inout Post) -> Void)? =
-            switch (name, payload["likes_count"], payload["comments_count"]) {
-            case ("post_likes_updated", .number(let count)?, _): { $0.kudosCount = Int(count) }
-            case ("post_comments_updated", _, .number(let count)?): { $0.commentsCount = Int(count) }
-            default: nil
-            }
-        guard let change else { return }
         do {
             try await database.updatePost(postID, change)
             await showStored()

@@ -237,24 +237,9 @@ struct OutboundBatch {
     }
 }
 
-/// A server push, `[null, null, topic, event, payload]`, encoded straight from its payload. Going through
-/// `JSONValue` encoded every notification three times (to JSON, back to a value, to JSON again), a tenth of
-/// the server's time at 1,000 notifications a second (issue 8). Dates are RFC 3339, as on the REST API.
-struct BroadcastFrame<Payload: Encodable>: Encodable {
-    let topic: String
-    let event: String
-    let payload: Payload
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        try container.encodeNil()
-        try container.encodeNil()
-        try container.encode(topic)
-        try container.encode(event)
-        try container.encode(payload)
-    }
-
-    /// The frame as text, or nil if it can't be encoded (never, for what the hub sends).
+extension PushFrame {
+    /// The frame as text, encoded straight from its typed payload (never through `JSONValue`, which would
+    /// encode a notification three times), or nil if it can't be encoded (never, for what the hub sends).
     func encoded() -> String? {
         (try? JSONCoding.encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
     }

@@ -21,12 +21,12 @@ extension RealtimeHub {
         presenceListeners[connection.id] = relations
         if isSharedListener(connection, relations) {
             if sharedPresenceState == nil {
-                sharedPresenceState = Self.presenceFrame("presence_state", Self.presence(present().filter(\.isPublic)))
+                sharedPresenceState = Self.frame(.presenceState(Self.presences(present().filter(\.isPublic))))
             }
             if let sharedPresenceState { connection.send(text: sharedPresenceState) }
         } else {
             let visible = present().filter { sees($0, from: connection, relations) }
-            if let frame = Self.presenceFrame("presence_state", Self.presence(visible)) {
+            if let frame = Self.frame(.presenceState(Self.presences(visible))) {
                 connection.send(text: frame)
             }
         }
@@ -123,25 +123,23 @@ extension RealtimeHub {
     }
 
     private static func diffFrame(joins: [RealtimeConnection], leaves: [RealtimeConnection]) -> String? {
-        presenceFrame("presence_diff", .object(["joins": presence(joins), "leaves": presence(leaves)]))
+        frame(.presenceDiff(PresenceDiff(joins: presences(joins), leaves: presences(leaves))))
     }
 
-    private static func presenceFrame(_ event: String, _ payload: JSONValue) -> String? {
-        PhoenixMessage.broadcast(topic: RealtimeTopic.communityFeed.description, event: event, payload: payload)
-            .encoded()
+    private static func frame(_ push: RealtimePush) -> String? {
+        PushFrame(topic: .communityFeed, push: push).encoded()
     }
 
-    private static func presence(_ connections: [RealtimeConnection]) -> JSONValue {
-        var users: [String: [JSONValue]] = [:]
+    private static func presences(_ connections: [RealtimeConnection]) -> Presences {
+        var users: Presences = [:]
         for connection in connections {
-            users[connection.user.id.description, default: []].append(
-                .object([
-                    "phx_ref": .string(connection.id.uuidString.lowercased()),
-                    "online_at": .number(connection.connectedAt.timeIntervalSince1970.rounded()),
-                    "username": .string(connection.user.username),
-                ]))
+            users[connection.user.id.description, default: PresenceEntry(metas: [])].metas.append(
+                PresenceMeta(
+                    phxRef: connection.id.uuidString.lowercased(),
+                    onlineAt: Int64(connection.connectedAt.timeIntervalSince1970.rounded()),
+                    username: connection.user.username))
         }
-        return .object(users.mapValues { .object(["metas": .array($0)]) })
+        return users
     }
 }
 

@@ -133,28 +133,26 @@ actor RealtimeHub {
         do {
             switch event {
             case .postCreated(let id, _):
-                try await fanOut(id, event: "new_post", topics: [.feeds]) { $0 }
+                try await fanOut(id, topics: [.feeds]) { .newPost($0) }
             case .postUpdated(let id, _):
-                try await fanOut(id, event: "post_updated", topics: [.feeds, .post]) { $0 }
+                try await fanOut(id, topics: [.feeds, .post]) { .postUpdated($0) }
             case .postDeleted(let id, _):
                 let targets = targets(for: id, topics: [.feeds, .post])
                 guard !targets.isEmpty, let audience = try await audience.ofDeletedPost(id) else { return }
-                let payload = JSONValue.object(["id": .string(id.description)])
                 for (topic, connection) in targets where audience.reaches(connection.user.id, on: topic) {
-                    connection.send(.broadcast(topic: topic.description, event: "post_deleted", payload: payload))
+                    if let frame = PushFrame(topic: topic, push: .postDeleted(id)).encoded() {
+                        connection.send(text: frame)
+                    }
                 }
             case .kudosChanged(let id):
-                try await fanOut(id, event: "post_likes_updated", topics: [.feeds, .post]) { post in
-                    JSONValue.object([
-                        "id": .string(post.id.description), "likes_count": .number(Double(post.kudosCount)),
-                        "liked_by_user_ids": .array(post.kudosPreview.map { .string($0.id.description) }),
-                    ])
+                try await fanOut(id, topics: [.feeds, .post]) { post in
+                    .likesUpdated(
+                        LikesUpdate(
+                            id: post.id, likesCount: post.kudosCount, likedByUserIDs: post.kudosPreview.map(\.id)))
                 }
             case .commentsChanged(let id):
-                try await fanOut(id, event: "post_comments_updated", topics: [.feeds, .post]) { post in
-                    JSONValue.object([
-                        "id": .string(post.id.description), "comments_count": .number(Double(post.commentsCount)),
-                    ])
+                try await fanOut(id, topics: [.feeds, .post]) { post in
+                    .commentsUpdated(CommentsUpdate(id: post.id, commentsCount: post.commentsCount))
                 }
             case .notificationCreated(let id, let recipient):
                 guard hasSockets(on: .user(recipient)) else { return }
@@ -167,9 +165,9 @@ actor RealtimeHub {
                         if badge { try await hub.sendCounts(to: recipient) }
                         return
                     }
-                    await hub.send(.user(recipient), event: "notification", payload: found.group)
+                    await hub.send(.user(recipient), .notification(found.group))
                     if let counts = found.counts {
-                        await hub.send(.user(recipient), event: "unread_count", payload: counts)
+                        await hub.send(.user(recipient), .unreadCount(counts))
                     }
                 }
             case .notificationCountsChanged(let user):
@@ -269,12 +267,11 @@ actor RealtimeHub {
     /// The badge, on every live session of the user.
     private func sendCounts(to user: UserID) async throws {
         let counts = try await storage.notifications.counts(of: user)
-        send(.user(user), event: "unread_count", payload: counts)
+        send(.user(user), .unreadCount(counts))
     }
 
-    private func send(_ topic: RealtimeTopic, event: String, payload: some Encodable) {
-        guard let ids = subscribers[topic],
-            let frame = BroadcastFrame(topic: topic.description, event: event, payload: payload).encoded()
+    private func send(_ topic: RealtimeTopic, _ push: RealtimePush) {
+        guard let ids = subscribers[topic], let frame = PushFrame(topic: topic, push: push).encoded()
         else { return }
         RealtimeConnection.broadcast(frame, to: ids.compactMap { connections[$0] })
     }
@@ -303,8 +300,8 @@ actor RealtimeHub {
     /// Sockets that share the post's anonymous view share one encoding per topic and kudos state: per socket
     /// this costs a few set lookups and a dictionary hit, not a copy of the post (at 10,000 sockets that copying
     /// was the hub's cost, issue 8).
-    private func fanOut<Payload: Encodable>(
-        _ id: PostID, event: String, topics kinds: TopicKinds, payload: (Post) throws -> Payload
+    private func fanOut(
+        _ id: PostID, topics kinds: TopicKinds, push: (Post) -> RealtimePush
     ) async throws {
         let targets = targets(for: id, topics: kinds)
         guard !targets.isEmpty, var audience = try await audience.ofPost(id) else { return }
@@ -322,15 +319,11 @@ actor RealtimeHub {
                 let key = SharedFrameKey(topic: topic, kudosedByMe: kudosedByMe)
                 if frames[key] == nil {
                     post.kudosedByMe = kudosedByMe
-                    frames[key] = .some(
-                        BroadcastFrame(topic: topic.description, event: event, payload: try payload(post))
-                            .encoded().map { WireFrame(text: $0) })
+                    frames[key] = .some(PushFrame(topic: topic, push: push(post)).encoded().map { WireFrame(text: $0) })
                 }
                 if let frame = frames[key] ?? nil { batch.add(frame, to: connection) }
             case .own(let post):
-                if let text = BroadcastFrame(topic: topic.description, event: event, payload: try payload(post))
-                    .encoded()
-                {
+                if let text = PushFrame(topic: topic, push: push(post)).encoded() {
                     batch.add(text: text, to: connection)
                 }
             }

@@ -140,6 +140,9 @@ struct Tail: AsyncParsableCommand {
 
     func run() async throws {
         let client = try options.client()
+        guard let topic = RealtimeTopic(topic) else {
+            throw ValidationError("\(topic) is not a topic: community:feed, or feed:<your user id>.")
+        }
         let live = RealtimeClient(baseURL: client.baseURL) { try await client.currentAccessToken() }
         await live.join(topic)
         for await event in live.events {
@@ -147,7 +150,7 @@ struct Tail: AsyncParsableCommand {
             case .newPost(let post, _): print(PostText.render(post))
             case .connection(let up): FileHandle.standardError.write(Data((up ? "live\n" : "offline…\n").utf8))
             case .reset: print("(too much missed; run `spotter feed` to catch up)")
-            case .event: break
+            case .push: break
             }
         }
     }
