@@ -26,7 +26,7 @@ public enum UUIDv7 {
         -> UUID
     {
         // One draw of 64 random bits rather than one per byte: the system generator makes a getrandom(2)
-        // call per draw, and IDs are made on every write and every request (issue 8's profile).
+        // call per draw, and IDs are made on every write and every request.
         let random = generator.next()
         let high = milliseconds << 16 | 0x7000 | UInt64(counter & 0xFFF)  // 48-bit time, version 7, counter
         let low = random & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 9562 variant, 62 random bits

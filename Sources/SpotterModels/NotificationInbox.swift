@@ -54,8 +54,8 @@ public struct NotificationGroup: Codable, Sendable, Equatable {
 /// Each count stops at `limit`, which a badge shows as "99+". Counting is checking: every notification
 /// counted is checked against the recipient's blocks, mutes and what they may see, and the badge is counted
 /// again for every new notification, so an uncapped count grew with the inbox and was most of the work
-/// behind each notification (issue 8). Mastodon's unread count stops at 100 in the same way. A push's app
-/// icon badge, taken from `unread`, stops there too.
+/// behind each notification. Mastodon's unread count stops at 100 in the same way. A push's app icon badge,
+/// taken from `unread`, stops there too.
 public struct NotificationCounts: Codable, Sendable, Equatable {
     /// Where the counts stop.
     public static let limit = 100

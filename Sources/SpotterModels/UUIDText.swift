@@ -2,9 +2,9 @@ import Foundation
 
 /// UUIDs as text (8-4-4-4-12 hex digits), read and written without Foundation's `sscanf` and `sprintf`.
 ///
-/// Every id a row holds is parsed and every id a query binds or a response carries is written, so on
-/// Linux Foundation's C formatting was 2–3% of a kudos request (issue 8's profile). Accepts what
-/// `UUID(uuidString:)` accepts, either case; writes lowercase, the wire's form.
+/// Every id a row holds is parsed and every id a query binds or a response carries is written, many times a
+/// request, and on Linux Foundation does each through C's `sscanf` and `sprintf`, dear for so short a text.
+/// Accepts what `UUID(uuidString:)` accepts, either case; writes lowercase, the wire's form.
 public enum UUIDText {
     private static let digits = Array("0123456789abcdef".utf8)
     /// Whether a dash comes before the byte at `index` of the 16.

@@ -5,21 +5,21 @@ import SpotterModels
 
 // The Following feed on PostgreSQL. For most people the newest posts of the whole community hold a page of
 // theirs, and walking back through them, keeping those of people followed, is the cheapest plan PostgreSQL
-// has. For someone who follows few or quiet people that walk finds almost nothing: 214 ms for someone
-// following one person among a million posts, and the whole table for someone following nobody yet, the
-// first thing a new member opens (issue 8). So the walk stops after `FollowingFeedShape.window` posts, and a
-// page still short goes on by author: each followed person's newest posts from `posts_by_author`, a few pages'
-// worth at a time, as SQLite's Following feed always does.
+// has. For someone who follows few or quiet people that walk finds almost nothing: it reads deep into the
+// table for someone following one person, and all of it for someone following nobody yet, the first thing a
+// new member opens. So the walk stops after `FollowingFeedShape.window` posts, and a page still short goes on
+// by author: each followed person's newest posts from `posts_by_author`, a few pages' worth at a time, as
+// SQLite's Following feed always does.
 //
 // Before either, a page looks at the followed people's posts of the last month (`FeedQuery.recentFloor`), by
-// author: a few index entries each. For someone following 50 of the benchmark's 10,000 people the walk read
-// about 4,000 posts for a page of 20, and was nearly all of PostgreSQL's work on a Following page (issue 8).
+// author: a few index entries each. For someone following a few dozen people of a large community the walk
+// passed over far more posts than it kept, and was nearly all of PostgreSQL's work on a Following page.
 
 /// The newest `window` posts from the cursor, of the viewer and the people they follow.
 enum FollowingFeedShape: FeedSourceShape {
-    /// Three to four days of the benchmark's community (10,000 people, a million posts a year): a page for all
-    /// but one of a thousand of its members, each following 25 to 100 people. At 3,000, a quarter of them
-    /// walked the whole window and went on by author, which cost more than the walk it saved.
+    /// Three to four days of the benchmark's community (10,000 people, a million posts a year): a page for
+    /// nearly all of its members, each following 25 to 100 people. A smaller window sent many of them past
+    /// its end and on by author, which cost more than the walk it saved.
     static let window = 10_000
 
     static func from(_ cursor: any FeedCursorShape.Type) -> String {

@@ -7,12 +7,12 @@ import Synchronization
 // Queries every request runs, as prepared statements: PostgresNIO sends other queries unnamed, and
 // PostgreSQL parses and plans an unnamed query on every run. A prepared statement is parsed once per
 // connection, and after five runs PostgreSQL keeps a generic plan when it costs no more than the custom ones
-// did (issue 8's profile: planning the Following feed took longer than running it). `FeedRowsShape` says
-// what that takes for a feed page.
+// did: planning the Following feed afresh took longer than running it. `FeedRowsShape` says what that takes
+// for a feed page.
 
 /// A token and its account: every authenticated request's first read (`TokenStore.findWithAccount`).
 struct TokenWithAccountStatement: PostgresPreparedStatement {
-    // Named here: PostgresNIO's default name writes out the type's name on every run (1% of a feed page).
+    // Named here: PostgresNIO's default name is the type's name, written out afresh on every run.
     static let name = "token-with-account"
     static let sql = """
         SELECT t.hash, t.user_id, t.family, t.kind, t.created_at, t.expires_at, t.used_at, t.revoked_at,
@@ -35,7 +35,7 @@ struct TokenWithAccountStatement: PostgresPreparedStatement {
 /// The first three people to give kudos to each of a page's posts, as the viewer may see them.
 struct KudosPreviewStatement: PostgresPreparedStatement {
     static let name = "kudos-preview"
-    // From the front of kudos_in_order: a post's cost stays the same however many kudos it has (issue 8).
+    // From the front of kudos_in_order: a post's cost stays the same however many kudos it has.
     // Givers are checked against one set of `unlisted` people for the page (see the SQLite twin).
     static let sql = """
         SELECT p.id, u.id, u.username, u.display_name, u.avatar_url
@@ -63,8 +63,8 @@ struct KudosPreviewStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
 
-/// One page of a feed (`PostStore.feed`), one prepared statement per source, cursor and page size: the
-/// Following feed took about 2 ms to plan and 0.6 ms to run, every time, when sent unnamed.
+/// One page of a feed (`PostStore.feed`), one prepared statement per source, cursor and page size: sent
+/// unnamed, the Following feed was planned afresh every time, and planning took longer than running it.
 struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape, Rows: FeedRowsShape>:
     PostgresPreparedStatement
 {
@@ -134,11 +134,10 @@ extension FeedSourceShape {
 /// How many rows a page statement returns: a literal LIMIT, or `$n` bound per run.
 ///
 /// PostgreSQL costs `LIMIT $n` as a tenth of all the rows the query could return, so the generic plan of a
-/// Following page looked a thousand times dearer than its custom plans (6.4M against 6.3k) and PostgreSQL
-/// planned every request afresh: 0.8–2 ms, longer than the query ran (issue 8). With the LIMIT written into
-/// the statement the generic plan is costed like the custom ones and kept: planning takes 0.01 ms. Pages come
-/// in two sizes, the default and the largest; a smaller page takes the default's rows and keeps its first,
-/// still cheaper than planning it.
+/// Following page looked far dearer than its custom plans and PostgreSQL planned every request afresh, which
+/// took longer than the query ran. With the LIMIT written into the statement the generic plan is costed like
+/// the custom ones and kept, and planning all but disappears. Pages come in two sizes, the default and the
+/// largest; a smaller page takes the default's rows and keeps its first, still cheaper than planning it.
 protocol FeedRowsShape: Sendable {
     static var rows: Int? { get }
 }
@@ -224,8 +223,8 @@ enum OldestFirstShape: FeedCursorShape {
 }
 
 /// The names and texts of generic statements, each written once per statement type. PostgresNIO reads both on
-/// every run, Swift keeps no stored statics in generic types, and writing a feed page's text afresh (a few
-/// kilobytes, its placeholders replaced) was 6% of Spotter's CPU on a PostgreSQL Following page (issue 8).
+/// every run, and Swift keeps no stored statics in generic types, so without this every run would write a feed
+/// page's text (a few kilobytes, its placeholders replaced) afresh.
 enum StatementText {
     enum Part: Hashable {
         case name, sql

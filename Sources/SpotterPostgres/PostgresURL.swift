@@ -27,9 +27,9 @@ public enum PostgresURL {
             password: components.percentEncodedPassword?.removingPercentEncoding,
             database: database.isEmpty ? nil : database,
             tls: tls)
-        // No JIT compilation: PostgreSQL compiles any plan it costs above 100,000, which took 15 ms for the
-        // reminder sweep's workout history (issue 8, pg_stat_statements) and would for a feed page whose
-        // LIMIT is bound. Spotter's queries read a few rows by index; compiling never pays for itself.
+        // No JIT compilation: PostgreSQL compiles any plan it costs above 100,000, as it did the reminder
+        // sweep's workout history and would a feed page whose LIMIT is bound. Spotter's queries read a few rows
+        // by index, so compiling takes longer than running them and never pays for itself.
         configuration.options.additionalStartupParameters = [("jit", "off")]
         return configuration
     }

@@ -3,9 +3,9 @@ import GRDB
 // The stores' queries run through statements prepared once per connection and kept.
 //
 // Preparing is most of what a small query costs: SQLite parses and plans the text, and GRDB's authorizer
-// works out which tables it touches. Profiling 1,000 notification events a second (`spotter bench
-// notifications`) found a quarter of the server's time there. Every statement text below is fixed or made
-// from a handful of fixed fragments, with values always bound, so each connection keeps a few dozen.
+// works out which tables it touches, on every run of a statement that is not kept. Every statement text
+// below is fixed or made from a handful of fixed fragments, with values always bound, so each connection keeps
+// a few dozen.
 
 extension Row {
     static func fetchAll(cached db: Database, sql: String, arguments: StatementArguments = []) throws -> [Row] {

@@ -6,9 +6,8 @@ extension DatabasePool {
     ///
     /// In WAL mode SQLite drops a reader connection's whole page cache whenever the file changed since its
     /// last read, so under a steady stream of writes every pool read starts cold and re-reads each page with
-    /// `pread(2)`: the largest kernel cost under kudos and notifications (issue 8). The writer's connection
-    /// keeps its cache, since the changes are its own. At 1,000 notifications a second asked, moving these two
-    /// reads here took 576 done a second to 930.
+    /// `pread(2)`, a copy from the kernel for every page. The writer's connection keeps its cache, since the
+    /// changes are its own, so reads that follow a write find their pages there.
     ///
     /// No transaction is opened, so the writer's lock is not taken; the statements still see one state of
     /// the file, because nothing else can write while this runs on the writer's queue. The price is that

@@ -33,8 +33,8 @@ public struct NotificationService: Sendable {
     /// counts with it; `nil` when it is gone (archived, or about someone or something the recipient may no
     /// longer see).
     ///
-    /// The hub renders one for every in-app notification, so everything it needs comes in one read
-    /// (issue 8: eight round trips at first, then four).
+    /// The hub renders one for every in-app notification, so everything it needs comes in one read rather
+    /// than a round trip for each part.
     public func group(
         of id: NotificationID, withCounts: Bool = true
     ) async throws -> (

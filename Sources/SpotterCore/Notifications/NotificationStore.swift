@@ -233,7 +233,7 @@ public struct DeliveryAttempt: Sendable, Equatable {
 /// Everything the `Notifier` weighs about a recipient before storing a notification for them.
 ///
 /// Read together because these were three round trips (the account, `GraphStore.mayReach`, the
-/// preferences and push count) on the path of every kudos request (issue 8).
+/// preferences and push count) on the path of every kudos request.
 public struct DeliveryRules: Sendable, Equatable {
     /// The recipient's profile time zone: quiet hours and "today" are theirs.
     public var timeZone: String
@@ -258,7 +258,7 @@ public struct DeliveryRules: Sendable, Equatable {
 }
 
 /// A notification's inbox group with what rendering it needs, read together: the hub renders one for every
-/// in-app notification, and its group, people, post and badge were four round trips (issue 8).
+/// in-app notification, and its group, people, post and badge would otherwise be a round trip each.
 public struct FoundNotificationGroup: Sendable {
     public var recipient: UserID
     public var row: NotificationGroupRow

@@ -39,8 +39,8 @@ public struct ReminderSweep: Sendable {
         }
         var sent = 0
         // A start looks back hours (`ReminderService.catchUp`): thousands of people's evenings at once. Their
-        // histories are read a batch of people at a time, not one read each (issue 8: one read each made
-        // every start spend seconds of CPU).
+        // histories are read a batch of people at a time, not one read each, which made every start a long
+        // burst of reads.
         for start in stride(from: 0, to: due.count, by: Self.historyBatch) {
             let batch = due[start..<min(start + Self.historyBatch, due.count)]
             let histories = try await recentHistories(of: batch)
@@ -68,8 +68,8 @@ public struct ReminderSweep: Sendable {
     static let historyBatch = 500
 
     /// Days of history a sweep reads first. Reading everyone's whole history made the first sweep after a
-    /// start a burst (issue 8's profiles): the weekly summary needs a week, and a streak only needs more
-    /// when it runs back to the start of the window, in which case the whole history is read.
+    /// start a burst: the weekly summary needs a week, and a streak only needs more when it runs back to the
+    /// start of the window, in which case the whole history is read.
     public static let historyWindowDays = 35
     static let historyWindow = Double(historyWindowDays) * 86_400
 

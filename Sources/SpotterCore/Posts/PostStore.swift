@@ -22,7 +22,7 @@ public protocol PostStore: Sendable {
     /// One post as `viewer` sees it, or `nil` when it is gone or not for them.
     func post(_ id: PostID, viewer: UserID?) async throws -> Post?
     /// What giving kudos needs of a post, by the same rule as `post`, without the rest of it: reading the
-    /// whole post, its kudos preview and comment count, was a sixth of a kudos request (issue 8).
+    /// whole post, with its kudos preview and comment count, made every kudos pay for far more than it uses.
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget?
     /// Everyone who gave the post kudos (suspended people included: callers filter as they need).
     func kudosGivers(of post: PostID) async throws -> Set<UserID>
@@ -44,7 +44,7 @@ public protocol PostStore: Sendable {
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool
 
     /// Adds a kudos and, when it is new, stores the notifications it causes in the same transaction, so the
-    /// two exist together or not at all, for one commit (issue 8: 9% less server CPU per kudos than two).
+    /// two exist together or not at all, with one commit and one hand-off to the database rather than two.
     /// Returns whether the kudos was new, and which of `notifying` were stored: none when it was not new, and
     /// not one whose dedupe key the recipient already has.
     func addKudos(
@@ -128,7 +128,7 @@ public struct FeedQuery: Sendable, Equatable {
     /// The oldest id a Following page's first step reads: `recentWindow` before the page's cursor, or before
     /// `asOf` for the newest page; `nil` when there is no first step. A page forward in time (`after`) is
     /// bounded by its cursor already. Both stores read the followed people's posts from this floor on, so
-    /// the read stays the same size however long the community's history grows (issue 8).
+    /// the read stays the same size however long the community's history grows.
     public var recentFloor: UUID? {
         guard after == nil, let start = before.map({ UUIDv7.date(of: $0.rawValue) }) ?? asOf else { return nil }
         return UUIDv7.lowest(at: start.addingTimeInterval(-Self.recentWindow))

@@ -30,10 +30,10 @@ public enum StoredJSON {
     }
 
     /// `decode`, remembering recent results by their text. Feeds read the same posts again and again, and
-    /// decoding a workout's JSON was a fifth of a Following page's cost under load (issue 8's profile); a
-    /// lookup by text costs one hash of it. An edited workout has a different text, so nothing goes stale.
-    /// Hashtags too: a community uses a few hundred tags, and decoding a post's was 7% of a Following page's
-    /// instructions (callgrind). For values that seldom repeat, `decode`: they would only push these out.
+    /// decoding a workout's JSON afresh each time was among the dearest parts of a Following page under load;
+    /// a lookup by text costs one hash of it. An edited workout has a different text, so nothing goes stale.
+    /// Hashtags too: a community uses a few hundred tags, so the same lists come back page after page. For
+    /// values that seldom repeat, `decode`: they would only push these out.
     public static func decodeRemembered<T: Decodable & Sendable>(_ type: T.Type, from text: String?) -> T? {
         guard let text else { return nil }
         if text == "[]", let list = T.self as? any EmptyList.Type { return list.empty as? T }

@@ -1,7 +1,8 @@
 /// Two generations of at most `capacity` values each: a hit in the older one moves to the newer, and when the
 /// newer fills up the older is dropped. Nearly least-recently-used, at the cost of two dictionaries; the
 /// memory it can hold is bounded by twice `capacity`. Not synchronised: keep it in a `Mutex`. Inlinable, so
-/// that other modules' uses are specialised for their key and value (a hot path's lookups, issue 8).
+/// that other modules' uses are specialised for their key and value: their lookups are on every feed page's
+/// path.
 public struct RecentValues<Key: Hashable, Value>: ~Copyable {
     public let capacity: Int
     @usableFromInline var newer: [Key: Value] = [:]

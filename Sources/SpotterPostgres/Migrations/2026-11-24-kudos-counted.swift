@@ -3,9 +3,9 @@ import PostgresNIO
 extension PostgresMigrations {
     // Triggers keep the count of all a post's kudos, so no write path can leave it behind; a read
     // subtracts only the kudos of the few people it must hide (`PostgresPostSQL.kudosCount`). Counting
-    // at every read cost one giver lookup and two block probes per kudos (issue 8). A narrow table
-    // of its own: updating a column of posts would write a new version of the whole post, and of its
-    // entries in every index on posts whenever the page had no room for the new version.
+    // at every read cost one giver lookup and two block probes per kudos. A narrow table of its own:
+    // updating a column of posts would write a new version of the whole post, and of its entries in every
+    // index on posts whenever the page had no room for the new version.
     static let kudosCounted = PostgresMigration(
         name: "2026-11-24 kudos counted",
         statements: [

@@ -3,7 +3,7 @@ import GRDB
 extension SQLiteMigrations {
     static let commentsCounted = SQLiteMigration(name: "2026-11-24 comments counted") { db in
         // Counting a post's comments at every read read every comment of it, and a reply's parent: a post
-        // with thousands of comments made every page it was on slower (issue 8). Triggers keep the count of
+        // with thousands of comments made every page it was on slower. Triggers keep the count of
         // the comments anyone may see (not tombstoned, and a reply only under a parent that is not), beside
         // the kudos; a read subtracts those of the few people it must hide (`SQLitePostSQL.commentsCount`),
         // found through `comments_by_post_author` and, for replies under them, `comments_by_parent`.

@@ -2,8 +2,8 @@ import GRDB
 
 extension SQLiteMigrations {
     static let kudosCounted = SQLiteMigration(name: "2026-11-24 kudos counted") { db in
-        // Counting a post's kudos at every read cost one giver lookup and two block probes per kudos: 4 ms
-        // for a page of 20 posts with 300 kudos each (issue 8). Triggers keep the count, so no write path
+        // Counting a post's kudos at every read cost one giver lookup and two block probes per kudos, so a
+        // popular post made every page it was on slower. Triggers keep the count, so no write path
         // (a kudos, one taken back, a cascade) can leave it behind, and a read subtracts only the kudos of
         // the few people it must hide (`SQLitePostSQL.kudosCount`). A narrow table of its own rather than
         // a column of posts: a kudos then rewrites a small row, not the post's. No foreign key: kudos has

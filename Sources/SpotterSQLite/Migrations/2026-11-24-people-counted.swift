@@ -3,12 +3,11 @@ import GRDB
 extension SQLiteMigrations {
     static let peopleCounted = SQLiteMigration(name: "2026-11-24 people counted") { db in
         // A profile counted its person's followers and following by reading every follow and its other
-        // end's account, and their posts by reading every post with the viewer's visibility rule: 26 ms
-        // for the benchmark community's most followed person (3,868 followers, 5,022 posts), 2 ms for an
-        // average one, growing with both (issue 8). Triggers keep each person's accepted follows both ways
-        // and their posts not deleted, by visibility; a read takes away the follows of suspended people
-        // (few: `users_suspended`) and picks the visibility classes the viewer may see
-        // (`SQLitePostSQL.visiblePostsCount`). Every change is counted by its delta through one upsert,
+        // end's account, and their posts by reading every post with the viewer's visibility rule: its cost
+        // grew with both, and the most followed people's profiles were the slowest. Triggers keep each
+        // person's accepted follows both ways and their posts not deleted, by visibility; a read takes away
+        // the follows of suspended people (few: `users_suspended`) and picks the visibility classes the viewer
+        // may see (`SQLitePostSQL.visiblePostsCount`). Every change is counted by its delta through one upsert,
         // so rows appear when first needed and no write path (a follow, a request accepted, an unfollow,
         // a block's removal of follows, a post, an edit of its visibility, a deletion) can leave the
         // counts behind.

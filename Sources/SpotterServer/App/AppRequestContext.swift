@@ -14,8 +14,8 @@ public struct AppRequestContext: AuthRequestContext, RequestContext {
     public var requestID = ""
     /// The peer's IP address (`nil` in router tests, which have no socket).
     ///
-    /// Read when asked, from the channel: only signing in needs it, and writing it out for every request
-    /// was about 2% of a `GET /healthz` (issue 8's profile).
+    /// Read when asked, from the channel: only signing in needs it, and writing it out (`inet_ntop`, then a
+    /// `String`) for every request would make all of them pay for what one uses.
     public var peerAddress: String? { channel.remoteAddress?.ipAddress }
     private let channel: any Channel
     /// Set by the app from its configuration.

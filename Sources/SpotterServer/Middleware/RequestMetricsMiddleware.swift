@@ -10,10 +10,10 @@ import Synchronization
 ///
 /// Why not Hummingbird's own: it records after the body is written, by wrapping the body in a closure. A
 /// closure body loses Hummingbird's fast path, which writes a buffered response's head, body and end in one
-/// go, so every response cost two `write(2)` calls instead of one (issue 8's profile of `GET /healthz`: the
-/// kernel's TCP send was a quarter of the CPU). Here a request is recorded when its response is ready. Every
-/// API and page response is a buffer by then, so the duration misses only the copy into the socket; for a
-/// streamed body it is the time to the first byte.
+/// go, so every response cost two `write(2)` calls, each a trip through the kernel's TCP send, instead of
+/// one. Here a request is recorded when its response is ready. Every API and page response is a buffer by
+/// then, so the duration misses only the copy into the socket; for a streamed body it is the time to the first
+/// byte.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     private let cache = RequestMetricsCache()
 

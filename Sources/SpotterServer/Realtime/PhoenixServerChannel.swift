@@ -12,10 +12,10 @@ import SpotterCore
 /// Each connection the server accepts: HTTP/1.1 that may upgrade to the Phoenix socket.
 ///
 /// Hummingbird's WebSocket channel serves an upgraded socket from the connection's task for as long as the
-/// socket is open, and at 10,000 idle sockets that task's async stack was about 19 KB of the 33 KB each socket
-/// cost (issue 8 asks for 20 KB). Here the upgrade hands the socket to `PhoenixFrameHandler`, a channel handler
-/// on the socket's event loop, and the connection's task ends: an idle socket costs its channel, its pipeline
-/// and its `RealtimeConnection`, and work that has to wait (a join's access check) runs on a short task.
+/// socket is open, and that task's async stack was most of what an idle socket cost. Here the upgrade hands the
+/// socket to `PhoenixFrameHandler`, a channel handler on the socket's event loop, and the connection's task
+/// ends: an idle socket costs its channel, its pipeline and its `RealtimeConnection`, and work that has to wait
+/// (a join's access check) runs on a short task.
 ///
 /// A refused upgrade (no token, or a bad or expired one) is answered by the router like any other request, so
 /// the client gets the same problem+json 403 as a plain `GET /socket/websocket` and knows to refresh its token.

@@ -9,8 +9,8 @@ import Synchronization
 /// their way out.
 ///
 /// Frames are written straight to the socket's NIO channel, on its event loop, rather than through a queue and
-/// a writer task per socket: at 10,000 subscribers that path (queue, task wake-up, NIO's async writer, then
-/// the event loop) cost about ten times nchan's per frame (issue 8). The bound on a slow client stays: a
+/// a writer task per socket: that path (queue, task wake-up, NIO's async writer, then the event loop) cost many
+/// times what nchan spends per frame, and a large fan-out fell behind. The bound on a slow client stays: a
 /// frame counts as waiting until NIO has handed it to the kernel, and a socket with more than `bufferSize`
 /// waiting is marked overflowed and cut off.
 final class RealtimeConnection: @unchecked Sendable {
@@ -45,7 +45,7 @@ final class RealtimeConnection: @unchecked Sendable {
     }
 
     /// No task waits per socket for an overflow or for silence: the sender and the hub's idle sweep notice
-    /// them and call `end` (issue 8's memory goal).
+    /// them and call `end`, so an idle socket holds no task's stack.
     init(
         session: AuthenticatedSession, connectedAt: Date, channel: any Channel, bufferSize: Int,
         closeGrace: Duration = .seconds(2), ended: @escaping @Sendable (Disconnection) -> Void = { _ in }
@@ -148,7 +148,7 @@ final class RealtimeConnection: @unchecked Sendable {
         let promise = channel.eventLoop.makePromise(of: Void.self)
         promise.futureResult.whenComplete { _ in self.waiting.subtract(1, ordering: .relaxed) }
         // Below the frame encoder, the frame's bytes go out as they are: made once for every socket, they skip
-        // the pipeline's handlers and the encoder's per-socket header (a third of a fan-out's CPU, issue 8).
+        // the pipeline's handlers and the encoder's per-socket header, work repeated for every socket.
         // A pipeline without the encoder (never, today) gets the frame through the channel instead.
         if let encoder = encoderContext() {
             encoder.writeAndFlush(NIOAny(frame.bytes), promise: promise)

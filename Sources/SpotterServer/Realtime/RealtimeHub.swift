@@ -223,8 +223,7 @@ actor RealtimeHub {
     ///
     /// A badge is a count, and only the newest matters. Reading it is the dearest part of a live
     /// notification (up to 100 rows checked), so when a burst queues several, only the last reads and sends
-    /// it: under 1,000 notifications a second, work that falls behind catches up instead of falling
-    /// further behind (issue 8).
+    /// it: work that falls behind in a burst catches up instead of falling further behind.
     private func takeBadge(of user: UserID) -> Bool {
         let left = (badgesQueued[user] ?? 1) - 1
         badgesQueued[user] = left > 0 ? left : nil
@@ -233,8 +232,7 @@ actor RealtimeHub {
 
     /// Whether a person's badge may go out now. Within `badgeInterval` of their last one it goes out when the
     /// interval ends instead, once however many notifications arrive meanwhile: reading the badge was the
-    /// dearest part of a live notification, a seventh of the server's CPU at 1,000 notifications a second,
-    /// when a burst read it for each (issue 8).
+    /// dearest part of a live notification when a burst read it for each.
     private func badgeGoesNow(to user: UserID) -> Bool {
         let now = ContinuousClock.now
         guard let last = lastBadge[user], now < last + badgeInterval else {
@@ -298,8 +296,8 @@ actor RealtimeHub {
     /// the post as that socket's user sees it.
     ///
     /// Sockets that share the post's anonymous view share one encoding per topic and kudos state: per socket
-    /// this costs a few set lookups and a dictionary hit, not a copy of the post (at 10,000 sockets that copying
-    /// was the hub's cost, issue 8).
+    /// this costs a few set lookups and a dictionary hit, not a copy of the post, which with thousands of sockets
+    /// was most of the hub's work.
     private func fanOut(
         _ id: PostID, topics kinds: TopicKinds, push: (Post) -> RealtimePush
     ) async throws {
