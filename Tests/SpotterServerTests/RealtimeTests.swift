@@ -398,6 +398,44 @@ struct CrossNodeRealtimeTests {
             }
         }
     }
+
+    @Test(
+        "signing out through node A closes the login's socket on node B",
+        .enabled(if: StorageBackend.postgresURL != nil))
+    func crossNodeRevocation() async throws {
+        try await StorageBackend.withTwoPostgresNodes { nodeA, nodeB in
+            var configuration = AppConfiguration()
+            configuration.bcryptCost = 4
+            configuration.runsMaintenance = false
+            configuration.port = 0
+            let clock = ManualClock(Date())
+            let appA = try await buildApplication(
+                configuration: configuration, storage: nodeA, clock: clock, logger: StorageBackend.logger)
+            let appB = try await buildApplication(
+                configuration: configuration, storage: nodeB, clock: clock, logger: StorageBackend.logger)
+            try await appA.test(.live) { clientA in
+                try await appB.test(.live) { clientB in
+                    // Given Ana's socket on node B, and node B's listener proven up by a post from node A
+                    let apiA = APIClient(client: clientA, clock: clock, storage: nodeA)
+                    let ana = try await apiA.signup("ana")
+                    let socket = try await PhoenixTestClient.connect(
+                        port: try #require(clientB.port), token: ana.accessToken)
+                    _ = try await socket.join("community:feed", ref: "1")
+                    var heard = false
+                    for attempt in 0..<20 where !heard {
+                        _ = try await apiA.post(ana.accessToken, "Listening, try \(attempt) #gym")
+                        heard = (try? await socket.next(timeout: .milliseconds(500)) { $0.event == "new_post" }) != nil
+                    }
+                    #expect(heard)
+                    // When she signs out through node A
+                    #expect(
+                        try await apiA.call(.post, "/api/v1/auth/signout", token: ana.accessToken).status.code < 300)
+                    // Then node B closes her socket
+                    #expect(try await socket.waitForClose()?.reason == "login revoked")
+                }
+            }
+        }
+    }
 }
 
 extension JSONValue {
