@@ -24,15 +24,27 @@ public struct SocialService: Sendable {
     /// The account behind `username` if `viewer` may know of it.
     public func visibleAccount(_ username: String, viewer: AccountRecord?) async throws -> AccountRecord {
         guard let account = try await storage.accounts.find(username: username),
-            account.suspendedAt == nil
-                || account.id == viewer?.id
+            try await isVisible(account, to: viewer)
         else { throw SpotterError.notFound("No such user.") }
-        if let viewer, viewer.id != account.id {
+        return account
+    }
+
+    /// Whether the person behind `id` exists for `viewer` (`VisibilityPolicy.canSeePerson`).
+    public func isVisible(_ id: UserID, to viewer: AccountRecord?) async throws -> Bool {
+        guard let account = try await storage.accounts.find(id: id) else { return false }
+        return try await isVisible(account, to: viewer)
+    }
+
+    private func isVisible(_ account: AccountRecord, to viewer: AccountRecord?) async throws -> Bool {
+        let isSelf = account.id == viewer?.id
+        var blocked = false
+        if let viewer, !isSelf {
             let relationship = try await storage.graph.relationship(of: viewer.id, with: account.id)
             let reverse = try await storage.graph.relationship(of: account.id, with: viewer.id)
-            if relationship.blocking || reverse.blocking { throw SpotterError.notFound("No such user.") }
+            blocked = relationship.blocking || reverse.blocking
         }
-        return account
+        return VisibilityPolicy.canSeePerson(
+            isSelf: isSelf, suspended: account.suspendedAt != nil, blockedEitherWay: blocked)
     }
 
     public func profile(_ username: String, viewer: AccountRecord?) async throws -> Profile {

@@ -221,15 +221,10 @@ public struct PostService: Sendable {
         return record
     }
 
-    /// Whether `person` shows to `viewer` at all: not suspended, not blocked either way.
+    /// Whether `person` shows to `viewer` at all, by the one rule (`VisibilityPolicy.canSeePerson`).
     private func canSeePerson(_ person: UserID, viewer: AccountRecord) async throws -> Bool {
         guard person != viewer.id else { return true }
-        guard let account = try await storage.accounts.find(id: person), account.suspendedAt == nil else {
-            return false
-        }
-        let mine = try await storage.graph.relationship(of: viewer.id, with: person)
-        let theirs = try await storage.graph.relationship(of: person, with: viewer.id)
-        return !mine.blocking && !theirs.blocking
+        return try await SocialService(storage: storage, clock: clock).isVisible(person, to: viewer)
     }
 
     private func checkNewAccountLimit(_ author: AccountRecord, now: Date) async throws {

@@ -49,6 +49,13 @@ public enum VisibilityPolicy {
         }
     }
 
+    /// Whether a person exists for a viewer at all (their profile, their comments, a reply to them): always
+    /// for themselves; never while suspended or when either blocks the other. The realtime side applies the
+    /// same blocks to presence (`PresencePolicy`).
+    public static func canSeePerson(isSelf: Bool, suspended: Bool, blockedEitherWay: Bool) -> Bool {
+        isSelf || (!suspended && !blockedEitherWay)
+    }
+
     /// The lists a post can stand in.
     public enum Listing: Sendable, Equatable {
         /// Every public post (the Global feed's pool, the realtime `community:feed` topic).
