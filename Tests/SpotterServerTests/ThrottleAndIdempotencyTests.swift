@@ -125,6 +125,39 @@ struct IdempotencyTests {
         }
     }
 
+    @Test(
+        "the same JSON with its keys in another order and other spacing replays; a different body is still 422",
+        arguments: StorageBackend.available)
+    func canonicalJSON(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given a post made with a key
+            let ana = try await api.user("ana")
+            let first = try await api.call(
+                .post, "/api/v1/posts", token: ana,
+                json: #"{"kind":"note","text":"Deadlifts, 5x5","visibility":"public"}"#,
+                headers: Self.key("k-json"))
+            #expect(first.status == .created)
+            // When it is retried by a client whose encoder orders keys differently and spaces them out
+            let retry = try await api.call(
+                .post, "/api/v1/posts", token: ana,
+                json: "{\n  \"visibility\" : \"public\",\n  \"text\" : \"Deadlifts, 5x5\",\n  \"kind\" : \"note\"\n}",
+                headers: Self.key("k-json"))
+            // Then it is the same request: replayed, with the first post
+            #expect(retry.status == .created)
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(try retry.decode(Post.self).id == first.decode(Post.self).id)
+            // And a body that means something else is still refused
+            let other = try await api.call(
+                .post, "/api/v1/posts", token: ana,
+                json: #"{"text":"Deadlifts, 5x3","kind":"note","visibility":"public"}"#,
+                headers: Self.key("k-json"))
+            #expect(other.status == .unprocessableContent)
+            #expect(try other.problem().errors?.first?.field == "Idempotency-Key")
+            let posts = try await api.call(.get, "/api/v1/users/ana/posts", token: ana).decode(Page<Post>.self)
+            #expect(posts.items.count == 1)
+        }
+    }
+
     @Test("keys are scoped per user", arguments: StorageBackend.available)
     func scopedPerUser(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in

@@ -109,11 +109,27 @@ struct IdempotencyMiddleware: RouterMiddleware {
         status.code < 500 && status != .tooManyRequests
     }
 
+    /// What makes two requests the same: method, path and query, and the body's meaning. A JSON body counts in
+    /// its canonical form (parsed, then written with sorted keys and no whitespace), so a retry whose encoder
+    /// ordered keys differently is still the same request. Numbers compare as `JSONSerialization` reads them:
+    /// `1.5` and `1.50` are one value, while `1` and `1.0` may not be (an integer and a double); a client's
+    /// retry sends the same digits, so that is enough. Any other body counts byte for byte. A canonical form is
+    /// always valid JSON and a raw one never is, so the two cannot collide.
     static func fingerprint(request: Request, body: ByteBuffer) -> String {
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
-        hasher.update(data: Data(buffer: body))
+        let bytes = Data(buffer: body)
+        hasher.update(data: canonicalJSON(bytes) ?? bytes)
         return Hex.encode(hasher.finalize())
+    }
+
+    /// `body` as canonical JSON, or `nil` when it is not JSON.
+    static func canonicalJSON(_ body: Data) -> Data? {
+        guard !body.isEmpty,
+            let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        else { return nil }
+        return try? JSONSerialization.data(
+            withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
     }
 
     /// Reads a response's body into memory (API responses are small) and puts it back, so it can be stored.
