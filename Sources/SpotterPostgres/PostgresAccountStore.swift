@@ -5,7 +5,7 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresAccountStore: AccountStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
 
     static let columns = """

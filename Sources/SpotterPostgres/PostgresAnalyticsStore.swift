@@ -5,7 +5,7 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresAnalyticsStore: AnalyticsStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
 
     func insert(_ events: [AnalyticsRecord]) async throws {

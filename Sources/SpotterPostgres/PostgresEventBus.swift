@@ -25,6 +25,7 @@ public final class PostgresEventBus: EventBus, Service, @unchecked Sendable {
     }
 
     public func publish(_ event: DomainEvent) async {
+        if heldForCommit(event) { return }
         do {
             let payload = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
             try await client.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)

@@ -5,7 +5,7 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresGraphStore: GraphStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
 
     func relationship(of viewer: UserID, with other: UserID) async throws -> Relationship {

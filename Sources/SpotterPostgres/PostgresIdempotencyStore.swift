@@ -4,7 +4,7 @@ import PostgresNIO
 import SpotterCore
 
 struct PostgresIdempotencyStore: IdempotencyStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
 
     func begin(
@@ -13,21 +13,9 @@ struct PostgresIdempotencyStore: IdempotencyStore {
         -> IdempotencyClaim
     {
         // Several nodes may race for one key: the row lock taken by SELECT … FOR UPDATE (or the unique
-        // insert) decides, inside one transaction.
+        // insert, which waits for a concurrent insert of the same key to commit or roll back) decides.
         try await client.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
-                SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys
-                WHERE scope = \(scope) AND key = \(key) FOR UPDATE
-                """, logger: logger)
-            var existing: IdempotencyRow?
-            for try await (stored, createdAt, status, contentType, body) in rows.decode(
-                (String, Date, Int?, String?, Data?).self)
-            {
-                existing = IdempotencyRow(
-                    fingerprint: stored, createdAt: createdAt, status: status, contentType: contentType, body: body)
-            }
-            if let existing {
+            if let existing = try await Self.record(scope: scope, key: key, connection, logger) {
                 if let claim = existing.claim(fingerprint: fingerprint, now: now, retention: retention) { return claim }
                 try await connection.query(
                     "DELETE FROM idempotency_keys WHERE scope = \(scope) AND key = \(key)", logger: logger)
@@ -39,9 +27,31 @@ struct PostgresIdempotencyStore: IdempotencyStore {
                 ON CONFLICT (scope, key) DO NOTHING RETURNING key
                 """, logger: logger)
             for try await _ in inserted { return IdempotencyClaim.claimed }
-            // Another node inserted the same key between our SELECT and INSERT; it is now working on it.
-            return IdempotencyClaim.inProgress
+            // Another request inserted the same key after our SELECT. The insert waited for that request's
+            // transaction to end: inside a unit of work the record is now committed with its response (replay
+            // it, or a mismatch); a claim made outside one is still in progress.
+            let winner = try await Self.record(scope: scope, key: key, connection, logger)
+            return winner?.claim(fingerprint: fingerprint, now: now, retention: retention) ?? .inProgress
         }
+    }
+
+    /// The key's record, locked for the rest of the transaction.
+    private static func record(
+        scope: String, key: String, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> IdempotencyRow? {
+        let rows = try await connection.query(
+            """
+            SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys
+            WHERE scope = \(scope) AND key = \(key) FOR UPDATE
+            """, logger: logger)
+        var existing: IdempotencyRow?
+        for try await (stored, createdAt, status, contentType, body) in rows.decode(
+            (String, Date, Int?, String?, Data?).self)
+        {
+            existing = IdempotencyRow(
+                fingerprint: stored, createdAt: createdAt, status: status, contentType: contentType, body: body)
+        }
+        return existing
     }
 
     func complete(scope: String, key: String, response: StoredResponse) async throws {
@@ -51,11 +61,6 @@ struct PostgresIdempotencyStore: IdempotencyStore {
             SET status = \(response.status), content_type = \(response.contentType), body = \(response.body)
             WHERE scope = \(scope) AND key = \(key)
             """, logger: logger)
-    }
-
-    func release(scope: String, key: String) async throws {
-        try await client.query(
-            "DELETE FROM idempotency_keys WHERE scope = \(scope) AND key = \(key) AND status IS NULL", logger: logger)
     }
 
     func deleteExpired(before date: Date) async throws -> Int {

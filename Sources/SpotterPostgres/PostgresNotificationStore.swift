@@ -7,7 +7,7 @@ import SpotterModels
 /// Notifications on PostgreSQL: the inbox, preferences and delivery addresses here; the job queue, shared
 /// by every node, in `PostgresNotificationStore+Jobs.swift`.
 struct PostgresNotificationStore: NotificationStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
 
     /// A notification (alias `n`) its recipient (bind `$1`) may still see; the SQLite twin states the rule.

@@ -5,7 +5,7 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresPostStore: PostStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
 
     func insert(_ post: PostRecord) async throws {

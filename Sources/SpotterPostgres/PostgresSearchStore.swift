@@ -7,7 +7,7 @@ import SpotterModels
 /// Search on PostgreSQL: pg_trgm similarity for names, `to_tsvector('simple', …)` for post text, both
 /// behind GIN indexes.
 struct PostgresSearchStore: SearchStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
     let posts: PostgresPostStore
 

@@ -11,6 +11,8 @@ import SpotterCore
 /// for queries to proceed.
 public final class PostgresStorage: SpotterStorage, Service {
     public let client: PostgresClient
+    /// What the stores go through: the pool and the unit of work (`write`).
+    let database: PostgresDatabase
     let logger: Logger
     /// The NOTIFY channel of this database's domain events (tests give each schema its own).
     public let eventChannel: String
@@ -29,16 +31,18 @@ public final class PostgresStorage: SpotterStorage, Service {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         self.eventChannel = eventChannel
-        accounts = PostgresAccountStore(client: client, logger: logger)
-        tokens = PostgresTokenStore(client: client, logger: logger)
-        idempotency = PostgresIdempotencyStore(client: client, logger: logger)
-        graph = PostgresGraphStore(client: client, logger: logger)
-        let postStore = PostgresPostStore(client: client, logger: logger)
+        let database = PostgresDatabase(client: client, logger: logger)
+        self.database = database
+        accounts = PostgresAccountStore(client: database, logger: logger)
+        tokens = PostgresTokenStore(client: database, logger: logger)
+        idempotency = PostgresIdempotencyStore(client: database, logger: logger)
+        graph = PostgresGraphStore(client: database, logger: logger)
+        let postStore = PostgresPostStore(client: database, logger: logger)
         posts = postStore
-        search = PostgresSearchStore(client: client, logger: logger, posts: postStore)
-        templates = PostgresTemplateStore(client: client, logger: logger)
-        analytics = PostgresAnalyticsStore(client: client, logger: logger)
-        notifications = PostgresNotificationStore(client: client, logger: logger)
+        search = PostgresSearchStore(client: database, logger: logger, posts: postStore)
+        templates = PostgresTemplateStore(client: database, logger: logger)
+        analytics = PostgresAnalyticsStore(client: database, logger: logger)
+        notifications = PostgresNotificationStore(client: database, logger: logger)
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
@@ -53,6 +57,10 @@ public final class PostgresStorage: SpotterStorage, Service {
         configuration.options.maximumConnections = (queryConnections ?? Self.defaultQueryConnections) + 1
         configure(&configuration)
         self.init(configuration: configuration, logger: logger, eventChannel: eventChannel)
+    }
+
+    public func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await database.unitOfWork(body)
     }
 
     public func run() async throws {

@@ -6,7 +6,7 @@ import SpotterModels
 
 /// Templates on PostgreSQL. Tables are aliased `p` (with author `u`) so `PostgresPostSQL.visible` applies.
 struct PostgresTemplateStore: TemplateStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
 
     private static let author = "u.id, u.username, u.display_name, u.avatar_url"

@@ -5,7 +5,7 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresTokenStore: TokenStore {
-    let client: PostgresClient
+    let client: PostgresDatabase
     let logger: Logger
 
     func insert(_ token: TokenRecord) async throws {

@@ -4,7 +4,7 @@ import SpotterCore
 import SpotterModels
 
 struct SQLiteAccountStore: AccountStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
 
     static let columns = """
         users.id, users.username, users.email, users.password_hash, users.display_name, users.apple_subject,

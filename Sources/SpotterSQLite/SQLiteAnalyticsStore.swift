@@ -4,7 +4,7 @@ import SpotterCore
 import SpotterModels
 
 struct SQLiteAnalyticsStore: AnalyticsStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
 
     func insert(_ events: [AnalyticsRecord]) async throws {
         try await pool.write { db in

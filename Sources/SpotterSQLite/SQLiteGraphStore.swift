@@ -4,7 +4,7 @@ import SpotterCore
 import SpotterModels
 
 struct SQLiteGraphStore: GraphStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
 
     func relationship(of viewer: UserID, with other: UserID) async throws -> Relationship {
         try await pool.read { db in

@@ -3,7 +3,7 @@ import GRDB
 import SpotterCore
 
 struct SQLiteIdempotencyStore: IdempotencyStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
 
     func begin(
         scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval
@@ -44,14 +44,6 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
                 cached:
                     "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE scope = ? AND key = ?",
                 arguments: [response.status, response.contentType, response.body, scope, key])
-        }
-    }
-
-    func release(scope: String, key: String) async throws {
-        try await pool.write { db in
-            try db.execute(
-                cached: "DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND status IS NULL",
-                arguments: [scope, key])
         }
     }
 

@@ -6,7 +6,7 @@ import SpotterModels
 /// Notifications on SQLite: the inbox, preferences and delivery addresses here; the job queue in
 /// `SQLiteNotificationStore+Jobs.swift`.
 struct SQLiteNotificationStore: NotificationStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
 
     /// A notification (alias `n`) its recipient (`:viewer`) may still see: not archived, its actor not
     /// suspended, blocked either way or muted, its post still visible to them.

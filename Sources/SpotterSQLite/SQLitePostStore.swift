@@ -4,7 +4,7 @@ import SpotterCore
 import SpotterModels
 
 struct SQLitePostStore: PostStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
 
     func insert(_ post: PostRecord) async throws {
         try await pool.write { db in

@@ -5,7 +5,7 @@ import SpotterModels
 
 /// Search on SQLite: FTS5 with the trigram tokenizer for names, unicode61 words for post text.
 struct SQLiteSearchStore: SearchStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
     let posts: SQLitePostStore
 
     func users(matching query: String, viewer: UserID?, limit: Int) async throws -> [AccountRecord] {

@@ -7,6 +7,8 @@ import SpotterCore
 /// also what makes the read-then-write steps below atomic.
 public final class SQLiteStorage: SpotterStorage {
     let pool: DatabasePool
+    /// What the stores go through: the pool and the unit of work (`write`).
+    let database: SQLiteDatabase
 
     public let accounts: any AccountStore
     public let tokens: any TokenStore
@@ -21,16 +23,22 @@ public final class SQLiteStorage: SpotterStorage {
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
         pool = try DatabasePool(path: path, configuration: Self.configuration)
-        accounts = SQLiteAccountStore(pool: pool)
-        tokens = SQLiteTokenStore(pool: pool)
-        idempotency = SQLiteIdempotencyStore(pool: pool)
-        graph = SQLiteGraphStore(pool: pool)
-        let postStore = SQLitePostStore(pool: pool)
+        let database = SQLiteDatabase(pool: pool)
+        self.database = database
+        accounts = SQLiteAccountStore(pool: database)
+        tokens = SQLiteTokenStore(pool: database)
+        idempotency = SQLiteIdempotencyStore(pool: database)
+        graph = SQLiteGraphStore(pool: database)
+        let postStore = SQLitePostStore(pool: database)
         posts = postStore
-        search = SQLiteSearchStore(pool: pool, posts: postStore)
-        templates = SQLiteTemplateStore(pool: pool)
-        analytics = SQLiteAnalyticsStore(pool: pool)
-        notifications = SQLiteNotificationStore(pool: pool)
+        search = SQLiteSearchStore(pool: database, posts: postStore)
+        templates = SQLiteTemplateStore(pool: database)
+        analytics = SQLiteAnalyticsStore(pool: database)
+        notifications = SQLiteNotificationStore(pool: database)
+    }
+
+    public func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await database.unitOfWork(body)
     }
 
     /// How every Spotter SQLite file is opened (and `SQLiteWriteCeiling`, so its figure is comparable).
@@ -39,6 +47,9 @@ public final class SQLiteStorage: SpotterStorage {
         configuration.foreignKeysEnabled = true
         // Concurrent writers wait for each other instead of failing with SQLITE_BUSY.
         configuration.busyMode = .timeout(10)
+        // A unit of work (`write`) keeps its transaction open on the writer between GRDB accesses, across the
+        // awaits of the request it holds; `SQLiteDatabase` and its gate make that safe.
+        configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
             // WAL with NORMAL sync is durable across process crashes and only risks the last
             // transactions on power loss, the usual trade for a server database.

@@ -5,7 +5,7 @@ import SpotterModels
 
 /// Templates on SQLite. Tables are aliased `p` (with author `u`) so `SQLitePostSQL.visible` applies as is.
 struct SQLiteTemplateStore: TemplateStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
 
     private static let author = "u.id, u.username, u.display_name, u.avatar_url"
 

@@ -4,7 +4,7 @@ import SpotterCore
 import SpotterModels
 
 struct SQLiteTokenStore: TokenStore {
-    let pool: DatabasePool
+    let pool: SQLiteDatabase
 
     func insert(_ token: TokenRecord) async throws {
         try await mappingConstraintErrors {

@@ -42,6 +42,16 @@ struct ServerOptions: ParsableArguments {
             guard (4...31).contains(value) else { throw ValidationError("SPOTTER_BCRYPT_COST must be 4 to 31") }
             configuration.bcryptCost = UInt8(value)
         }
+        if let limit = environment["SPOTTER_NEW_ACCOUNT_POSTS_PER_HOUR"] {
+            let value = try Self.integer(limit, "SPOTTER_NEW_ACCOUNT_POSTS_PER_HOUR")
+            guard value >= 0 else { throw ValidationError("SPOTTER_NEW_ACCOUNT_POSTS_PER_HOUR must be 0 or more") }
+            // 0 turns the rule off, for a community that vets its members (and tests that post a lot).
+            if value == 0 {
+                configuration.postRules.newAccountAge = 0
+            } else {
+                configuration.postRules.newAccountPostsPerHour = value
+            }
+        }
         configuration.appleClientID = environment["SPOTTER_APPLE_CLIENT_ID"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.appleJWKSURL = environment["SPOTTER_APPLE_JWKS_URL"] ?? configuration.appleJWKSURL
         configuration.trustForwardedFor = ["1", "true", "yes"].contains(environment["SPOTTER_TRUST_PROXY"] ?? "")

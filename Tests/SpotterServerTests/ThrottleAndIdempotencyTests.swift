@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import SpotterCore
 import SpotterModels
 import SpotterTestSupport
@@ -122,6 +123,68 @@ struct IdempotencyTests {
             #expect(try other.problem().errors?.first?.field == "Idempotency-Key")
             let me = try await api.call(.get, "/api/v1/me", token: tokens.accessToken).decode(Account.self)
             #expect(me.displayName == "One")
+        }
+    }
+
+    @Test(
+        "the same JSON with its keys in another order and other spacing replays; a different body is still 422",
+        arguments: StorageBackend.available)
+    func canonicalJSON(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given a post made with a key
+            let ana = try await api.user("ana")
+            let first = try await api.call(
+                .post, "/api/v1/posts", token: ana,
+                json: #"{"kind":"note","text":"Deadlifts, 5x5","visibility":"public"}"#,
+                headers: Self.key("k-json"))
+            #expect(first.status == .created)
+            // When it is retried by a client whose encoder orders keys differently and spaces them out
+            let retry = try await api.call(
+                .post, "/api/v1/posts", token: ana,
+                json: "{\n  \"visibility\" : \"public\",\n  \"text\" : \"Deadlifts, 5x5\",\n  \"kind\" : \"note\"\n}",
+                headers: Self.key("k-json"))
+            // Then it is the same request: replayed, with the first post
+            #expect(retry.status == .created)
+            #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(try retry.decode(Post.self).id == first.decode(Post.self).id)
+            // And a body that means something else is still refused
+            let other = try await api.call(
+                .post, "/api/v1/posts", token: ana,
+                json: #"{"text":"Deadlifts, 5x3","kind":"note","visibility":"public"}"#,
+                headers: Self.key("k-json"))
+            #expect(other.status == .unprocessableContent)
+            #expect(try other.problem().errors?.first?.field == "Idempotency-Key")
+            let posts = try await api.call(.get, "/api/v1/users/ana/posts", token: ana).decode(Page<Post>.self)
+            #expect(posts.items.count == 1)
+        }
+    }
+
+    @Test(
+        "duplicates sent while the first is in flight run it once: each gets its post or a 409",
+        arguments: StorageBackend.available)
+    func concurrentDuplicates(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given an author
+            let ana = try await api.user("ana")
+            // When one request is sent eight times at once with one key
+            let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await api.call(
+                            .post, "/api/v1/posts", token: ana, json: #"{"kind":"note","text":"Hill repeats"}"#,
+                            headers: Self.key("k-race"))
+                    }
+                }
+                return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
+            }
+            // Then it ran once: every answer is that post (first or replayed), or a 409 to retry later
+            let created = answers.filter { $0.status == .created }
+            let replayed = created.filter { $0.headers[HTTPField.Name("Idempotent-Replayed")!] == "true" }
+            #expect(replayed.count == created.count - 1)
+            #expect(answers.allSatisfy { $0.status == .created || $0.status == .conflict })
+            #expect(Set(try created.map { try $0.decode(Post.self).id }).count == 1)
+            let posts = try await api.call(.get, "/api/v1/users/ana/posts", token: ana).decode(Page<Post>.self)
+            #expect(posts.items.count == 1)
         }
     }
 

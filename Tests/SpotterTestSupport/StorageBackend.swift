@@ -132,6 +132,29 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
         }
     }
 
+    /// A new, empty database on the test server for the length of `body`, dropped afterwards whatever
+    /// happens: for a `spotter` process of its own, which migrates it. `body` gets its URL.
+    public static func withFreshDatabase<T: Sendable>(_ body: (_ url: String) async throws -> T) async throws -> T {
+        guard let url = postgresURL else { throw MissingDatabase() }
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let (address, query) = url.firstIndex(of: "?").map { (url[..<$0], url[$0...]) } ?? (url[...], "")
+        let databaseURL = address[...address.lastIndex(of: "/")!] + name + query
+        try await admin(url) { try await $0.query("CREATE DATABASE \(unescaped: name)", logger: logger) }
+        let drop = {
+            try await admin(url) {
+                try await $0.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)", logger: logger)
+            }
+        }
+        do {
+            let result = try await body(String(databaseURL))
+            try await drop()
+            return result
+        } catch {
+            try? await drop()
+            throw error
+        }
+    }
+
     /// A fresh, migrated PostgreSQL storage whose pool holds a single connection, running: what `body` asks
     /// of the pool afterwards sees that session's state (its prepared statements and their plans).
     public static func withOneConnectionPostgres<T: Sendable>(

@@ -2,7 +2,9 @@ import Foundation
 
 /// A stored idempotency record as both adapters read it, and the one rule for what it means.
 public struct IdempotencyRow: Sendable {
-    /// A claim whose request has not finished after this long is taken to have died with its process.
+    /// A claim whose request has not finished after this long is taken to have died with its process. Only a
+    /// claim made outside a unit of work can be left so (older Spotters made them all that way): inside one,
+    /// a claim commits with its response or not at all.
     public static let abandonedAfter: TimeInterval = 60
 
     public var fingerprint: String

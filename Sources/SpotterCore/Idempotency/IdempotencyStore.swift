@@ -4,6 +4,11 @@ import Foundation
 ///
 /// Keys are scoped (per user): two users may use the same key. A record older than the retention window
 /// counts as absent.
+///
+/// The claim, the request's own writes and the stored response belong in one unit of work
+/// (`SpotterStorage.write`, as `IdempotencyMiddleware` does): then a claim is never seen without its response,
+/// a crash leaves nothing behind, and a concurrent duplicate waits for the first request's commit and replays
+/// it. A claim made outside a unit is seen in progress until `complete`.
 public protocol IdempotencyStore: Sendable {
     /// Claims `key` for a request with the given fingerprint (a hash of method, path and body).
     func begin(
@@ -12,8 +17,6 @@ public protocol IdempotencyStore: Sendable {
         -> IdempotencyClaim
     /// Stores the response of a claimed key.
     func complete(scope: String, key: String, response: StoredResponse) async throws
-    /// Releases a claim whose request failed without a response worth replaying, so the client can retry.
-    func release(scope: String, key: String) async throws
     /// Deletes records created before `date`; returns how many.
     @discardableResult
     func deleteExpired(before date: Date) async throws -> Int
@@ -21,11 +24,12 @@ public protocol IdempotencyStore: Sendable {
 
 /// What `begin` found.
 public enum IdempotencyClaim: Sendable, Equatable {
-    /// The key is new: run the request, then `complete` or `release`.
+    /// The key is new: run the request, then `complete` (or roll the unit of work back).
     case claimed
     /// The same request finished before: send this again.
     case replay(StoredResponse)
-    /// The same key is being processed by another request right now.
+    /// A claim without a response: the same key is being processed outside a unit of work, or a process died
+    /// holding a claim it made outside one (an older Spotter's, taken over after `IdempotencyRow.abandonedAfter`).
     case inProgress
     /// The key was used with a different request.
     case mismatch

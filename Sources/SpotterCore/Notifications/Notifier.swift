@@ -43,14 +43,24 @@ public struct Notifier: Sendable {
 
     public func notify(_ trigger: NotificationTrigger) async {
         do {
-            for draft in try await drafts(for: trigger) {
-                guard let planned = try await plan(draft),
-                    try await storage.notifications.insert(planned.record, deliveries: planned.deliveries)
-                else { continue }
-                await announce([planned])
+            // Inside a unit of work the notifications join it, in a savepoint of their own: one that fails
+            // leaves the action's transaction usable, as notifying never fails the action.
+            if UnitOfWork.isOpen {
+                try await storage.write { try await store(trigger) }
+            } else {
+                try await store(trigger)
             }
         } catch {
             logger.error("notification failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func store(_ trigger: NotificationTrigger) async throws {
+        for draft in try await drafts(for: trigger) {
+            guard let planned = try await plan(draft),
+                try await storage.notifications.insert(planned.record, deliveries: planned.deliveries)
+            else { continue }
+            await announce([planned])
         }
     }
 

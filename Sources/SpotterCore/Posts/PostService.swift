@@ -65,20 +65,30 @@ public struct PostService: Sendable {
         let now = clock.now
         try await checkNewAccountLimit(author, now: now)
         let id = PostID.generate(at: now)
-        var records: [PersonalRecord] = []
-        if let workout = request.workout, workout.completed {
-            let previous = try await storage.posts.personalBests(of: author.id)
-            let detected = PersonalRecordDetector.detect(workout: workout, postID: id, previous: previous)
-            records = detected.records
-            try await storage.posts.savePersonalBests(detected.bests, of: author.id)
-        }
         let visibility = request.visibility ?? (author.profile.privacy == .public ? .public : .followers)
-        let record = try await makeRecord(
-            id: id, author: author, kind: request.kind, text: text, visibility: visibility, workout: request.workout,
-            records: records, createdAt: now)
-        try await storage.posts.insert(record)
-        await events?.publish(.postCreated(id, author: author.id))
-        await notifier?.notify(.posted(record))
+        let create = { () async throws -> PostRecord in
+            var records: [PersonalRecord] = []
+            if let workout = request.workout, workout.completed {
+                let previous = try await storage.posts.personalBests(of: author.id)
+                let detected = PersonalRecordDetector.detect(workout: workout, postID: id, previous: previous)
+                records = detected.records
+                try await storage.posts.savePersonalBests(detected.bests, of: author.id)
+            }
+            let record = try await makeRecord(
+                id: id, author: author, kind: request.kind, text: text, visibility: visibility,
+                workout: request.workout, records: records, createdAt: now)
+            try await storage.posts.insert(record)
+            await events?.publish(.postCreated(id, author: author.id))
+            await notifier?.notify(.posted(record))
+            return record
+        }
+        if request.workout?.completed == true {
+            // A completed workout's personal bests and its post are one unit of work: the bests never move
+            // for a post that failed to save, and a saved post never misses the records it set.
+            _ = try await storage.write(create)
+        } else {
+            _ = try await create()
+        }
         return try await view(id, viewer: author)
     }
 

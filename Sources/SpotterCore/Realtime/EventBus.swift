@@ -52,7 +52,8 @@ public enum RevokedLogins: Codable, Sendable, Equatable {
 /// The pub/sub port: domain events leave SpotterCore through it. One node uses `InProcessEventBus`; several
 /// nodes sharing PostgreSQL use an adapter that crosses nodes (LISTEN/NOTIFY).
 public protocol EventBus: Sendable {
-    /// Hands an event to every subscriber (on every node, for adapters that span nodes).
+    /// Hands an event to every subscriber (on every node, for adapters that span nodes). Inside a unit of work
+    /// (`SpotterStorage.write`) it waits for the commit: implementations start with `heldForCommit(event)`.
     func publish(_ event: DomainEvent) async
     /// Every event published from now on, in publication order (per publisher).
     func subscribe() -> AsyncStream<DomainEvent>
@@ -68,6 +69,7 @@ public final class InProcessEventBus: EventBus, @unchecked Sendable {
     public init() {}
 
     public func publish(_ event: DomainEvent) async {
+        if heldForCommit(event) { return }
         let targets = lock.withLock { Array(subscribers.values) }
         for continuation in targets { continuation.yield(event) }
     }

@@ -17,6 +17,24 @@ public protocol SpotterStorage: Sendable {
     var analytics: any AnalyticsStore { get }
     var notifications: any NotificationStore { get }
 
+    /// Runs `body` as one unit of work: every store call made inside it, by this task or the child tasks it
+    /// starts, is one transaction that commits when `body` returns and rolls back when it throws, so a
+    /// request's rows, kept counts, notifications, jobs and idempotency record exist together or not at all.
+    /// Domain events published inside leave after the commit, and never for a unit that rolled back.
+    ///
+    /// Called inside a unit, it is a savepoint: a `body` that throws undoes only its own writes (and drops its
+    /// events), and the unit goes on.
+    ///
+    /// ```swift
+    /// let post = try await storage.write {
+    ///     try await posts.create(request, author: author)  // the post, its counts, its notifications
+    /// }
+    /// ```
+    ///
+    /// Outside a unit, each store call is its own transaction, as before: a path that doesn't need one
+    /// (a feed page, a kudos without an `Idempotency-Key`) pays nothing for it.
+    func write<T: Sendable>(_ body: () async throws -> T) async throws -> T
+
     /// Brings the schema up to date. Safe to run on every start and from several nodes at once.
     func migrate() async throws
     /// Answers when the database takes queries; `/readyz` calls it.

@@ -118,7 +118,7 @@ func buildRouter(
         .add(middleware: RequireSignedIn())
         .add(
             middleware: IdempotencyMiddleware(
-                store: storage.idempotency, clock: services.clock, retention: configuration.idempotencyRetention))
+                storage: storage, clock: services.clock, retention: configuration.idempotencyRetention))
     signedIn.addRoutes(auth.signedInEndpoints, atPath: "auth")
     signedIn.addRoutes(MeController(accounts: accounts).endpoints, atPath: "me")
     signedIn.addRoutes(users.requestEndpoints, atPath: "me/follow-requests")

@@ -10,6 +10,12 @@ import SpotterModels
 /// a repeat gets that response back (with `Idempotent-Replayed: true`) and changes nothing, and the same key
 /// with a different request gets 422. Keys are scoped per user.
 ///
+/// The claim, the handler's writes and the stored response are one unit of work (`SpotterStorage.write`), so
+/// they commit together or not at all. A process killed mid-request leaves nothing, and the retry runs afresh
+/// at once; a request that committed has its response stored, and the retry replays it. A duplicate sent while
+/// the first is in flight waits for its commit (SQLite: the unit holds the writer; PostgreSQL: the key's unique
+/// index) and replays it. Requests without a key never open a unit.
+///
 /// It runs behind authentication. The sign-up, sign-in and refresh routes are outside it on purpose: their
 /// responses hold bearer tokens, and storing them for replay would keep live credentials in the clear.
 struct IdempotencyMiddleware: RouterMiddleware {
@@ -17,7 +23,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
     static let header = HTTPField.Name("Idempotency-Key")!
     static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
 
-    let store: any IdempotencyStore
+    let storage: any SpotterStorage
     let clock: any WallClock
     let retention: TimeInterval
 
@@ -37,52 +43,62 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let scope = session.account.id.description
         let fingerprint = Self.fingerprint(request: request, body: body)
+        let store = storage.idempotency
 
-        switch try await store.begin(
-            scope: scope, key: key, fingerprint: fingerprint, now: clock.now, retention: retention)
-        {
-        case .replay(let stored):
-            var headers: HTTPFields = [Self.replayedHeader: "true"]
-            if let contentType = stored.contentType { headers[.contentType] = contentType }
-            return Response(
-                status: .init(code: stored.status), headers: headers,
-                body: .init(byteBuffer: ByteBuffer(data: stored.body)))
-        case .inProgress:
-            throw SpotterError.conflict(
-                field: "Idempotency-Key", detail: "A request with this Idempotency-Key is still being processed.")
-        case .mismatch:
-            throw SpotterError.invalid("Idempotency-Key", "This key was already used for a different request.")
-        case .claimed:
-            do {
-                var response = try await next(request, context)
-                let collected = try await Self.collect(&response)
-                if Self.isFinal(response.status) {
+        do {
+            return try await storage.write {
+                switch try await store.begin(
+                    scope: scope, key: key, fingerprint: fingerprint, now: clock.now, retention: retention)
+                {
+                case .replay(let stored):
+                    var headers: HTTPFields = [Self.replayedHeader: "true"]
+                    if let contentType = stored.contentType { headers[.contentType] = contentType }
+                    return Response(
+                        status: .init(code: stored.status), headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(data: stored.body)))
+                case .inProgress:
+                    throw SpotterError.conflict(
+                        field: "Idempotency-Key",
+                        detail: "A request with this Idempotency-Key is still being processed.")
+                case .mismatch:
+                    throw SpotterError.invalid("Idempotency-Key", "This key was already used for a different request.")
+                case .claimed:
+                    let (response, collected) = try await answer(request, context: context, next: next)
                     try await store.complete(
                         scope: scope, key: key,
                         response: StoredResponse(
                             status: Int(response.status.code), contentType: response.headers[.contentType],
                             body: collected))
-                } else {
-                    try await store.release(scope: scope, key: key)
-                }
-                return response
-            } catch {
-                // A thrown error becomes a problem response outside this middleware. Client errors (4xx) are
-                // stored like any response, so a retry gets the same answer; server errors release the key.
-                let problem = ProblemResponse.make(for: error, context: context)
-                var response = problem
-                if Self.isFinal(problem.status) {
-                    let collected = try await Self.collect(&response)
-                    try await store.complete(
-                        scope: scope, key: key,
-                        response: StoredResponse(
-                            status: Int(problem.status.code), contentType: problem.headers[.contentType],
-                            body: collected))
                     return response
                 }
-                try await store.release(scope: scope, key: key)
-                throw error
             }
+        } catch let unstored as Unstored {
+            return unstored.response
+        }
+    }
+
+    /// The handler's answer to store, with its body read. A handler that fails is undone (a savepoint) and its
+    /// client error stored in its place, so a retry gets the same answer. An answer that is not final leaves
+    /// the whole unit (`Unstored`, or the error): nothing of the request stays, and the key is free for a retry.
+    private func answer(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> (Response, Data) {
+        do {
+            return try await storage.write {
+                var response = try await next(request, context)
+                guard Self.isFinal(response.status) else { throw Unstored(response: response) }
+                let collected = try await Self.collect(&response)
+                return (response, collected)
+            }
+        } catch let unstored as Unstored {
+            throw unstored
+        } catch {
+            // A thrown error becomes a problem response outside this middleware. Client errors (4xx) are
+            // stored like any response; server errors and 429 roll the unit back and go on as errors.
+            var problem = ProblemResponse.make(for: error, context: context)
+            guard Self.isFinal(problem.status) else { throw error }
+            let collected = try await Self.collect(&problem)
+            return (problem, collected)
         }
     }
 
@@ -93,11 +109,27 @@ struct IdempotencyMiddleware: RouterMiddleware {
         status.code < 500 && status != .tooManyRequests
     }
 
+    /// What makes two requests the same: method, path and query, and the body's meaning. A JSON body counts in
+    /// its canonical form (parsed, then written with sorted keys and no whitespace), so a retry whose encoder
+    /// ordered keys differently is still the same request. Numbers compare as `JSONSerialization` reads them:
+    /// `1.5` and `1.50` are one value, while `1` and `1.0` may not be (an integer and a double); a client's
+    /// retry sends the same digits, so that is enough. Any other body counts byte for byte. A canonical form is
+    /// always valid JSON and a raw one never is, so the two cannot collide.
     static func fingerprint(request: Request, body: ByteBuffer) -> String {
         var hasher = SHA256()
         hasher.update(data: Data("\(request.method) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
-        hasher.update(data: Data(buffer: body))
+        let bytes = Data(buffer: body)
+        hasher.update(data: canonicalJSON(bytes) ?? bytes)
         return Hex.encode(hasher.finalize())
+    }
+
+    /// `body` as canonical JSON, or `nil` when it is not JSON.
+    static func canonicalJSON(_ body: Data) -> Data? {
+        guard !body.isEmpty,
+            let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        else { return nil }
+        return try? JSONSerialization.data(
+            withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
     }
 
     /// Reads a response's body into memory (API responses are small) and puts it back, so it can be stored.
@@ -108,6 +140,11 @@ struct IdempotencyMiddleware: RouterMiddleware {
         response.body = .init(byteBuffer: box.buffer)
         return Data(buffer: box.buffer)
     }
+}
+
+/// A response that must not be stored (a server error, a 429) and undoes its request's unit of work.
+private struct Unstored: Error {
+    let response: Response
 }
 
 private final class CollectedBody: @unchecked Sendable {

@@ -1,0 +1,100 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// The built `spotter` executable serving on a port of its own, as a deployment runs it: for tests of what
+/// survives the process itself (`kill -9`), which an in-process app cannot show.
+final class ServerProcess: @unchecked Sendable {
+    let port: Int
+    let environment: [String: String]
+    let log: URL
+    private var process: Process?
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// A server on a free port with `environment` on top of this process's (`SPOTTER_DATA_DIR` or
+    /// `SPOTTER_DATABASE_URL` say which database), logging into `log`.
+    init(environment: [String: String], log: URL) async throws {
+        port = try await Self.freePort()
+        self.environment = environment
+        self.log = log
+    }
+
+    /// The `spotter` executable next to the test bundle (SwiftPM builds it with the tests).
+    static var executable: URL {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("spotter")
+        return FileManager.default.fileExists(atPath: besideTests.path)
+            ? besideTests
+            : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+                ".build/debug/spotter")
+    }
+
+    /// Starts the server and returns once `/readyz` answers 200 (its database migrated and reachable), or
+    /// throws after `deadline`.
+    func start(deadline: Duration = .seconds(120)) async throws {
+        if !FileManager.default.fileExists(atPath: log.path) {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        }
+        let output = try FileHandle(forWritingTo: log)
+        output.seekToEndOfFile()
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)"]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["SPOTTER_BCRYPT_COST": "4", "SPOTTER_LOG_LEVEL": "warning"].merging(environment) { $1 }
+        ) { $1 }
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        self.process = process
+
+        let clock = ContinuousClock()
+        let end = clock.now + deadline
+        while clock.now < end {
+            guard process.isRunning else { throw Failed("spotter exited at start:\n\(logTail())") }
+            if let response = try? await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "\(base)/readyz"), timeout: .seconds(2)), response.status == .ok
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Failed("spotter was not ready within \(deadline):\n\(logTail())")
+    }
+
+    /// `kill -9`: the process ends at once, in the middle of whatever it does, as in a crash or an OOM kill.
+    func kill() {
+        guard let process else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Stops the server gracefully (SIGTERM) and waits for it.
+    func stop() {
+        guard let process else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    func logTail() -> String {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(30).joined(separator: "\n")
+    }
+
+    private static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
