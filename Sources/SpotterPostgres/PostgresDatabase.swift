@@ -120,3 +120,11 @@ private final class OpenUnit: Sendable {
     var isOpen: Bool { open.withLock { $0 } }
     func close() { open.withLock { $0 = false } }
 }
+
+extension PostgresDatabase {
+    /// Whether a statement that returns a row for each change it made changed anything.
+    func changed(_ query: PostgresQuery, logger: Logger) async throws -> Bool {
+        for try await _ in try await self.query(query, logger: logger) { return true }
+        return false
+    }
+}

@@ -4,8 +4,8 @@ import PostgresNIO
 import SpotterCore
 import SpotterModels
 
-/// Notifications on PostgreSQL: the inbox, preferences and delivery addresses here; the job queue, shared
-/// by every node, in `PostgresNotificationStore+Jobs.swift`.
+/// Notifications on PostgreSQL: the inbox and preferences. Push addresses are `PostgresPushAddressStore`'s,
+/// and the job queue, shared by every node, `PostgresDeliveryQueue`'s.
 struct PostgresNotificationStore: NotificationStore {
     let client: PostgresDatabase
     let logger: Logger
@@ -44,8 +44,7 @@ struct PostgresNotificationStore: NotificationStore {
     }
 
     func changed(_ query: PostgresQuery) async throws -> Bool {
-        for try await _ in try await client.query(query, logger: logger) { return true }
-        return false
+        try await client.changed(query, logger: logger)
     }
 
     // MARK: Preferences
@@ -118,7 +117,7 @@ struct PostgresNotificationStore: NotificationStore {
         }
         guard inserted else { return false }
         for delivery in deliveries {
-            try await Self.schedule(
+            try await PostgresDeliveryQueue.schedule(
                 n.id, recipient: n.recipientID, channel: delivery.channel, batchKey: delivery.batchKey,
                 runAt: delivery.runAt, on: connection, logger: logger)
         }
@@ -238,80 +237,5 @@ struct PostgresNotificationStore: NotificationStore {
             UPDATE notifications SET archived_at = \(date)
             WHERE recipient_id = \(recipient.rawValue) AND group_key = \(groupKey) AND archived_at IS NULL RETURNING 1
             """)
-    }
-
-    // MARK: Where to deliver
-
-    func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool {
-        try await changed(
-            """
-            INSERT INTO known_devices (user_id, device, first_seen) VALUES (\(user.rawValue), \(device), \(date))
-            ON CONFLICT DO NOTHING RETURNING 1
-            """)
-    }
-
-    func addDevice(_ token: String, of user: UserID, at date: Date) async throws {
-        try await client.query(
-            """
-            INSERT INTO push_devices (token, user_id, created_at) VALUES (\(token), \(user.rawValue), \(date))
-            ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, created_at = excluded.created_at
-            """, logger: logger)
-    }
-
-    func removeDevice(_ token: String, of user: UserID) async throws -> Bool {
-        try await changed(
-            "DELETE FROM push_devices WHERE token = \(token) AND user_id = \(user.rawValue) RETURNING 1")
-    }
-
-    func devices(of user: UserID) async throws -> [String] {
-        var tokens: [String] = []
-        for try await token in try await client.query(
-            "SELECT token FROM push_devices WHERE user_id = \(user.rawValue) ORDER BY created_at", logger: logger
-        ).decode(String.self) {
-            tokens.append(token)
-        }
-        return tokens
-    }
-
-    func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws {
-        try await client.query(
-            """
-            INSERT INTO web_push_subscriptions (endpoint, user_id, p256dh, auth, created_at)
-            VALUES (\(subscription.endpoint), \(user.rawValue), \(subscription.keys.p256dh),
-                    \(subscription.keys.auth), \(date))
-            ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
-                auth = excluded.auth, created_at = excluded.created_at
-            """, logger: logger)
-    }
-
-    func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool {
-        try await changed(
-            "DELETE FROM web_push_subscriptions WHERE endpoint = \(endpoint) AND user_id = \(user.rawValue) RETURNING 1"
-        )
-    }
-
-    func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration] {
-        var subscriptions: [WebPushRegistration] = []
-        for try await (endpoint, p256dh, auth) in try await client.query(
-            """
-            SELECT endpoint, p256dh, auth FROM web_push_subscriptions WHERE user_id = \(user.rawValue)
-            ORDER BY created_at
-            """, logger: logger
-        ).decode((String, String, String).self) {
-            subscriptions.append(WebPushRegistration(endpoint: endpoint, keys: .init(p256dh: p256dh, auth: auth)))
-        }
-        return subscriptions
-    }
-
-    func prune(_ target: DeliveryTarget) async throws {
-        switch target {
-        case .apns(let token):
-            try await client.query("DELETE FROM push_devices WHERE token = \(token)", logger: logger)
-        case .webPush(let subscription):
-            try await client.query(
-                "DELETE FROM web_push_subscriptions WHERE endpoint = \(subscription.endpoint)", logger: logger)
-        case .email:
-            break
-        }
     }
 }

@@ -26,6 +26,8 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let templates: any TemplateStore
     public let analytics: any AnalyticsStore
     public let notifications: any NotificationStore
+    public let pushAddresses: any PushAddressStore
+    public let deliveries: any DeliveryQueue
 
     public init(configuration: PostgresClient.Configuration, logger: Logger, eventChannel: String = "spotter_events") {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -43,6 +45,8 @@ public final class PostgresStorage: SpotterStorage, Service {
         templates = PostgresTemplateStore(client: database, logger: logger)
         analytics = PostgresAnalyticsStore(client: database, logger: logger)
         notifications = PostgresNotificationStore(client: database, logger: logger)
+        pushAddresses = PostgresPushAddressStore(client: database, logger: logger)
+        deliveries = PostgresDeliveryQueue(client: database, logger: logger)
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.

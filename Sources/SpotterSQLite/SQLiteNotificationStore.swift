@@ -3,8 +3,8 @@ import GRDB
 import SpotterCore
 import SpotterModels
 
-/// Notifications on SQLite: the inbox, preferences and delivery addresses here; the job queue in
-/// `SQLiteNotificationStore+Jobs.swift`.
+/// Notifications on SQLite: the inbox and preferences. Push addresses are `SQLitePushAddressStore`'s, and the
+/// job queue `SQLiteDeliveryQueue`'s.
 struct SQLiteNotificationStore: NotificationStore {
     let pool: SQLiteDatabase
 
@@ -57,7 +57,7 @@ struct SQLiteNotificationStore: NotificationStore {
             return DeliveryRules(
                 timeZone: timeZone,
                 preferences: preferences.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) },
-                pushesSent: try Self.sentCount(to: user, channel: .push, since: pushesSince, db),
+                pushesSent: try SQLiteDeliveryQueue.sentCount(to: user, channel: .push, since: pushesSince, db),
                 actorMayReach: try actor.map { try SQLiteGraphStore.mayReach(user, from: $0, db) } ?? true,
                 hasPushTarget: try Bool.fetchOne(
                     cached: db,
@@ -108,7 +108,7 @@ struct SQLiteNotificationStore: NotificationStore {
             ])
         guard db.changesCount == 1 else { return false }
         for delivery in deliveries {
-            try Self.schedule(
+            try SQLiteDeliveryQueue.schedule(
                 n.id, recipient: n.recipientID, channel: delivery.channel, batchKey: delivery.batchKey,
                 runAt: delivery.runAt, db)
         }
@@ -254,95 +254,6 @@ struct SQLiteNotificationStore: NotificationStore {
                     AND archived_at IS NULL
                     """, arguments: [date.sqliteValue, recipient.description, groupKey])
             return db.changesCount > 0
-        }
-    }
-
-    // MARK: Where to deliver
-
-    func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(
-                cached:
-                    "INSERT INTO known_devices (user_id, device, first_seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                arguments: [user.description, device, date.sqliteValue])
-            return db.changesCount == 1
-        }
-    }
-
-    func addDevice(_ token: String, of user: UserID, at date: Date) async throws {
-        // A token moves to whoever registered it last: a phone passed on must not keep the old owner's pushes.
-        try await pool.write { db in
-            try db.execute(
-                cached: """
-                    INSERT INTO push_devices (token, user_id, created_at) VALUES (?, ?, ?)
-                    ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, created_at = excluded.created_at
-                    """, arguments: [token, user.description, date.sqliteValue])
-        }
-    }
-
-    func removeDevice(_ token: String, of user: UserID) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(
-                cached: "DELETE FROM push_devices WHERE token = ? AND user_id = ?",
-                arguments: [token, user.description])
-            return db.changesCount > 0
-        }
-    }
-
-    func devices(of user: UserID) async throws -> [String] {
-        try await pool.read { db in
-            try String.fetchAll(
-                cached: db, sql: "SELECT token FROM push_devices WHERE user_id = ? ORDER BY created_at",
-                arguments: [user.description])
-        }
-    }
-
-    func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws {
-        try await pool.write { db in
-            try db.execute(
-                cached: """
-                    INSERT INTO web_push_subscriptions (endpoint, user_id, p256dh, auth, created_at)
-                    VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
-                        auth = excluded.auth, created_at = excluded.created_at
-                    """,
-                arguments: [
-                    subscription.endpoint, user.description, subscription.keys.p256dh, subscription.keys.auth,
-                    date.sqliteValue,
-                ])
-        }
-    }
-
-    func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(
-                cached: "DELETE FROM web_push_subscriptions WHERE endpoint = ? AND user_id = ?",
-                arguments: [endpoint, user.description])
-            return db.changesCount > 0
-        }
-    }
-
-    func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration] {
-        try await pool.read { db in
-            try Row.fetchAll(
-                cached: db,
-                sql: "SELECT endpoint, p256dh, auth FROM web_push_subscriptions WHERE user_id = ? ORDER BY created_at",
-                arguments: [user.description]
-            ).map { WebPushRegistration(endpoint: $0[0], keys: .init(p256dh: $0[1], auth: $0[2])) }
-        }
-    }
-
-    func prune(_ target: DeliveryTarget) async throws {
-        try await pool.write { db in
-            switch target {
-            case .apns(let token):
-                try db.execute(cached: "DELETE FROM push_devices WHERE token = ?", arguments: [token])
-            case .webPush(let subscription):
-                try db.execute(
-                    cached: "DELETE FROM web_push_subscriptions WHERE endpoint = ?", arguments: [subscription.endpoint])
-            case .email:
-                break  // an address is the account's own; a refused one is recorded, not removed
-            }
         }
     }
 }

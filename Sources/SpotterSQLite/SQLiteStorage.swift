@@ -19,6 +19,8 @@ public final class SQLiteStorage: SpotterStorage {
     public let templates: any TemplateStore
     public let analytics: any AnalyticsStore
     public let notifications: any NotificationStore
+    public let pushAddresses: any PushAddressStore
+    public let deliveries: any DeliveryQueue
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
@@ -35,6 +37,8 @@ public final class SQLiteStorage: SpotterStorage {
         templates = SQLiteTemplateStore(pool: database)
         analytics = SQLiteAnalyticsStore(pool: database)
         notifications = SQLiteNotificationStore(pool: database)
+        pushAddresses = SQLitePushAddressStore(pool: database)
+        deliveries = SQLiteDeliveryQueue(pool: database)
     }
 
     public func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {

@@ -66,13 +66,13 @@ struct RoundTripReadsContractTests {
                     .hasPushTarget
             }
             let phone = String(repeating: "c3", count: 32)
-            try await storage.notifications.addDevice(String(repeating: "d4", count: 32), of: bea.id, at: Self.start)
+            try await storage.pushAddresses.addDevice(String(repeating: "d4", count: 32), of: bea.id, at: Self.start)
             #expect(try await pushable() == false, "Bea's phone is not Ana's")
-            try await storage.notifications.addDevice(phone, of: ana.id, at: Self.start)
+            try await storage.pushAddresses.addDevice(phone, of: ana.id, at: Self.start)
             #expect(try await pushable() == true)
-            #expect(try await storage.notifications.removeDevice(phone, of: ana.id))
+            #expect(try await storage.pushAddresses.removeDevice(phone, of: ana.id))
             #expect(try await pushable() == false)
-            try await storage.notifications.addWebPush(
+            try await storage.pushAddresses.addWebPush(
                 WebPushRegistration(
                     endpoint: "https://push.example.com/ana", keys: .init(p256dh: "key", auth: "secret")),
                 of: ana.id, at: Self.start)
@@ -139,13 +139,13 @@ struct RoundTripReadsContractTests {
                 ScheduledDelivery(channel: .email, batchKey: nil, runAt: Self.start + 3600),
             ]
             #expect(try await storage.notifications.insert(first, deliveries: deliveries))
-            var jobs = try await storage.notifications.pendingJobs(of: ana.id)
+            var jobs = try await storage.deliveries.pendingJobs(of: ana.id)
             #expect(jobs.map(\.channel).sorted { $0.rawValue < $1.rawValue } == [.email, .push])
             // The same dedupe key again stores nothing and schedules nothing.
             var again = kudos(from: bea, at: 2)
             again.dedupeKey = first.dedupeKey
             #expect(try await storage.notifications.insert(again, deliveries: deliveries) == false)
-            jobs = try await storage.notifications.pendingJobs(of: ana.id)
+            jobs = try await storage.deliveries.pendingJobs(of: ana.id)
             #expect(jobs.count == 2)
 
             let cai = try await SocialContractTests.user(storage, "cai")
@@ -179,7 +179,7 @@ struct RoundTripReadsContractTests {
 
             // The hour's pushes count the push jobs sent since the given time, as sentCount does.
             let push = try #require(jobs.first { $0.channel == .push })
-            try await storage.notifications.finish(push.id, sent: true, at: Self.start + 120)
+            try await storage.deliveries.finish(push.id, sent: true, at: Self.start + 120)
             #expect(try await rules(since: Self.start + 60)?.pushesSent == 1)
             #expect(try await rules(since: Self.start + 180)?.pushesSent == 0)
         }

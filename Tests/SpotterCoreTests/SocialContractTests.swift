@@ -439,7 +439,7 @@ struct SocialContractTests {
                 try await storage.posts.addKudos(post.id, by: bea.id, at: Self.start + 1, notifying: [first])
                     == AddedKudos(isNew: true, notified: [first]))
             #expect(try await storage.notifications.notification(first.record.id) == first.record)
-            #expect(try await storage.notifications.pendingJobs(of: ana.id).count == 1)
+            #expect(try await storage.deliveries.pendingJobs(of: ana.id).count == 1)
 
             // Repeated: nothing new, so nobody hears of it.
             let repeated = planned(to: ana.id, from: bea.id)
@@ -455,7 +455,7 @@ struct SocialContractTests {
                 try await storage.posts.addKudos(post.id, by: bea.id, at: Self.start + 3, notifying: [again])
                     == AddedKudos(isNew: true))
             #expect(try await storage.notifications.notification(again.record.id) == nil)
-            #expect(try await storage.notifications.pendingJobs(of: ana.id).count == 1)
+            #expect(try await storage.deliveries.pendingJobs(of: ana.id).count == 1)
 
             // A notification that cannot be stored (its recipient does not exist) takes the kudos with it.
             let orphan = planned(to: UserID.generate(at: Self.start), from: cai.id)

@@ -19,7 +19,8 @@ struct CrashRecoveryTests {
                 json: #"{"email":"ana@example.com","username":"ana","password":"correct horse battery"}"#)
             try #require(signup.status == 201)
             let token = try #require(signup.object["access_token"] as? String)
-            let keys = (0..<48).map { "crash-\($0)" }
+            // Enough keys that the kill, sent after the sixth answer, lands with most of them still unanswered.
+            let keys = (0..<240).map { "crash-\($0)" }
 
             // When the author's idempotent posts are in flight and the server is killed in their midst
             let answered = try await Self.postAll(keys, token: token, http: http, killing: server, after: 6)

@@ -41,7 +41,7 @@ struct NotificationDeliveryTests {
             let transport = RecordingTransport()
             // The node that took the kudos stops here; its successor finds the batch in the database.
             #expect(try await Self.runner(api, transport).runDue() == 0, "the window is still open")
-            let pending = try await api.storage.notifications.pendingJobs(of: anaID)
+            let pending = try await api.storage.deliveries.pendingJobs(of: anaID)
             #expect(pending.count == 1 && pending.first?.notificationIDs.count == 2)
 
             // A third kudos after the restart joins the same batch.
@@ -57,7 +57,7 @@ struct NotificationDeliveryTests {
             #expect(push.message.body == "dan and 2 others gave kudos to your Morning Run")
             #expect(push.message.badge == 3)
             #expect(push.message.collapseID == "kudos-\(run.id)")
-            #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty)
+            #expect(try await api.storage.deliveries.pendingJobs(of: anaID).isEmpty)
             api.clock.advance(by: 3600)
             #expect(try await Self.runner(api, transport).runDue() == 0)
             #expect(transport.sent.count == 1)
@@ -71,7 +71,7 @@ struct NotificationDeliveryTests {
         try await TestApp.run(backend, configure: { $0.postRules.newAccountAge = 0 }) { api in
             let (ana, anaID, run) = try await Self.ana(api, devices: [])
             _ = try await api.call(.post, "/api/v1/posts/\(run.id)/kudos", token: try await api.user("bea"))
-            #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty, "no phone, no browser")
+            #expect(try await api.storage.deliveries.pendingJobs(of: anaID).isEmpty, "no phone, no browser")
             let inbox = try await NotificationsAPITests.inbox(api, ana)
             #expect(inbox.map(\.type) == [.kudos], "the inbox has it all the same")
 
@@ -79,7 +79,7 @@ struct NotificationDeliveryTests {
                 .post, "/api/v1/notifications/devices", token: ana, body: DeviceRegistration(token: Self.phone))
             #expect(added.status.code < 300)
             _ = try await api.call(.post, "/api/v1/posts/\(run.id)/kudos", token: try await api.user("cyd"))
-            let pending = try await api.storage.notifications.pendingJobs(of: anaID)
+            let pending = try await api.storage.deliveries.pendingJobs(of: anaID)
             #expect(pending.map(\.channel) == [.push] && pending.first?.notificationIDs.count == 1)
 
             // The phone goes before the batch is due: the job ends, unsent, and nothing is sent.
@@ -89,7 +89,7 @@ struct NotificationDeliveryTests {
             let transport = RecordingTransport()
             #expect(try await Self.runner(api, transport).runDue() == 1)
             #expect(transport.sent.isEmpty)
-            #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty)
+            #expect(try await api.storage.deliveries.pendingJobs(of: anaID).isEmpty)
         }
     }
 
@@ -105,20 +105,20 @@ struct NotificationDeliveryTests {
             try await api.follow(bea, "ana")
             #expect(try await Self.runner(api, transport).runDue() == 1)
             #expect(transport.sent.map(\.target) == [.apns(token: Self.phone)])
-            let job = try #require(try await api.storage.notifications.pendingJobs(of: anaID).first)
+            let job = try #require(try await api.storage.deliveries.pendingJobs(of: anaID).first)
             #expect(job.attempts == 1)
 
             api.clock.advance(by: DeliveryRunner.backoff(afterAttempts: 1))
             #expect(try await Self.runner(api, transport).runDue() == 1)
             #expect(transport.sent.map(\.target) == [.apns(token: Self.phone), .apns(token: Self.tablet)])
-            let attempts = try await api.storage.notifications.attempts(of: job.id)
+            let attempts = try await api.storage.deliveries.attempts(of: job.id)
             #expect(attempts.map(\.status) == [.delivered, .retry, .delivered])
 
             // The next push finds the phone's app uninstalled: the token is forgotten.
             transport.script(.apns(token: Self.phone), [.gone(reason: "Unregistered")])
             try await api.follow(try await api.user("cyd"), "ana")
             #expect(try await Self.runner(api, transport).runDue() == 1)
-            #expect(try await api.storage.notifications.devices(of: anaID) == [Self.tablet])
+            #expect(try await api.storage.pushAddresses.devices(of: anaID) == [Self.tablet])
         }
     }
 
@@ -151,7 +151,7 @@ struct NotificationDeliveryTests {
             api.clock.advance(by: 61 * 60)
             #expect(try await Self.runner(api, transport).runDue() == 1)
             #expect(transport.sent.map(\.message.body) == ["cyd and bea started following you"])
-            #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty)
+            #expect(try await api.storage.deliveries.pendingJobs(of: anaID).isEmpty)
         }
     }
 

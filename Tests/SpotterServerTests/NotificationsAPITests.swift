@@ -178,7 +178,7 @@ struct NotificationsAPITests {
                 .post, "/api/v1/notifications/devices", token: ana, body: DeviceRegistration(token: "not hex"))
             #expect(try bad.problem().errors?.map(\.field) == ["token"])
             let me = try await api.call(.get, "/api/v1/me", token: ana).decode(Account.self)
-            #expect(try await api.storage.notifications.devices(of: me.id) == [token])
+            #expect(try await api.storage.pushAddresses.devices(of: me.id) == [token])
             let browser = WebPushRegistration(
                 endpoint: "https://push.example.net/send/abc",
                 keys: .init(
@@ -197,7 +197,7 @@ struct NotificationsAPITests {
                 .post, "/api/v1/notifications/web-push/unsubscribe", token: ana,
                 json: #"{"endpoint":"https://push.example.net/send/abc"}"#)
             #expect(gone.status == .noContent)
-            #expect(try await api.storage.notifications.webPushSubscriptions(of: me.id).isEmpty)
+            #expect(try await api.storage.pushAddresses.webPushSubscriptions(of: me.id).isEmpty)
 
             // A NUL byte (which PostgreSQL refuses in text, found by schemathesis) is an answer, not a 500.
             let nul = try await api.call(

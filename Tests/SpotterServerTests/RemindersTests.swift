@@ -90,7 +90,7 @@ struct RemindersTests {
             #expect(email.text.contains(summary))
             #expect(email.html.contains("<p>\(summary)</p>"))
             #expect(digest.first { $0.target != .email(address: "ana@example.com") }?.message.body == summary)
-            #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty)
+            #expect(try await api.storage.deliveries.pendingJobs(of: anaID).isEmpty)
         }
     }
 
@@ -126,7 +126,7 @@ struct RemindersTests {
             #expect(sent.message.subject == "Your Spotter digest: 2 kudos")
             #expect(sent.message.text.contains("cyd and Bea <b> gave kudos to your Morning Run"))
             #expect(sent.message.html.contains("<p>cyd and Bea &lt;b&gt; gave kudos to your Morning Run</p>"))
-            #expect(try await api.storage.notifications.pendingJobs(of: anaID).isEmpty)
+            #expect(try await api.storage.deliveries.pendingJobs(of: anaID).isEmpty)
         }
     }
 

@@ -59,7 +59,7 @@ public struct AccountService: Sendable {
         } catch StorageError.duplicate(let field) {
             throw SpotterError.conflict(field: field, detail: "This \(field) is already taken.")
         }
-        _ = try await storage.notifications.rememberDevice(Self.deviceKey(device), of: account.id, at: now)
+        _ = try await storage.pushAddresses.rememberDevice(Self.deviceKey(device), of: account.id, at: now)
         return try await startLogin(for: account)
     }
 
@@ -82,7 +82,7 @@ public struct AccountService: Sendable {
             throw SpotterError.unauthorized("Wrong login or password.")
         }
         await throttle.recordSuccess(login: login)
-        if try await storage.notifications.rememberDevice(Self.deviceKey(device), of: account.id, at: clock.now) {
+        if try await storage.pushAddresses.rememberDevice(Self.deviceKey(device), of: account.id, at: clock.now) {
             await notifier?.notify(.signedIn(user: account.id, device: Self.deviceName(device)))
         }
         return try await startLogin(for: account)

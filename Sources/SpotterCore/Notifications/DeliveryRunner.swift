@@ -64,7 +64,7 @@ public struct DeliveryRunner: Sendable {
     @discardableResult
     public func runDue(limit: Int = 50) async throws -> Int {
         let now = clock.now
-        let jobs = try await storage.notifications.claimDue(
+        let jobs = try await storage.deliveries.claimDue(
             now: now, leaseUntil: now.addingTimeInterval(Self.lease), limit: limit)
         for job in jobs { await run(job) }
         return jobs.count
@@ -80,23 +80,23 @@ public struct DeliveryRunner: Sendable {
             try await attempt(job)
         } catch {
             logger.warning("delivery job failed", metadata: ["job": "\(job.id)", "error": "\(error)"])
-            try? await storage.notifications.retry(
+            try? await storage.deliveries.retry(
                 job.id, at: clock.now.addingTimeInterval(Self.backoff(afterAttempts: job.attempts + 1)),
                 error: "\(error)")
         }
     }
 
     private func attempt(_ job: DeliveryJob) async throws {
-        let store = storage.notifications
+        let queue = storage.deliveries
         guard let recipient = try await storage.accounts.find(id: job.recipientID), recipient.suspendedAt == nil
-        else { return try await store.finish(job.id, sent: false, at: clock.now) }
-        let done = try await store.deliveredTargets(of: job.id)
+        else { return try await queue.finish(job.id, sent: false, at: clock.now) }
+        let done = try await queue.deliveredTargets(of: job.id)
         // Addresses first: composing reads every notification of the job again, for nobody if there is no one
         // left to send it to (a phone removed since the job was planned).
         let pending = try await targets(job, recipient).filter { !done.contains($0.key) }
-        guard !pending.isEmpty else { return try await store.finish(job.id, sent: !done.isEmpty, at: clock.now) }
+        guard !pending.isEmpty else { return try await queue.finish(job.id, sent: !done.isEmpty, at: clock.now) }
         guard let message = try await compose(job, recipient: recipient) else {
-            return try await store.finish(job.id, sent: false, at: clock.now)
+            return try await queue.finish(job.id, sent: false, at: clock.now)
         }
         var delivered = !done.isEmpty
         var retryAfter: TimeInterval?
@@ -110,31 +110,31 @@ public struct DeliveryRunner: Sendable {
                 delivered = true
             case .gone(let reason):
                 (status, detail) = (.gone, reason)
-                try await store.prune(target)
+                try await storage.pushAddresses.prune(target)
             case .retry(let reason, let after):
                 (status, detail) = (.retry, reason)
                 retryAfter = max(retryAfter ?? 0, after ?? Self.backoff(afterAttempts: job.attempts + 1))
             case .failed(let reason):
                 (status, detail) = (.failed, reason)
             }
-            try await store.recordAttempt(
+            try await queue.recordAttempt(
                 DeliveryAttempt(jobID: job.id, target: target.key, status: status, detail: detail, at: clock.now))
         }
         if let retryAfter, job.attempts + 1 < Self.maxAttempts {
-            try await store.retry(
+            try await queue.retry(
                 job.id, at: clock.now.addingTimeInterval(retryAfter), error: "a target asked to retry")
         } else {
-            try await store.finish(job.id, sent: delivered, at: clock.now)
+            try await queue.finish(job.id, sent: delivered, at: clock.now)
         }
     }
 
     private func targets(_ job: DeliveryJob, _ recipient: AccountRecord) async throws -> [DeliveryTarget] {
-        let store = storage.notifications
+        let addresses = storage.pushAddresses
         var targets: [DeliveryTarget]
         switch job.channel {
         case .push:
-            targets = try await store.devices(of: recipient.id).map { .apns(token: $0) }
-            targets += try await store.webPushSubscriptions(of: recipient.id).map { .webPush($0) }
+            targets = try await addresses.devices(of: recipient.id).map { .apns(token: $0) }
+            targets += try await addresses.webPushSubscriptions(of: recipient.id).map { .webPush($0) }
         case .email:
             targets = recipient.email.map { [.email(address: $0)] } ?? []
         }

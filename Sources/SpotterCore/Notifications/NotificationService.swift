@@ -193,13 +193,13 @@ public struct NotificationService: Sendable {
         guard Self.isDeviceToken(token) else {
             throw SpotterError.invalid("token", "must be an APNs device token in hex")
         }
-        try await storage.notifications.addDevice(token, of: viewer.id, at: clock.now)
+        try await storage.pushAddresses.addDevice(token, of: viewer.id, at: clock.now)
     }
 
     public func removeDevice(_ viewer: AccountRecord, token: String) async throws {
         // What can't be a token was never registered; checking first keeps bytes such as NUL, which
         // PostgreSQL refuses in text, away from the database.
-        guard Self.isDeviceToken(token), try await storage.notifications.removeDevice(token.lowercased(), of: viewer.id)
+        guard Self.isDeviceToken(token), try await storage.pushAddresses.removeDevice(token.lowercased(), of: viewer.id)
         else {
             throw SpotterError.notFound("No such device.")
         }
@@ -217,14 +217,14 @@ public struct NotificationService: Sendable {
             problems.append(FieldError(field: "keys.auth", detail: "must be a 16-byte secret, base64url"))
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
-        try await storage.notifications.addWebPush(registration, of: viewer.id, at: clock.now)
+        try await storage.pushAddresses.addWebPush(registration, of: viewer.id, at: clock.now)
     }
 
     public func removeWebPush(_ viewer: AccountRecord, endpoint: String) async throws {
         guard Self.isPushEndpoint(endpoint) else {
             throw SpotterError.invalid("endpoint", "must be the push service's URL")
         }
-        guard try await storage.notifications.removeWebPush(endpoint: endpoint, of: viewer.id) else {
+        guard try await storage.pushAddresses.removeWebPush(endpoint: endpoint, of: viewer.id) else {
             throw SpotterError.notFound("No such subscription.")
         }
     }

@@ -39,37 +39,6 @@ public protocol NotificationStore: Sendable {
     func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws
     /// Archives a group; returns `false` when the recipient has no such group.
     func archive(of recipient: UserID, groupKey: String, at date: Date) async throws -> Bool
-
-    // MARK: Where to deliver
-
-    /// Remembers that the user signed in from `device` (a hash of what the client says it is); returns
-    /// `true` the first time, which is what a new-device alert needs.
-    func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool
-
-    func addDevice(_ token: String, of user: UserID, at date: Date) async throws
-    func removeDevice(_ token: String, of user: UserID) async throws -> Bool
-    func devices(of user: UserID) async throws -> [String]
-    func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws
-    func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool
-    func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration]
-    /// Forgets an address the provider said is gone (any user's).
-    func prune(_ target: DeliveryTarget) async throws
-
-    // MARK: Delivery jobs
-
-    /// Takes up to `limit` jobs due at `now` (pending, or running with a lease that ran out: a node died),
-    /// leasing each until `leaseUntil`. No two callers, on any node, get the same job.
-    func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob]
-    /// The targets a job already reached in an earlier attempt, so a retry never sends to them twice.
-    func deliveredTargets(of job: UUID) async throws -> Set<String>
-    func recordAttempt(_ attempt: DeliveryAttempt) async throws
-    /// Ends a job: `sent` (true) or given up on (false).
-    func finish(_ job: UUID, sent: Bool, at date: Date) async throws
-    /// Puts a job back to wait until `runAt`, counting the attempt.
-    func retry(_ job: UUID, at runAt: Date, error: String) async throws
-    /// Pending and running jobs (for tools and tests).
-    func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob]
-    func attempts(of job: UUID) async throws -> [DeliveryAttempt]
 }
 
 extension NotificationStore {

@@ -16,6 +16,8 @@ public protocol SpotterStorage: Sendable {
     var templates: any TemplateStore { get }
     var analytics: any AnalyticsStore { get }
     var notifications: any NotificationStore { get }
+    var pushAddresses: any PushAddressStore { get }
+    var deliveries: any DeliveryQueue { get }
 
     /// Runs `body` as one unit of work: every store call made inside it, by this task or the child tasks it
     /// starts, is one transaction that commits when `body` returns and rolls back when it throws, so a

@@ -5,7 +5,9 @@ import SpotterModels
 
 /// The delivery job queue on SQLite. One writer at a time makes each read-then-write below atomic, so a job
 /// is claimed once and a batch is joined or created, never both.
-extension SQLiteNotificationStore {
+struct SQLiteDeliveryQueue: DeliveryQueue {
+    let pool: SQLiteDatabase
+
     /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's write.
     static func schedule(
         _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,

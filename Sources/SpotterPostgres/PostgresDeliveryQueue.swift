@@ -6,7 +6,10 @@ import SpotterModels
 
 /// The delivery job queue on PostgreSQL, drained by every node at once: claims take rows with
 /// `FOR UPDATE SKIP LOCKED`, so two nodes never take the same job, and neither waits for the other.
-extension PostgresNotificationStore {
+struct PostgresDeliveryQueue: DeliveryQueue {
+    let client: PostgresDatabase
+    let logger: Logger
+
     /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's transaction.
     static func schedule(
         _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
