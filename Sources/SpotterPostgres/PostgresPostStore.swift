@@ -211,7 +211,7 @@ struct PostgresPostStore: PostStore {
     }
 
     /// Adds each post's first kudos givers, in one more query. `consuming`, so that the page's array is
-    /// changed in place rather than copied with every post in it (as SQLite's `hydrate` found, issue 8).
+    /// changed in place rather than copied with every post in it (as SQLite's `hydrate` found).
     func withKudosPreview(_ posts: consuming [Post], viewer: UserID?) async throws -> [Post] {
         guard !posts.isEmpty else { return posts }
         var preview: [UUID: [AuthorSummary]] = [:]

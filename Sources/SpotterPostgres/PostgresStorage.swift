@@ -72,10 +72,9 @@ public final class PostgresStorage: SpotterStorage, Service {
     }
 
     /// Twice this machine's processors. More connections than the database can run at once only make its
-    /// processes take turns: with PostgreSQL and Spotter sharing one core, the Following feed served 384–419
-    /// pages a second with 19 query connections (PostgresNIO's default pool of 20, less the listener), 420–454
-    /// with 4 and 519–543 with 1 (issue 8, alternating runs). A request that finds them all busy waits in the
-    /// pool's queue.
+    /// processes take turns: with PostgreSQL and Spotter sharing one core, PostgresNIO's default pool of 20
+    /// served fewer Following pages a second than a handful of connections did, and a single connection the
+    /// most. A request that finds them all busy waits in the pool's queue.
     public static var defaultQueryConnections: Int { 2 * ProcessInfo.processInfo.activeProcessorCount }
 
     /// Runs `body` while the connection pool runs, for commands and tests outside a service group.

@@ -108,11 +108,11 @@ struct SQLitePostStore: PostStore {
     /// One feed page. With `candidates`, the Following feed first takes that many newest posts of the people
     /// followed from the covering index `posts_by_author(author_id, id)` alone, and checks visibility on those
     /// only: the newest `limit` visible posts are among them whenever they hold `limit` visible ones. Without
-    /// it, every post of everyone followed is checked and sorted (30 ms for 50 people with 100 posts each).
+    /// it, every post of everyone followed is checked and sorted, a cost that grows with all their history.
     ///
     /// The candidates themselves are found by reading every post of everyone followed in that index, since
     /// SQLite cannot merge the people's newest posts and stop; `floor` bounds that read to recent posts
-    /// (the heaviest followers of the benchmark's community read 10,000 to 15,000 entries, a year's posts).
+    /// (without it, the heaviest followers of the benchmark's community read a whole year's posts).
     private func feedQuery(
         _ query: FeedQuery, viewer: UserID?, candidates: Int?, floor: String? = nil
     ) async throws -> [Post] {
@@ -230,10 +230,10 @@ struct SQLitePostStore: PostStore {
     /// Like `hydrate`, with `extra` reading what the query selects after the standard columns. Rows are read
     /// inside the database read: GRDB's rows aren't `Sendable`, and returning them would pick its blocking
     /// `read` overload, which holds a cooperative thread for the whole query. The kudos previews come in the
-    /// same read: each read is a round trip to GRDB's queue, and a kudos request makes few others (issue 8).
+    /// same read: each read is a round trip to GRDB's queue, and a kudos request makes few others.
     /// The posts and the extras come back side by side: pairing them, then splitting the pairs to add the
-    /// previews, copied every post three times (a `Post` is a dozen references), 2% of a Following page's
-    /// instructions (callgrind).
+    /// previews, copied every post three times, and each copy retains and releases all of a `Post`'s
+    /// references.
     func hydrate<Extra: Sendable>(
         sql: String, arguments: StatementArguments, viewer: UserID?, extra: @escaping @Sendable (Row) -> Extra
     ) async throws -> (posts: [Post], extras: [Extra]) {
@@ -255,9 +255,9 @@ struct SQLitePostStore: PostStore {
     private static func addKudosPreviews(to posts: inout [Post], viewer: UserID?, _ db: Database) throws {
         guard !posts.isEmpty else { return }
         // The first three givers of each post, read from the front of kudos_in_order: a post's cost stays
-        // the same however many kudos it has (ranking all of them was most of a kudos request on a popular
-        // post, issue 8). Givers are checked against the page's one set of `unlisted` people, not looked up
-        // and probed for blocks one by one: a fifth less time on a page of posts with 50 kudos each.
+        // the same however many kudos it has (ranking all of them made every kudos of a popular post dearer
+        // the more it had). Givers are checked against the page's one set of `unlisted` people, not looked up
+        // and probed for blocks one by one, so a page of much-kudosed posts stays cheap.
         let previewSQL = """
             SELECT j.value, u.id, u.username, u.display_name, u.avatar_url
             FROM json_each(:ids) j
@@ -334,8 +334,8 @@ struct SQLitePostStore: PostStore {
         }
     }
 
-    /// Named index: left to itself SQLite reads each author's every post through `posts_by_author` (293 ms
-    /// for 500 people of the benchmark's community, against 23 ms through the period's workouts).
+    /// Named index: left to itself SQLite reads each author's every post through `posts_by_author`, far more
+    /// than the period's workouts it needs, for every person of the reminder sweep's batch.
     private static let ownWorkoutsSQL = """
         SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p INDEXED BY posts_workouts_by_performed
         WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= ?

@@ -58,16 +58,15 @@ public final class SQLiteStorage: SpotterStorage {
             // WAL with NORMAL sync is durable across process crashes and only risks the last
             // transactions on power loss, the usual trade for a server database.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // No memory map (`mmap_size`): it saved a read-only feed benchmark a tenth, but in WAL mode every
-            // reader unmaps the whole file whenever anyone has written since its last read, and maps and
-            // faults it in again. With kudos arriving that cost more than it saved (issue 8: 1,860 munmaps a
-            // second and 18% fewer kudos a second than without it).
+            // No memory map (`mmap_size`): it spares a read-only feed its `read(2)` copies, but in WAL mode
+            // every reader unmaps the whole file whenever anyone has written since its last read, and maps and
+            // faults it in again. With kudos arriving, that remapping cost far more than the copies it saved.
             if !db.configuration.readonly {
                 // The writer's page cache is the only one that lasts: in WAL mode a reader drops its whole cache
                 // whenever the file changed since its last read. Reads that follow a write run there
                 // (`readOnWriter`), and a badge count alone visits about a hundred posts and notifications
-                // spread over the file, so SQLite's default 2 MB thrashed under 1,000 notifications a second
-                // (issue 8). 64 MB is an upper bound, filled only as pages are read.
+                // spread over the file, so SQLite's default 2 MB thrashed under a steady stream of
+                // notifications. 64 MB is an upper bound, filled only as pages are read.
                 try db.execute(sql: "PRAGMA cache_size = -65536")
             }
         }

@@ -192,8 +192,8 @@ public struct Notifier: Sendable {
 
     /// Applies the recipient's rules to one draft: the notification and jobs they allow, or `nil`.
     ///
-    /// Every step is a database round trip on a kudos request's path, so what the recipient's rules need is
-    /// one read (issue 8 profiled 15 round trips per kudos, 9 of them in the notifier). `notify` then writes
+    /// Every step is a database round trip on a kudos request's path, and the notifier's reads were most of
+    /// a kudos request's round trips, so what the recipient's rules need is one read. `notify` then writes
     /// the notification and its jobs in one transaction; a kudos writes them in its own.
     private func plan(_ draft: Draft) async throws -> PlannedNotification? {
         let now = clock.now
@@ -216,8 +216,8 @@ public struct Notifier: Sendable {
             commentID: draft.commentID, groupKey: groupKey, dedupeKey: draft.dedupe, detail: draft.detail,
             createdAt: now, archivedAt: decision.inApp ? nil : now)
         // A push is planned only for someone with somewhere to push it when the notification is made, as
-        // Mastodon does: a job for nobody cost writes now and a dozen reads when it came due, for every
-        // notification of a person who only uses the web (issue 8). A device added later gets later pushes.
+        // Mastodon does: a job for nobody cost writes now and more reads when it came due, for every
+        // notification of a person who only uses the web. A device added later gets later pushes.
         let push = rules.hasPushTarget ? decision.push : nil
         let deliveries = [(DeliveryChannel.push, push), (.email, decision.email)].compactMap {
             channel, plan in plan.map { ScheduledDelivery(channel: channel, batchKey: $0.batchKey, runAt: $0.runAt) }

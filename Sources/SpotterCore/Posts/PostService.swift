@@ -156,9 +156,9 @@ public struct PostService: Sendable {
             await events?.publish(.kudosChanged(id))
             await notifier?.announce(notified)
         }
-        // The count as the viewer saw it, moved by this change: reading it again was a tenth of a kudos
-        // request (issue 8). Others' kudos in between show on the next read, as they would a moment after a
-        // re-read.
+        // The count as the viewer saw it, moved by this change: reading the post again would cost every kudos
+        // request another read for a number it already has. Others' kudos in between show on the next read, as
+        // they would a moment after a re-read.
         let count = post.kudosCount + (changed ? (on ? 1 : -1) : 0)
         return KudosState(postID: id, kudosCount: max(0, count), kudosedByMe: on)
     }

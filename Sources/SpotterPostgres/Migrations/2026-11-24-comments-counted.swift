@@ -3,15 +3,16 @@ import PostgresNIO
 extension PostgresMigrations {
     // As for kudos: triggers keep the count of the comments anyone may see (not tombstoned, and a reply
     // only under a parent that is not), and a read subtracts those of the few people it must hide
-    // (`PostgresPostSQL.commentsCount`). Counting at every read read every comment of the post (issue
-    // 8). Replies are one level deep and on their parent's post, and a tombstone is never lifted nor a
-    // comment deleted outright, so insert and tombstone are the only changes to count; the tombstone
-    // takes its live replies with it, as the list does. A reply locks its parent (FOR SHARE) before
-    // counting itself, so a reply and its parent's tombstone made at once are counted in one order or
-    // the other, never both missing the other. BEFORE, not AFTER: PostgreSQL runs AFTER row triggers
-    // at the end of the statement, so one statement tombstoning a comment and its reply would have each
-    // see the other already gone and count the reply out by neither; a BEFORE trigger sees the rows
-    // the statement changed before it, one at a time, as SQLite's triggers do.
+    // (`PostgresPostSQL.commentsCount`). Counting at every read read every comment of the post, so a
+    // post with many comments made every page it was on slower. Replies are one level deep and on their
+    // parent's post, and a tombstone is never lifted nor a comment deleted outright, so insert and
+    // tombstone are the only changes to count; the tombstone takes its live replies with it, as the
+    // list does. A reply locks its parent (FOR SHARE) before counting itself, so a reply and its
+    // parent's tombstone made at once are counted in one order or the other, never both missing the
+    // other. BEFORE, not AFTER: PostgreSQL runs AFTER row triggers at the end of the statement, so one
+    // statement tombstoning a comment and its reply would have each see the other already gone and
+    // count the reply out by neither; a BEFORE trigger sees the rows the statement changed before it,
+    // one at a time, as SQLite's triggers do.
     static let commentsCounted = PostgresMigration(
         name: "2026-11-24 comments counted",
         statements: [
