@@ -362,10 +362,11 @@ struct RealtimeTests {
 
 @Suite("Realtime across nodes")
 struct CrossNodeRealtimeTests {
-    @Test(
-        "a post made through node A reaches a socket on node B (PostgreSQL LISTEN/NOTIFY)",
-        .enabled(if: StorageBackend.postgresURL != nil))
-    func crossNode() async throws {
+    /// Two live apps on two PostgreSQL nodes of one database: `body` gets node A's API, node B's API and
+    /// node B's port.
+    static func withTwoNodes(
+        _ body: @Sendable (APIClient, APIClient, Int) async throws -> Void
+    ) async throws {
         try await StorageBackend.withTwoPostgresNodes { nodeA, nodeB in
             var configuration = AppConfiguration()
             configuration.bcryptCost = 4
@@ -378,24 +379,40 @@ struct CrossNodeRealtimeTests {
                 configuration: configuration, storage: nodeB, clock: clock, logger: StorageBackend.logger)
             try await appA.test(.live) { clientA in
                 try await appB.test(.live) { clientB in
-                    let apiA = APIClient(client: clientA, clock: clock, storage: nodeA)
-                    let apiB = APIClient(client: clientB, clock: clock, storage: nodeB)
-                    let ana = try await apiA.user("ana")
-                    let bea = try await apiB.user("bea")  // an account made on the other node works here too
-                    let socket = try await PhoenixTestClient.connect(port: try #require(clientB.port), token: bea)
-                    _ = try await socket.join("community:feed", ref: "1")
-                    // Node B's listener may not be subscribed yet: posts go out until one arrives (bounded), and
-                    // the one that arrives is one node A made.
-                    var made: Set<String> = []
-                    var arrived: PhoenixMessage?
-                    for attempt in 0..<20 where arrived == nil {
-                        made.insert(try await apiA.post(ana, "Made on node A, try \(attempt) #gym").id.description)
-                        arrived = try? await socket.next(timeout: .milliseconds(500)) { $0.event == "new_post" }
-                    }
-                    #expect(made.contains(try #require(arrived?.payload["id"]?.stringValue)))
-                    await socket.close()
+                    try await body(
+                        APIClient(client: clientA, clock: clock, storage: nodeA),
+                        APIClient(client: clientB, clock: clock, storage: nodeB), try #require(clientB.port))
                 }
             }
+        }
+    }
+
+    /// Node B's listener may not be subscribed yet: `author` posts through node A until one of the posts
+    /// reaches `socket` (bounded); returns the ids made and the frame that arrived.
+    static func postUntilHeard(
+        _ api: APIClient, _ author: String, on socket: PhoenixTestClient
+    ) async throws -> (made: Set<String>, arrived: PhoenixMessage?) {
+        var made: Set<String> = []
+        var arrived: PhoenixMessage?
+        for attempt in 0..<20 where arrived == nil {
+            made.insert(try await api.post(author, "Made on node A, try \(attempt) #gym").id.description)
+            arrived = try? await socket.next(timeout: .milliseconds(500)) { $0.event == "new_post" }
+        }
+        return (made, arrived)
+    }
+
+    @Test(
+        "a post made through node A reaches a socket on node B (PostgreSQL LISTEN/NOTIFY)",
+        .enabled(if: StorageBackend.postgresURL != nil))
+    func crossNode() async throws {
+        try await Self.withTwoNodes { apiA, apiB, portB in
+            let ana = try await apiA.user("ana")
+            let bea = try await apiB.user("bea")  // an account made on the other node works here too
+            let socket = try await PhoenixTestClient.connect(port: portB, token: bea)
+            _ = try await socket.join("community:feed", ref: "1")
+            let (made, arrived) = try await Self.postUntilHeard(apiA, ana, on: socket)
+            #expect(made.contains(try #require(arrived?.payload["id"]?.stringValue)))
+            await socket.close()
         }
     }
 
@@ -403,37 +420,16 @@ struct CrossNodeRealtimeTests {
         "signing out through node A closes the login's socket on node B",
         .enabled(if: StorageBackend.postgresURL != nil))
     func crossNodeRevocation() async throws {
-        try await StorageBackend.withTwoPostgresNodes { nodeA, nodeB in
-            var configuration = AppConfiguration()
-            configuration.bcryptCost = 4
-            configuration.runsMaintenance = false
-            configuration.port = 0
-            let clock = ManualClock(Date())
-            let appA = try await buildApplication(
-                configuration: configuration, storage: nodeA, clock: clock, logger: StorageBackend.logger)
-            let appB = try await buildApplication(
-                configuration: configuration, storage: nodeB, clock: clock, logger: StorageBackend.logger)
-            try await appA.test(.live) { clientA in
-                try await appB.test(.live) { clientB in
-                    // Given Ana's socket on node B, and node B's listener proven up by a post from node A
-                    let apiA = APIClient(client: clientA, clock: clock, storage: nodeA)
-                    let ana = try await apiA.signup("ana")
-                    let socket = try await PhoenixTestClient.connect(
-                        port: try #require(clientB.port), token: ana.accessToken)
-                    _ = try await socket.join("community:feed", ref: "1")
-                    var heard = false
-                    for attempt in 0..<20 where !heard {
-                        _ = try await apiA.post(ana.accessToken, "Listening, try \(attempt) #gym")
-                        heard = (try? await socket.next(timeout: .milliseconds(500)) { $0.event == "new_post" }) != nil
-                    }
-                    #expect(heard)
-                    // When she signs out through node A
-                    #expect(
-                        try await apiA.call(.post, "/api/v1/auth/signout", token: ana.accessToken).status.code < 300)
-                    // Then node B closes her socket
-                    #expect(try await socket.waitForClose()?.reason == "login revoked")
-                }
-            }
+        try await Self.withTwoNodes { apiA, _, portB in
+            // Given Ana's socket on node B, and node B's listener proven up by a post from node A
+            let ana = try await apiA.signup("ana")
+            let socket = try await PhoenixTestClient.connect(port: portB, token: ana.accessToken)
+            _ = try await socket.join("community:feed", ref: "1")
+            #expect(try await Self.postUntilHeard(apiA, ana.accessToken, on: socket).arrived != nil)
+            // When she signs out through node A
+            #expect(try await apiA.call(.post, "/api/v1/auth/signout", token: ana.accessToken).status.code < 300)
+            // Then node B closes her socket
+            #expect(try await socket.waitForClose()?.reason == "login revoked")
         }
     }
 }
