@@ -25,20 +25,46 @@ struct SQLiteNotificationStore: NotificationStore {
                   OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.author_id AND \(SQLitePostSQL.visible)))))
         """
 
-    static let columns = """
-        n.id, n.recipient_id, n.type, n.actor_id, n.post_id, n.comment_id, n.group_key, n.dedupe_key, n.detail,
-        n.created_at, n.seen_at, n.read_at, n.archived_at
-        """
+    /// A notification row's columns (alias `n`), in the order the statements select them.
+    enum Column: Int, SQLiteColumns {
+        case id, recipientID, type, actorID, postID, commentID, groupKey, dedupeKey, detail, createdAt, seenAt
+        case readAt, archivedAt
+
+        var sql: String {
+            switch self {
+            case .id: "n.id"
+            case .recipientID: "n.recipient_id"
+            case .type: "n.type"
+            case .actorID: "n.actor_id"
+            case .postID: "n.post_id"
+            case .commentID: "n.comment_id"
+            case .groupKey: "n.group_key"
+            case .dedupeKey: "n.dedupe_key"
+            case .detail: "n.detail"
+            case .createdAt: "n.created_at"
+            case .seenAt: "n.seen_at"
+            case .readAt: "n.read_at"
+            case .archivedAt: "n.archived_at"
+            }
+        }
+    }
+
+    static let columns = Column.selectList
 
     static func record(_ row: Row) -> NotificationRecord {
         NotificationRecord(
-            id: NotificationID(row[0] as String)!, recipientID: UserID(row[1] as String)!,
-            type: NotificationType(rawValue: row[2]) ?? .follow, actorID: (row[3] as String?).flatMap(UserID.init),
-            postID: (row[4] as String?).flatMap(PostID.init), commentID: (row[5] as String?).flatMap(CommentID.init),
-            groupKey: row[6], dedupeKey: row[7], detail: row[8], createdAt: Date(sqliteValue: row[9]),
-            seenAt: (row[10] as Double?).map(Date.init(sqliteValue:)),
-            readAt: (row[11] as Double?).map(Date.init(sqliteValue:)),
-            archivedAt: (row[12] as Double?).map(Date.init(sqliteValue:)))
+            id: NotificationID(row[Column.id.index] as String)!,
+            recipientID: UserID(row[Column.recipientID.index] as String)!,
+            type: NotificationType(rawValue: row[Column.type.index]) ?? .follow,
+            actorID: (row[Column.actorID.index] as String?).flatMap(UserID.init),
+            postID: (row[Column.postID.index] as String?).flatMap(PostID.init),
+            commentID: (row[Column.commentID.index] as String?).flatMap(CommentID.init),
+            groupKey: row[Column.groupKey.index],
+            dedupeKey: row[Column.dedupeKey.index], detail: row[Column.detail.index],
+            createdAt: Date(sqliteValue: row[Column.createdAt.index]),
+            seenAt: (row[Column.seenAt.index] as Double?).map(Date.init(sqliteValue:)),
+            readAt: (row[Column.readAt.index] as Double?).map(Date.init(sqliteValue:)),
+            archivedAt: (row[Column.archivedAt.index] as Double?).map(Date.init(sqliteValue:)))
     }
 
     // MARK: Preferences

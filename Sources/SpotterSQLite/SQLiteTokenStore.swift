@@ -27,9 +27,25 @@ struct SQLiteTokenStore: TokenStore {
         try await pool.read { db in try Self.token(hash: hash, db) }
     }
 
-    private static let columns =
-        "tokens.hash, tokens.user_id, tokens.family, tokens.kind, tokens.created_at, "
-        + "tokens.expires_at, tokens.used_at, tokens.revoked_at"
+    /// A token row's columns, in the order the statements select them.
+    enum Column: Int, SQLiteColumns {
+        case hash, userID, family, kind, createdAt, expiresAt, usedAt, revokedAt
+
+        var sql: String {
+            switch self {
+            case .hash: "tokens.hash"
+            case .userID: "tokens.user_id"
+            case .family: "tokens.family"
+            case .kind: "tokens.kind"
+            case .createdAt: "tokens.created_at"
+            case .expiresAt: "tokens.expires_at"
+            case .usedAt: "tokens.used_at"
+            case .revokedAt: "tokens.revoked_at"
+            }
+        }
+    }
+
+    private static let columns = Column.selectList
 
     private static func token(hash: String, _ db: Database) throws -> TokenRecord? {
         try Row.fetchOne(cached: db, sql: "SELECT \(columns) FROM tokens WHERE hash = ?", arguments: [hash])
@@ -95,18 +111,19 @@ struct SQLiteTokenStore: TokenStore {
         }
     }
 
-    private static let columnCount = 8
+    private static let columnCount = Column.count
 
-    /// A token from the first `columnCount` columns, in `columns`' order. Read by position, not name: a name
-    /// is lowercased and hashed on every read.
+    /// A token from the row's first `Column.count` columns.
     static func record(_ row: Row) -> TokenRecord? {
-        guard let userID = UserID(row[1] as String), let family = UUIDText.parse(row[2]),
-            let kind = TokenKind(rawValue: row[3])
+        guard let userID = UserID(row[Column.userID.index] as String),
+            let family = UUIDText.parse(row[Column.family.index]),
+            let kind = TokenKind(rawValue: row[Column.kind.index])
         else { return nil }
         return TokenRecord(
-            hash: row[0], userID: userID, family: family, kind: kind,
-            createdAt: Date(sqliteValue: row[4]), expiresAt: Date(sqliteValue: row[5]),
-            usedAt: (row[6] as Double?).map(Date.init(sqliteValue:)),
-            revokedAt: (row[7] as Double?).map(Date.init(sqliteValue:)))
+            hash: row[Column.hash.index], userID: userID, family: family, kind: kind,
+            createdAt: Date(sqliteValue: row[Column.createdAt.index]),
+            expiresAt: Date(sqliteValue: row[Column.expiresAt.index]),
+            usedAt: (row[Column.usedAt.index] as Double?).map(Date.init(sqliteValue:)),
+            revokedAt: (row[Column.revokedAt.index] as Double?).map(Date.init(sqliteValue:)))
     }
 }
