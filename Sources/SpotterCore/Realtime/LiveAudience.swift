@@ -15,13 +15,20 @@ public struct LiveAudience: Sendable {
     /// The audience of an event about a post that exists: a new post, an edit, new counts. `nil` when the
     /// post is gone (the event came late), so nobody hears of it.
     public func ofPost(_ id: PostID) async throws -> PostAudience? {
-        guard let record = try await storage.posts.record(id), record.deletedAt == nil else { return nil }
+        // The anonymous view names the author; only a post not everyone may see needs its record read.
         let shared = try await storage.posts.post(id, viewer: nil)
+        let author: UserID
+        if let shared {
+            author = shared.author.id
+        } else {
+            guard let record = try await storage.posts.record(id), record.deletedAt == nil else { return nil }
+            author = record.authorID
+        }
         return PostAudience(
-            storage: storage, id: id, author: record.authorID, shared: shared,
+            storage: storage, id: id, author: author, shared: shared,
             peopleInBlocks: shared == nil ? [] : try await storage.graph.peopleInBlocks(),
             kudosGivers: shared == nil ? [] : try await storage.posts.kudosGivers(of: id),
-            muters: try await storage.graph.muters(of: record.authorID))
+            muters: try await storage.graph.muters(of: author))
     }
 
     /// The audience of a post's deletion: everyone who could see it just before, on the lists it stood in.
