@@ -41,22 +41,34 @@ struct OfflineFirstTests {
         }
     }
 
+    /// Bea, who follows Ana, with her Following feed and Ana's new post on screen; the network can be switched.
+    static func beaWatchingAnasPost(
+        _ text: String, url: URL
+    ) async throws -> (
+        ana: SpotterClient, network: SwitchableNetwork, session: SpotterSession, post: Post, feed: FeedViewModel,
+        detail: PostDetailViewModel
+    ) {
+        let ana = SpotterClient(baseURL: url)
+        try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
+        let network = SwitchableNetwork()
+        let session = try SpotterSession(
+            baseURL: url, folder: nil, tokens: MemoryTokenStore(), transport: network, retry: .none)
+        try await session.client.signUp(email: "bea@example.com", username: "bea", password: Self.password)
+        _ = try await session.client.follow("ana")
+        let post = try await ana.createPost(CreatePostRequest(kind: .note, text: text))
+        let feed = await FeedViewModel(kind: .following, session: session)
+        let detail = await PostDetailViewModel(postID: post.id, session: session)
+        await feed.loadInitial()
+        await detail.load()
+        return (ana, network, session, post, feed, detail)
+    }
+
     @Test("kudos given offline show in the feed and on the post at once, and land once when the network is back")
     func offlineKudos() async throws {
         try await LiveServer.run(configure: { $0.postRules.newAccountAge = 0 }) { url, _ in
             // Given Bea's feed and Ana's post on screen
-            let ana = SpotterClient(baseURL: url)
-            try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
-            let network = SwitchableNetwork()
-            let session = try SpotterSession(
-                baseURL: url, folder: nil, tokens: MemoryTokenStore(), transport: network, retry: .none)
-            try await session.client.signUp(email: "bea@example.com", username: "bea", password: Self.password)
-            _ = try await session.client.follow("ana")
-            let post = try await ana.createPost(CreatePostRequest(kind: .note, text: "Hill repeats #run"))
-            let feed = await FeedViewModel(kind: .following, session: session)
-            let detail = await PostDetailViewModel(postID: post.id, session: session)
-            await feed.loadInitial()
-            await detail.load()
+            let (ana, network, session, post, feed, detail) = try await Self.beaWatchingAnasPost(
+                "Hill repeats #run", url: url)
             #expect(await detail.post?.kudosCount == 0)
             #expect(await feed.posts.map(\.id) == [post.id], "saving the post for its screen keeps it in the feed")
 
@@ -94,18 +106,7 @@ struct OfflineFirstTests {
     func refreshKeepsWaitingKudos() async throws {
         try await LiveServer.run(configure: { $0.postRules.newAccountAge = 0 }) { url, _ in
             // Given Bea's feed with Ana's post, and kudos waiting for the network
-            let ana = SpotterClient(baseURL: url)
-            try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
-            let network = SwitchableNetwork()
-            let session = try SpotterSession(
-                baseURL: url, folder: nil, tokens: MemoryTokenStore(), transport: network, retry: .none)
-            try await session.client.signUp(email: "bea@example.com", username: "bea", password: Self.password)
-            _ = try await session.client.follow("ana")
-            let post = try await ana.createPost(CreatePostRequest(kind: .note, text: "Tempo #run"))
-            let feed = await FeedViewModel(kind: .following, session: session)
-            let detail = await PostDetailViewModel(postID: post.id, session: session)
-            await feed.loadInitial()
-            await detail.load()
+            let (_, network, _, post, feed, detail) = try await Self.beaWatchingAnasPost("Tempo #run", url: url)
             network.state = .down
             await detail.toggleKudos()
             #expect(await detail.post?.kudosedByMe == true)
