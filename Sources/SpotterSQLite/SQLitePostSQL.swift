@@ -111,11 +111,33 @@ enum SQLitePostSQL {
         """
 
     /// The columns `SQLitePostStore.post(from:)` reads, in order.
-    static let columns = """
-        p.id, p.kind, p.text, p.visibility, p.workout, p.records, p.hashtags, p.mentions, p.created_at, p.edited_at,
-        u.id, u.username, u.display_name, u.avatar_url,
-        \(kudosCount),
-        \(commentsCount),
-        EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = :viewer)
-        """
+    /// A post row's columns as a feed reads them (post `p`, author `u`, for `:viewer`), in select order.
+    enum Column: Int, SQLiteColumns {
+        case id, kind, text, visibility, workout, records, hashtags, mentions, createdAt, editedAt
+        case authorID, username, displayName, avatarURL, kudosCount, commentsCount, kudosedByMe
+
+        var sql: String {
+            switch self {
+            case .id: "p.id"
+            case .kind: "p.kind"
+            case .text: "p.text"
+            case .visibility: "p.visibility"
+            case .workout: "p.workout"
+            case .records: "p.records"
+            case .hashtags: "p.hashtags"
+            case .mentions: "p.mentions"
+            case .createdAt: "p.created_at"
+            case .editedAt: "p.edited_at"
+            case .authorID: "u.id"
+            case .username: "u.username"
+            case .displayName: "u.display_name"
+            case .avatarURL: "u.avatar_url"
+            case .kudosCount: SQLitePostSQL.kudosCount
+            case .commentsCount: SQLitePostSQL.commentsCount
+            case .kudosedByMe: "EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = :viewer)"
+            }
+        }
+    }
+
+    static let columns = Column.selectList
 }

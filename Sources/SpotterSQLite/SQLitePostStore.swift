@@ -281,19 +281,25 @@ struct SQLitePostStore: PostStore {
     }
 
     static func post(from row: Row) -> Post? {
-        guard let id = PostID(row[0] as String), let kind = PostKind(rawValue: row[1]),
-            let visibility = Visibility(rawValue: row[3]), let authorID = UserID(row[10] as String)
+        typealias Column = SQLitePostSQL.Column
+        guard let id = PostID(row[Column.id.index] as String), let kind = PostKind(rawValue: row[Column.kind.index]),
+            let visibility = Visibility(rawValue: row[Column.visibility.index]),
+            let authorID = UserID(row[Column.authorID.index] as String)
         else { return nil }
         return Post(
             id: id, kind: kind,
-            author: AuthorSummary(id: authorID, username: row[11], displayName: row[12], avatarURL: row[13]),
-            text: row[2], visibility: visibility,
-            workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[4]),
-            hashtags: StoredJSON.decodeRemembered([String].self, from: row[6]) ?? [],
-            mentions: StoredJSON.decode([String].self, from: row[7]) ?? [],
-            personalRecords: StoredJSON.decode([PersonalRecord].self, from: row[5]) ?? [],
-            createdAt: Date(sqliteValue: row[8]), editedAt: (row[9] as Double?).map(Date.init(sqliteValue:)),
-            kudosCount: row[14], commentsCount: row[15], kudosPreview: [], kudosedByMe: row[16])
+            author: AuthorSummary(
+                id: authorID, username: row[Column.username.index], displayName: row[Column.displayName.index],
+                avatarURL: row[Column.avatarURL.index]),
+            text: row[Column.text.index], visibility: visibility,
+            workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[Column.workout.index]),
+            hashtags: StoredJSON.decodeRemembered([String].self, from: row[Column.hashtags.index]) ?? [],
+            mentions: StoredJSON.decode([String].self, from: row[Column.mentions.index]) ?? [],
+            personalRecords: StoredJSON.decode([PersonalRecord].self, from: row[Column.records.index]) ?? [],
+            createdAt: Date(sqliteValue: row[Column.createdAt.index]),
+            editedAt: (row[Column.editedAt.index] as Double?).map(Date.init(sqliteValue:)),
+            kudosCount: row[Column.kudosCount.index], commentsCount: row[Column.commentsCount.index],
+            kudosPreview: [], kudosedByMe: row[Column.kudosedByMe.index])
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {
