@@ -39,6 +39,8 @@ public struct PostService: Sendable {
     let events: (any EventBus)?
     /// Who tells people about kudos, comments, mentions and records; `nil` in tools that notify nobody.
     let notifier: Notifier?
+    /// Who exists for whom (`VisibilityPolicy.canSeePerson`), asked before a reply names its parent's author.
+    let social: SocialService
 
     public init(
         storage: any SpotterStorage, clock: any WallClock, configuration: Configuration = Configuration(),
@@ -49,6 +51,7 @@ public struct PostService: Sendable {
         self.configuration = configuration
         self.events = events
         self.notifier = notifier
+        self.social = SocialService(storage: storage, clock: clock)
     }
 
     // MARK: Posts
@@ -234,7 +237,7 @@ public struct PostService: Sendable {
     /// Whether `person` shows to `viewer` at all, by the one rule (`VisibilityPolicy.canSeePerson`).
     private func canSeePerson(_ person: UserID, viewer: AccountRecord) async throws -> Bool {
         guard person != viewer.id else { return true }
-        return try await SocialService(storage: storage, clock: clock).isVisible(person, to: viewer)
+        return try await social.isVisible(person, to: viewer)
     }
 
     private func checkNewAccountLimit(_ author: AccountRecord, now: Date) async throws {
