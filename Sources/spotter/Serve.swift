@@ -11,6 +11,11 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let configuration = try options.configuration()
         let logger = options.logger(configuration)
+        if let descriptors = DescriptorLimit.raiseToHard() {
+            // Each connection and socket takes a descriptor; the limit is how many the server can hold at once.
+            logger.info(
+                "open descriptor limit", metadata: ["limit": "\(descriptors.now)", "was": "\(descriptors.was)"])
+        }
         let storage = try StorageFactory.open(configuration, logger: logger)
         let app = try await buildApplication(configuration: configuration, storage: storage, logger: logger)
         // runService handles SIGTERM/SIGINT through swift-service-lifecycle: graceful shutdown.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import SpotterServer
 
 /// Options shared by `serve` and `migrate`. Each flag falls back to an environment variable, then a default,
@@ -57,6 +58,7 @@ struct ServerOptions: ParsableArguments {
         configuration.trustForwardedFor = ["1", "true", "yes"].contains(environment["SPOTTER_TRUST_PROXY"] ?? "")
         configuration.secureCookies = ["1", "true", "yes"].contains(environment["SPOTTER_SECURE_COOKIES"] ?? "")
         try DeliveryOptions.apply(environment, to: &configuration.delivery)
+        try applyConnectionLimits(environment, to: &configuration)
         return configuration
     }
 
@@ -64,6 +66,39 @@ struct ServerOptions: ParsableArguments {
         var logger = Logger(label: "spotter", factory: LineLogHandler.standardOutput)
         logger.logLevel = configuration.logLevel
         return logger
+    }
+
+    /// `SPOTTER_IDLE_TIMEOUT`, `_HEADER_TIMEOUT`, `_BODY_TIMEOUT` (seconds), `SPOTTER_MAX_CONNECTIONS` and
+    /// `SPOTTER_MAX_CONNECTIONS_PER_ADDRESS`. Behind a proxy every connection comes from its one address, so
+    /// the per-address cap is off there unless it is set.
+    private func applyConnectionLimits(
+        _ environment: [String: String], to configuration: inout AppConfiguration
+    )
+        throws
+    {
+        func seconds(_ name: String) throws -> TimeAmount? {
+            guard let text = environment[name] else { return nil }
+            let value = try Self.integer(text, name)
+            guard (1...86_400).contains(value) else { throw ValidationError("\(name) must be 1 to 86400 seconds") }
+            return .seconds(Int64(value))
+        }
+        var limits = configuration.connections
+        limits.idleTimeout = try seconds("SPOTTER_IDLE_TIMEOUT") ?? limits.idleTimeout
+        limits.headerTimeout = try seconds("SPOTTER_HEADER_TIMEOUT") ?? limits.headerTimeout
+        limits.bodyTimeout = try seconds("SPOTTER_BODY_TIMEOUT") ?? limits.bodyTimeout
+        if let text = environment["SPOTTER_MAX_CONNECTIONS_PER_ADDRESS"] {
+            let value = try Self.integer(text, "SPOTTER_MAX_CONNECTIONS_PER_ADDRESS")
+            guard value >= 0 else { throw ValidationError("SPOTTER_MAX_CONNECTIONS_PER_ADDRESS must be 0 or more") }
+            limits.maxConnectionsPerAddress = value
+        } else if configuration.trustForwardedFor {
+            limits.maxConnectionsPerAddress = 0
+        }
+        if let text = environment["SPOTTER_MAX_CONNECTIONS"] {
+            let value = try Self.integer(text, "SPOTTER_MAX_CONNECTIONS")
+            guard value >= 1 else { throw ValidationError("SPOTTER_MAX_CONNECTIONS must be 1 or more") }
+            limits.maxConnections = value
+        }
+        configuration.connections = limits
     }
 
     private static func integer(_ text: String, _ name: String) throws -> Int {

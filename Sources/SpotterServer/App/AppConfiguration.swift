@@ -31,6 +31,8 @@ public struct AppConfiguration: Sendable {
     public var realtime = RealtimeConfiguration()
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 1 << 20
+    /// Timeouts, head limits and connections per address of each HTTP connection.
+    public var connections = ConnectionLimits()
     public var delivery = DeliveryConfiguration()
     /// Mark the web app's cookies `Secure`: set it when browsers reach the server over TLS (a proxy in front
     /// terminating it counts). Plain-HTTP development on localhost needs it off, or browsers drop the cookie.

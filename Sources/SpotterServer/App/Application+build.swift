@@ -41,7 +41,7 @@ public func buildApplication(
         clock: clock)
     var app = Application(
         router: router,
-        server: .http1PhoenixSocket(socket),
+        server: .http1PhoenixSocket(socket, limits: configuration.connections),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Spotter"),
         onServerRunning: { channel in
             logger.info("Spotter is listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
@@ -140,7 +140,9 @@ func buildRouter(
     return router
 }
 
-/// Sets the request body limit from configuration on each request's context.
+/// Sets the request body limit from configuration on each request's context, and refuses a body declared
+/// larger at once (413), before a byte of it is read: the connection guard then closes the connection rather
+/// than read a body nobody wants.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let maxBodySize: Int
@@ -150,6 +152,9 @@ struct BodyLimitMiddleware: RouterMiddleware {
     ) async throws
         -> Response
     {
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxBodySize {
+            throw HTTPError(.contentTooLarge, message: "The body is larger than \(maxBodySize) bytes.")
+        }
         var context = context
         context.maxBodySize = maxBodySize
         return try await next(request, context)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import SpotterCore
 import SpotterModels
 
@@ -33,6 +34,10 @@ enum ProblemResponse {
         switch error {
         case let error as SpotterError:
             problem = map(error, headers: &headers)
+        case is HTTPParserError:
+            // A body that broke off mid-read (a chunk size that overflows, say): the client's fault, and the
+            // connection guard closes the connection after this answer.
+            problem = Problem(title: "Bad Request", status: 400, detail: "The request's body is not valid HTTP/1.1.")
         case let error as any HTTPResponseError:
             let status = Int(error.status.code)
             problem = Problem(

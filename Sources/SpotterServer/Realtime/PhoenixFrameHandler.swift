@@ -91,6 +91,8 @@ final class PhoenixFrameHandler: ChannelInboundHandler {
             connection.close(.messageTooLarge, reason: "frame too large")
         case is UnmaskedClientFrame:
             connection.close(.protocolError, reason: "frames from a client are masked")
+        case is ReservedBitSet:
+            connection.close(.protocolError, reason: "no extension was negotiated: reserved bits must be 0")
         case is NIOWebSocketError, is NIOWebSocketFrameAggregator.Error:
             connection.close(.protocolError, reason: "\(error)")
         default:  // the connection itself failed (reset by the peer, say): nobody is left to tell
@@ -106,15 +108,21 @@ final class PhoenixFrameHandler: ChannelInboundHandler {
     }
 }
 
-/// RFC 6455 §5.1: a server closes the connection on a frame its client did not mask. Checked before the
-/// fragments of a message are joined, since the joined frame carries no mask.
-final class ClientFramesMasked: ChannelInboundHandler {
+/// RFC 6455 §5.1 and §5.2: a server fails the connection on a frame its client did not mask, and on a frame
+/// with a reserved bit set when no extension gave the bit a meaning (Spotter negotiates none). Checked before
+/// the fragments of a message are joined, since the joined frame carries neither.
+final class ClientFrameRules: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard unwrapInboundIn(data).maskKey != nil else {
+        let frame = unwrapInboundIn(data)
+        guard frame.maskKey != nil else {
             context.fireErrorCaught(UnmaskedClientFrame())
+            return
+        }
+        guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            context.fireErrorCaught(ReservedBitSet())
             return
         }
         context.fireChannelRead(data)
@@ -122,6 +130,7 @@ final class ClientFramesMasked: ChannelInboundHandler {
 }
 
 struct UnmaskedClientFrame: Error {}
+struct ReservedBitSet: Error {}
 
 extension PhoenixMessage {
     fileprivate var isHeartbeat: Bool { topic == "phoenix" && event == Event.heartbeat }

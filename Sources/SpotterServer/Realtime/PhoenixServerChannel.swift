@@ -39,18 +39,33 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let socket: PhoenixSocket
     let http: HTTP1Channel.Configuration
+    let limits: ConnectionLimits
+    let admission: ConnectionAdmission
 
-    init(responder: @escaping HTTPChannelHandler.Responder, socket: PhoenixSocket, http: HTTP1Channel.Configuration) {
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, socket: PhoenixSocket, http: HTTP1Channel.Configuration,
+        limits: ConnectionLimits
+    ) {
         self.responder = responder
         self.socket = socket
         self.http = http
+        self.limits = limits
+        self.admission = ConnectionAdmission(
+            perAddress: limits.maxConnectionsPerAddress,
+            total: limits.maxConnections ?? DescriptorLimit.connectionBudget())
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        guard admission.admit(channel) else {
+            return channel.eventLoop.makeSucceededFuture(
+                Value(negotiated: channel.eventLoop.makeFailedFuture(TooManyConnections()), channel: channel))
+        }
+        return channel.eventLoop.makeCompletedFuture {
             // Who the upgrade let in, from `shouldUpgrade` to the pipeline it builds; both run on this loop.
             let admitted = NIOLoopBoundBox<AuthenticatedSession?>(nil, eventLoop: channel.eventLoop)
             let upgradeHead = UpgradeHeadRecorder()
+            let connectionGuard = HTTPConnectionGuard(limits: limits)
+            let probe = HeadStartProbe(connectionGuard)
             let socket = self.socket
             let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
                 maxFrameSize: socket.configuration.maxFrameSize,
@@ -71,8 +86,11 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard let session = admitted.value else { throw ChannelError.inappropriateOperationForState }
-                        channel.pipeline.syncOperations.removeHandler(upgradeHead, promise: nil)
-                        try socket.open(channel, session: session, logger: logger)
+                        let pipeline = channel.pipeline.syncOperations
+                        for handler in [upgradeHead, connectionGuard, probe] as [any RemovableChannelHandler] {
+                            pipeline.removeHandler(handler, promise: nil)
+                        }
+                        try pipeline.addHandlers(try socket.handlers(for: channel, session: session, logger: logger))
                         return Negotiated.socket
                     }
                 })
@@ -80,10 +98,30 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        channel.pipeline.syncOperations.removeHandler(upgradeHead, promise: nil)
-                        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-                        try channel.pipeline.syncOperations.addHandlers(self.http.additionalChannelHandlers())
-                        try channel.pipeline.syncOperations.addHandler(
+                        let pipeline = channel.pipeline.syncOperations
+                        pipeline.removeHandler(upgradeHead, promise: nil)
+                        let laterUpgrade = KeepAliveUpgradeHandler(
+                            handshake: { channel, head in
+                                upgrader.buildUpgradeResponse(
+                                    channel: channel, upgradeRequest: head, initialResponseHeaders: [:])
+                            },
+                            upgrade: { channel, after in
+                                guard let session = admitted.value else {
+                                    throw ChannelError.inappropriateOperationForState
+                                }
+                                try Self.replaceHTTP(
+                                    on: channel, after: after,
+                                    with: [
+                                        WebSocketFrameEncoder(),
+                                        ByteToMessageHandler(
+                                            WebSocketFrameDecoder(maxFrameSize: socket.configuration.maxFrameSize)),
+                                    ] + socket.handlers(for: channel, session: session, logger: logger),
+                                    removing: [probe, connectionGuard])
+                            })
+                        try pipeline.addHandler(laterUpgrade)
+                        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        try pipeline.addHandlers(self.http.additionalChannelHandlers())
+                        try pipeline.addHandler(
                             HTTPConnectionStateHandler(
                                 idleTimeout: self.http.idleTimeout.map { .init($0) }, logger: logger))
                         let http = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
@@ -94,18 +132,18 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                 })
             var configuration = NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgrade)
             configuration.enablePipelining = false  // NIOAsyncChannel takes one request at a time
-            configuration.enableErrorHandling = false  // Hummingbird answers errors
+            configuration.enableErrorHandling = false  // the connection guard answers what cannot be parsed
             configuration.enableResponseHeaderValidation = false  // HTTPTypes validated them already
-            configuration.decoderConfiguration.maxHeaderFieldSize = http.httpDecoder.maxHeaderFieldSize
-            configuration.decoderConfiguration.maxHeaderListSize = http.httpDecoder.maxHeaderListSize
-            configuration.decoderConfiguration.maxHeaderFieldCount = http.httpDecoder.maxHeaderFieldCount
+            configuration.decoderConfiguration.maxHeaderFieldSize = limits.maxHeaderFieldSize
+            configuration.decoderConfiguration.maxHeaderListSize = limits.maxHeaderListSize
+            configuration.decoderConfiguration.maxHeaderFieldCount = limits.maxHeaderFieldCount
             let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                 configuration: configuration)
-            try channel.pipeline.syncOperations.addHandler(
-                upgradeHead,
-                position: .before(
-                    try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<Negotiated>.self)
-                ))
+            let pipeline = channel.pipeline.syncOperations
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(probe, position: .before(decoder))
+            try pipeline.addHandler(connectionGuard, position: .after(decoder))
+            try pipeline.addHandler(upgradeHead, position: .after(connectionGuard))
             return Value(negotiated: negotiated, channel: channel)
         }
     }
@@ -119,11 +157,35 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
             }
         } catch let error as ChannelError where error == .inputClosed {
             logger.trace("connection closed before its first request")
+            value.channel.close(promise: nil)
         } catch {
+            // The guard has answered what it could (a malformed request, a timeout); nothing is left to do on
+            // this connection but close it, or its descriptor stays taken.
             logger.debug("connection failed before its first request", metadata: ["error": "\(error)"])
+            value.channel.close(promise: nil)
         }
     }
+
+    /// After a handshake on a kept-alive connection: the socket's `handlers` go right after `after`, and every
+    /// HTTP handler leaves the pipeline, the request decoder last so the bytes it holds go on to the frame
+    /// decoder. The app's end of the channel stays, and hears nothing more until the channel closes.
+    private static func replaceHTTP(
+        on channel: any Channel, after: any ChannelHandler, with handlers: [any ChannelHandler],
+        removing ours: [any RemovableChannelHandler]
+    ) throws {
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandlers(handlers, position: .after(after))
+        for handler in ours { pipeline.removeHandler(handler, promise: nil) }
+        pipeline.removeHandler(try pipeline.handler(type: HTTP1ToHTTPServerCodec.self), promise: nil)
+        pipeline.removeHandler(try pipeline.handler(type: HTTPConnectionStateHandler.self), promise: nil)
+        pipeline.removeHandler(try pipeline.handler(type: HTTPResponseEncoder.self), promise: nil)
+        if let after = after as? any RemovableChannelHandler { pipeline.removeHandler(after, promise: nil) }
+        pipeline.removeHandler(try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self), promise: nil)
+    }
 }
+
+/// A connection refused for want of room (answered 503 in `ConnectionAdmission`).
+struct TooManyConnections: Error {}
 
 extension PhoenixServerChannel {
     /// Answers a refused upgrade's kept head through the router (its body, if any, was never passed on), then
@@ -159,10 +221,10 @@ private final class UpgradeHeadRecorder: ChannelInboundHandler, RemovableChannel
 extension HTTPServerBuilder {
     /// HTTP/1.1 with the Phoenix socket on `PhoenixSocket.path`.
     static func http1PhoenixSocket(
-        _ socket: PhoenixSocket, http: HTTP1Channel.Configuration = .init()
+        _ socket: PhoenixSocket, limits: ConnectionLimits, http: HTTP1Channel.Configuration = .init()
     )
         -> HTTPServerBuilder
     {
-        .init { responder in PhoenixServerChannel(responder: responder, socket: socket, http: http) }
+        .init { responder in PhoenixServerChannel(responder: responder, socket: socket, http: http, limits: limits) }
     }
 }

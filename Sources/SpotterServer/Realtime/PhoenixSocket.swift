@@ -53,8 +53,11 @@ struct PhoenixSocket {
 
     // MARK: One connection
 
-    /// Serves an upgraded socket from its pipeline; runs on the channel's event loop, right after the upgrade.
-    func open(_ channel: any Channel, session: AuthenticatedSession, logger: Logger) throws {
+    /// The handlers that serve an upgraded socket from its pipeline, after the WebSocket frame codec; made on
+    /// the channel's event loop, right after the upgrade.
+    func handlers(
+        for channel: any Channel, session: AuthenticatedSession, logger: Logger
+    ) throws -> [any ChannelHandler] {
         let user = session.account
         if let size = configuration.sendBufferSize {
             try channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
@@ -68,14 +71,14 @@ struct PhoenixSocket {
                 }
             })
         connection.seen()
-        try channel.pipeline.syncOperations.addHandlers([
-            ClientFramesMasked(),
+        return [
+            ClientFrameRules(),
             // Messages may come in fragments; they are joined up to the same limit as one frame.
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256,
                 maxAccumulatedFrameSize: configuration.maxFrameSize),
             PhoenixFrameHandler(connection: connection, socket: self),
-        ])
+        ]
     }
 
     /// The socket's first job: it joins the hub (its joins queue behind this).
