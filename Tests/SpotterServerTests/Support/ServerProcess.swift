@@ -21,8 +21,13 @@ final class ServerProcess: @unchecked Sendable {
         self.log = log
     }
 
-    /// The `spotter` executable next to the test bundle (SwiftPM builds it with the tests).
+    /// The `spotter` executable next to the test bundle (SwiftPM builds it with the tests), or
+    /// `SPOTTER_TEST_SERVER_EXECUTABLE`, to run these tests against another build (an older one, to see a
+    /// test fail before its fix).
     static var executable: URL {
+        if let other = ProcessInfo.processInfo.environment["SPOTTER_TEST_SERVER_EXECUTABLE"] {
+            return URL(fileURLWithPath: other)
+        }
         let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("spotter")
         return FileManager.default.fileExists(atPath: besideTests.path)
@@ -32,16 +37,27 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts the server and returns once `/readyz` answers 200 (its database migrated and reachable), or
-    /// throws after `deadline`.
-    func start(deadline: Duration = .seconds(120)) async throws {
+    /// throws after `deadline`. `descriptorLimit` starts it under `ulimit -n` (`soft` only: the hard limit
+    /// stays, as a shell's default does; both: neither can be raised).
+    func start(
+        deadline: Duration = .seconds(120), descriptorLimit: (limit: Int, hardToo: Bool)? = nil
+    ) async throws {
         if !FileManager.default.fileExists(atPath: log.path) {
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         }
         let output = try FileHandle(forWritingTo: log)
         output.seekToEndOfFile()
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)"]
+        let serve = ["serve", "--host", "127.0.0.1", "--port", "\(port)"]
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            let flag = descriptorLimit.hardToo ? "-n" : "-Sn"
+            process.arguments =
+                ["-c", "ulimit \(flag) \(descriptorLimit.limit) && exec \"$0\" \"$@\"", Self.executable.path] + serve
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = serve
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(
             ["SPOTTER_BCRYPT_COST": "4", "SPOTTER_LOG_LEVEL": "warning"].merging(environment) { $1 }
         ) { $1 }
@@ -54,8 +70,11 @@ final class ServerProcess: @unchecked Sendable {
         let end = clock.now + deadline
         while clock.now < end {
             guard process.isRunning else { throw Failed("spotter exited at start:\n\(logTail())") }
-            if let response = try? await HTTPClient.shared.execute(
-                HTTPClientRequest(url: "\(base)/readyz"), timeout: .seconds(2)), response.status == .ok
+            // `Connection: close`, so no pooled connection is left counting against the server's limits.
+            var readyz = HTTPClientRequest(url: "\(base)/readyz")
+            readyz.headers.add(name: "connection", value: "close")
+            if let response = try? await HTTPClient.shared.execute(readyz, timeout: .seconds(2)),
+                response.status == .ok
             {
                 return
             }
@@ -80,9 +99,12 @@ final class ServerProcess: @unchecked Sendable {
         self.process = nil
     }
 
-    func logTail() -> String {
+    /// The process's id while it runs (under `descriptorLimit`, the shell `exec`s into the server).
+    var processIdentifier: Int32? { process?.processIdentifier }
+
+    func logTail(lines: Int = 30) -> String {
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").suffix(30).joined(separator: "\n")
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
     }
 
     private static func freePort() async throws -> Int {
