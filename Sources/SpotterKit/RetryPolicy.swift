@@ -1,13 +1,15 @@
 import Foundation
 
-/// When `SpotterClient` tries a request again (the Nova seed's policy):
+/// When SpotterKit tries a request again (the Nova seed's policy), for `SpotterClient` within one call and for
+/// the outbox (`ActionQueue`) across drains:
 ///
 /// - 401: refresh the tokens once (concurrent 401s share one refresh), then retry;
 /// - 429, or 5xx with `Retry-After`: wait as long as it says (or the backoff, when it says nothing), then retry;
 /// - 5xx, 408, a 409 for a key still being processed, and network errors: exponential backoff with jitter;
 /// - any other 4xx: never (`SpotterClientError.isTransient`).
 ///
-/// A call is tried at most `maxAttempts` times in all; a refresh does not count as an attempt.
+/// A call is tried at most `maxAttempts` times in all; a refresh does not count as an attempt. The outbox never
+/// runs out of attempts: its actions wait for as long as the network or the server is away (`outbox`).
 public struct RetryPolicy: Sendable, Equatable {
     public var maxAttempts: Int
     /// The wait before the second try; each later wait doubles, up to `maxDelay`.
@@ -28,6 +30,15 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// No retries: for callers that handle failure themselves (the outbox retries on its own schedule).
     public static let none = RetryPolicy(maxAttempts: 1)
+
+    /// The outbox's schedule (`ActionQueue`): an action is never given up for want of a network or a working
+    /// server. The first wait is 1 s, doubling to 5 minutes: a phone in a tunnel for a day then costs about one
+    /// failed request every few minutes (a drain stops at the first network failure), and a server back from
+    /// an outage, which sends no signal, is noticed within minutes. A reconnect or the user's ask does not wait
+    /// for the backoff at all (`drain(ignoringBackoff:)`). A `Retry-After` is honoured up to a day; a server
+    /// asking for longer is asked again after a day.
+    public static let outbox = RetryPolicy(
+        maxAttempts: .max, baseDelay: .seconds(1), maxDelay: .seconds(300), maxRetryAfter: .seconds(24 * 3600))
 
     /// The wait after failed attempt `attempt` (1-based): "full jitter", a random share of the exponential
     /// delay, so many clients failing together don't come back together.

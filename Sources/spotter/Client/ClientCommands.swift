@@ -117,7 +117,8 @@ struct PostNote: AsyncParsableCommand {
     }
 }
 
-/// `spotter outbox`: what waits to be sent, and what was given up on; sends what it can.
+/// `spotter outbox`: what waits to be sent, and what the server refused; sends what waits now, without
+/// waiting out its backoff (only a rate limit's time is kept).
 struct Outbox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show and send pending actions.")
     @OptionGroup var options: ClientOptions
@@ -158,12 +159,11 @@ struct Tail: AsyncParsableCommand {
 
 enum OutboxReport {
     static func drainAndReport(_ outbox: ActionQueue, listing: Bool = false) async throws {
-        for outcome in await outbox.drain() {
+        for outcome in await outbox.drain(ignoringBackoff: listing) {
             switch outcome {
             case .landed(let queued): print("sent: \(describe(queued.action))")
             case .refused(let queued, let problem):
                 print("refused: \(describe(queued.action)): \(problem.detail ?? problem.title)")
-            case .gaveUp(let queued, _): print("gave up for now: \(describe(queued.action))")
             }
         }
         let pending = try await outbox.pending
