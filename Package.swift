@@ -182,6 +182,8 @@ let package = Package(
                 "SpotterKit",
                 "SpotterServer",
                 "SpotterTestSupport",
+                // To write an outbox file as an earlier version left it.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,13 +1,15 @@
 import Foundation
 
-/// When `SpotterClient` tries a request again (the Nova seed's policy):
+/// When SpotterKit tries a request again (the Nova seed's policy), for `SpotterClient` within one call and for
+/// the outbox (`ActionQueue`) across drains:
 ///
 /// - 401: refresh the tokens once (concurrent 401s share one refresh), then retry;
-/// - 429: wait `Retry-After` (or the backoff, when there is none), then retry;
-/// - 5xx and network errors: exponential backoff with jitter;
-/// - any other 4xx: never.
+/// - 429, or 5xx with `Retry-After`: wait as long as it says (or the backoff, when it says nothing), then retry;
+/// - 5xx, 408, a 409 for a key still being processed, and network errors: exponential backoff with jitter;
+/// - any other 4xx: never (`SpotterClientError.isTransient`).
 ///
-/// A request is tried at most `maxAttempts` times in all; a refresh does not count as an attempt.
+/// A call is tried at most `maxAttempts` times in all; a refresh does not count as an attempt. The outbox never
+/// runs out of attempts: its actions wait for as long as the network or the server is away (`outbox`).
 public struct RetryPolicy: Sendable, Equatable {
     public var maxAttempts: Int
     /// The wait before the second try; each later wait doubles, up to `maxDelay`.
@@ -29,6 +31,15 @@ public struct RetryPolicy: Sendable, Equatable {
     /// No retries: for callers that handle failure themselves (the outbox retries on its own schedule).
     public static let none = RetryPolicy(maxAttempts: 1)
 
+    /// The outbox's schedule (`ActionQueue`): an action is never given up for want of a network or a working
+    /// server. The first wait is 1 s, doubling to 5 minutes: a phone in a tunnel for a day then costs about one
+    /// failed request every few minutes (a drain stops at the first network failure), and a server back from
+    /// an outage, which sends no signal, is noticed within minutes. A reconnect or the user's ask does not wait
+    /// for the backoff at all (`drain(ignoringBackoff:)`). A `Retry-After` is honoured up to a day; a server
+    /// asking for longer is asked again after a day.
+    public static let outbox = RetryPolicy(
+        maxAttempts: .max, baseDelay: .seconds(1), maxDelay: .seconds(300), maxRetryAfter: .seconds(24 * 3600))
+
     /// The wait after failed attempt `attempt` (1-based): "full jitter", a random share of the exponential
     /// delay, so many clients failing together don't come back together.
     public func backoff(after attempt: Int, random: Double) -> Duration {
@@ -37,20 +48,36 @@ public struct RetryPolicy: Sendable, Equatable {
         return capped * min(max(random, 0), 1)
     }
 
+    /// The wait before trying again after `error` ended attempt `attempt` (1-based): the server's `Retry-After`
+    /// when it gave one, else the backoff. Nil when trying again cannot help (`error.isTransient` is false), or
+    /// when the server asks for longer than `maxRetryAfter`.
+    public func wait(after error: SpotterClientError, attempt: Int, random: Double) -> Duration? {
+        guard error.isTransient else { return nil }
+        if case .retryLater(_, let after) = error { return after > maxRetryAfter ? nil : after }
+        return backoff(after: attempt, random: random)
+    }
+
     /// The wait a 429 asks for: its `Retry-After` in seconds (or an HTTP date), else the backoff. Nil when
     /// the server asks for longer than `maxRetryAfter`.
     public func waitFor429(retryAfter header: String?, after attempt: Int, random: Double, now: Date) -> Duration? {
-        guard let header else { return backoff(after: attempt, random: random) }
+        guard let wait = header.flatMap({ Self.retryAfter($0, now: now) }) else {
+            return backoff(after: attempt, random: random)
+        }
+        return wait > maxRetryAfter ? nil : wait
+    }
+
+    /// A `Retry-After` value ([RFC 9110 §10.2.3](https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3)),
+    /// seconds or an HTTP date, as a wait from `now`; nil when it is neither.
+    static func retryAfter(_ header: String, now: Date) -> Duration? {
         let seconds: Double
         if let value = Double(header.trimmingCharacters(in: .whitespaces)) {
             seconds = value
-        } else if let date = Self.httpDate(header) {
+        } else if let date = httpDate(header) {
             seconds = date.timeIntervalSince(now)
         } else {
-            return backoff(after: attempt, random: random)
+            return nil
         }
-        let wait = Duration.milliseconds(Int64(max(0, seconds) * 1000))
-        return wait > maxRetryAfter ? nil : wait
+        return .milliseconds(Int64(max(0, seconds) * 1000))
     }
 
     static func httpDate(_ text: String) -> Date? {

@@ -96,8 +96,7 @@ public actor SpotterClient {
             do {
                 response = try await transport.send(request)
             } catch {
-                guard attempt < retry.maxAttempts else { throw SpotterClientError.transport("\(error)") }
-                try await sleep(retry.backoff(after: attempt, random: random()))
+                try await wait(after: .transport("\(error)"), attempt: attempt)
                 continue
             }
             switch response.status {
@@ -107,18 +106,17 @@ public actor SpotterClient {
                 refreshed = true
                 attempt -= 1  // a refresh is not a try
                 try await refreshTokens(replacing: accessToken)
-            case 429 where attempt < retry.maxAttempts:
-                guard
-                    let wait = retry.waitFor429(
-                        retryAfter: response.headers["retry-after"], after: attempt, random: random(), now: Date())
-                else { throw Self.problem(from: response) }
-                try await sleep(wait)
-            case 500... where attempt < retry.maxAttempts:
-                try await sleep(retry.backoff(after: attempt, random: random()))
             default:
-                throw Self.problem(from: response)
+                try await wait(after: Self.problem(from: response, now: Date()), attempt: attempt)
             }
         }
+    }
+
+    /// Waits before the next try as `retry` says, or throws `failure` when there is to be none.
+    private func wait(after failure: SpotterClientError, attempt: Int) async throws {
+        guard attempt < retry.maxAttempts, let wait = retry.wait(after: failure, attempt: attempt, random: random())
+        else { throw failure }
+        try await sleep(wait)
     }
 
     private func makeRequest(_ call: Call) throws -> HTTPRequestData {
@@ -136,12 +134,18 @@ public actor SpotterClient {
         return HTTPRequestData(method: call.method, url: url, headers: headers, body: call.body)
     }
 
-    static func problem(from response: HTTPResponseData) -> SpotterClientError {
-        if let problem = try? decoder.decode(Problem.self, from: response.body) { return .problem(problem) }
-        return .problem(
-            Problem(
+    /// The error a refusal is: its problem document (or one made of the status and body), and, for a 429 or
+    /// a 5xx with `Retry-After`, when the server said to come back.
+    static func problem(from response: HTTPResponseData, now: Date) -> SpotterClientError {
+        let problem =
+            (try? decoder.decode(Problem.self, from: response.body))
+            ?? Problem(
                 title: HTTPStatus.title(response.status), status: response.status,
-                detail: String(decoding: response.body.prefix(500), as: UTF8.self)))
+                detail: String(decoding: response.body.prefix(500), as: UTF8.self))
+        guard response.status == 429 || response.status >= 500,
+            let header = response.headers["retry-after"], let wait = RetryPolicy.retryAfter(header, now: now)
+        else { return .problem(problem) }
+        return .retryLater(problem, after: wait)
     }
 
     // MARK: Tokens

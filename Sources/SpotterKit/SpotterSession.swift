@@ -70,12 +70,13 @@ public actor SpotterSession {
         try? await client.signOut()
     }
 
-    /// Drains the outbox each time the socket (re)connects: the network is back.
+    /// Drains the outbox each time the socket (re)connects: the network is back, so what waits goes at once,
+    /// without waiting out its backoff.
     private func startWatchingConnection() async {
         guard !watching else { return }
         watching = true
         let outbox = self.outbox
-        await realtime.onConnected { _ = await outbox.drain() }
+        await realtime.onConnected { _ = await outbox.drain(ignoringBackoff: true) }
     }
 
     private func stopPeriodic() {

@@ -33,10 +33,66 @@ struct TerminalClientTests {
 
             _ = try await bea.run("login", "bea", "--server", server, "--password", Self.password)
             let offline = try await bea.run("kudos", postID, "--server", "http://127.0.0.1:9")
-            #expect(offline.contains("1 waiting to be sent"))
+            #expect(offline.contains("1 waiting to be sent (offline?)"))
             #expect(try await bea.run("outbox").contains("sent: kudos to \(postID)"))
             #expect(try await bea.run("outbox").contains("waiting") == false)
             #expect(try await ana.run("feed", "global").contains("1 kudos"))
+        }
+    }
+
+    @Test("a post refused by the new-account limit says so and when it will be retried, not 'offline?'")
+    func rateLimitedPost() async throws {
+        try await LiveServer.run(configure: { $0.postRules.newAccountPostsPerHour = 1 }) { url, _ in
+            // Given Ana, a new account, signed in, who has posted once this hour
+            try await SpotterClient(baseURL: url)
+                .signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-cli-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let ana = Spotter(home: home)
+            _ = try await ana.run("login", "ana", "--server", url.absoluteString, "--password", Self.password)
+            #expect(try await ana.run("post", "Easy run").contains("sent: post \"Easy run\""))
+
+            // When she posts again
+            let refused = try await ana.run("post", "Second run")
+
+            // Then she is told the server refused it for now, why, and when it goes again; not that she is offline
+            #expect(refused.contains("Refused for now: post \"Second run\": New accounts can post 1 times an hour."))
+            #expect(refused.contains("Will retry at "))
+            #expect(refused.contains("(in 60 min)"))
+            #expect(!refused.contains("offline"))
+
+            // When she looks at her outbox
+            let listed = try await ana.run("outbox")
+
+            // Then it lists the post with why and when, and does not send it before the server's time
+            #expect(listed.contains("waiting #2: post \"Second run\" — refused for now: New accounts can post 1"))
+            #expect(listed.contains("Next try at "))
+            #expect(!listed.contains("sent:"))
+            #expect(!(try await ana.run("feed", "global").contains("Second run")))
+        }
+    }
+
+    @Test("a post the server refuses for good is listed with its reason, and can be sent again or dropped")
+    func refusedPost() async throws {
+        try await LiveServer.run { url, _ in
+            // Given Ana, signed in
+            try await SpotterClient(baseURL: url)
+                .signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-cli-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let ana = Spotter(home: home)
+            _ = try await ana.run("login", "ana", "--server", url.absoluteString, "--password", Self.password)
+
+            // When she posts a note without text
+            let refused = try await ana.run("post", " ")
+
+            // Then she is told why, the outbox lists it as failed with how to resend or drop it, and it drops
+            #expect(refused.contains("refused: post \" \": Some fields are not valid. text: is required for a note."))
+            let listed = try await ana.run("outbox")
+            #expect(listed.contains("failed #1: post \" \" — Some fields are not valid. text: is required for a note."))
+            #expect(listed.contains("`spotter outbox --retry 1` sends it again, `--discard 1` drops it"))
+            #expect(try await ana.run("outbox", "--retry", "1").contains("refused: post \" \""))
+            #expect(!(try await ana.run("outbox", "--discard", "1").contains("failed #1")))
         }
     }
 

@@ -59,9 +59,8 @@ public actor AnalyticsTracker {
             do {
                 try await client.sendAnalytics(batch.events, idempotencyKey: batch.key)
                 try await database.deleteEvents(through: batch.lastID)
-            } catch SpotterClientError.problem(let problem)
-                where (400..<500).contains(problem.status)
-                && problem.status != 401 && problem.status != 429
+            } catch let error as SpotterClientError
+                where (400..<500).contains(error.status ?? 0) && error.status != 401 && !error.isTransient
             {
                 // Refused for good (too old, say): drop them rather than retry forever.
                 try? await database.deleteEvents(through: batch.lastID)

@@ -5,8 +5,9 @@ import GRDB
 /// the session's folder), taken over by the one database.
 extension AppDatabase {
     /// Moves what earlier files kept into this database and deletes them: actions still queued (with their
-    /// idempotency keys, so a replay still lands once) and analytics events not yet sent. The cache is
-    /// dropped; the network fills it again. A file that cannot be read is left where it is.
+    /// idempotency keys, so a replay still lands once; those given up for the network wait again) and analytics
+    /// events not yet sent. The cache is dropped; the network fills it again. A file that cannot be read is left
+    /// where it is.
     ///
     /// One caveat: an analytics batch whose answer was lost just before the update goes out again under a
     /// new key, so the server may count it twice.
@@ -32,6 +33,7 @@ extension AppDatabase {
                         defer { try? db.execute(sql: "DETACH DATABASE earlier") }
                         try db.inTransaction {
                             try db.execute(sql: copy)
+                            try Self.requeueGivenUp(db)  // what an earlier version gave up on waits again
                             return .commit
                         }
                     }

@@ -24,16 +24,23 @@ extension AppDatabase {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, action, idempotency_key, attempts, failure, created_at FROM actions
-                    WHERE (failure IS NOT NULL) = ? ORDER BY id
+                    SELECT id, action, idempotency_key, attempts, failure, created_at,
+                        last_error_kind, last_error, next_attempt_at
+                    FROM actions WHERE (failure IS NOT NULL) = ? ORDER BY id
                     """, arguments: [failed]
             )
             .compactMap { row -> QueuedAction? in
                 guard let action = try? SpotterClient.decoder.decode(Action.self, from: Data((row[1] as String).utf8))
                 else { return nil }
+                var retry: PendingRetry?
+                if let kind = PendingRetry.Reason(rawValue: row[6] ?? ""), let detail: String = row[7],
+                    let next: Double = row[8]
+                {
+                    retry = PendingRetry(reason: kind, detail: detail, nextAttempt: Date(timeIntervalSince1970: next))
+                }
                 return QueuedAction(
                     id: row[0], action: action, idempotencyKey: row[2], attempts: row[3], failure: row[4],
-                    createdAt: Date(timeIntervalSince1970: row[5]))
+                    retry: retry, createdAt: Date(timeIntervalSince1970: row[5]))
             }
         }
     }
@@ -67,24 +74,64 @@ extension AppDatabase {
         try await writer.write { db in try db.execute(sql: "DELETE FROM actions WHERE id = ?", arguments: [id]) }
     }
 
+    /// Puts a failed action back in line: sent at the next drain, its backoff from the start.
     func retryAction(_ id: Int64) async throws {
         try await writer.write { db in
-            try db.execute(sql: "UPDATE actions SET failure = NULL, attempts = 0 WHERE id = ?", arguments: [id])
+            try db.execute(
+                sql: """
+                    UPDATE actions SET failure = NULL, attempts = 0, last_error_kind = NULL, last_error = NULL,
+                        next_attempt_at = NULL
+                    WHERE id = ?
+                    """, arguments: [id])
         }
     }
 
-    func markFailed(_ id: Int64, _ reason: String, attempts: Int? = nil) async throws {
+    /// The server refused the action for good: it waits for the user, with the server's reason.
+    func markFailed(_ id: Int64, _ reason: String) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE actions SET failure = ?, attempts = COALESCE(?, attempts) WHERE id = ?",
-                arguments: [reason, attempts, id])
+                sql: """
+                    UPDATE actions SET failure = ?, last_error_kind = 'refused', last_error = ?, next_attempt_at = NULL
+                    WHERE id = ?
+                    """, arguments: [reason, reason, id])
         }
     }
 
-    func countAttempt(_ id: Int64, _ attempts: Int) async throws {
+    /// The action's try did not land and it waits for the next: counted, with why, and when.
+    func scheduleRetry(_ id: Int64, attempts: Int, _ retry: PendingRetry) async throws {
         try await writer.write { db in
-            try db.execute(sql: "UPDATE actions SET attempts = ? WHERE id = ?", arguments: [attempts, id])
+            try db.execute(
+                sql: """
+                    UPDATE actions SET attempts = ?, last_error_kind = ?, last_error = ?, next_attempt_at = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    attempts, retry.reason.rawValue, retry.detail, retry.nextAttempt.timeIntervalSince1970, id,
+                ])
         }
+    }
+
+    /// Puts back in line, due at once, the actions an earlier version gave up on after three tries without a
+    /// network or a working server (before issue 24 it stopped there, and the user saw them "failed" for
+    /// good). Their `failure` is what the try got, `SpotterClientError.description`: "no response from the
+    /// server: …", or "503 Service Unavailable: …", "429 Too Many Requests: …". A refusal kept its attempts
+    /// under three and its server's words, and stays failed. Rows written since say why in `last_error_kind`.
+    static func requeueGivenUp(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE actions SET
+                    last_error_kind = CASE
+                        WHEN failure LIKE 'no response from the server%' THEN ?
+                        WHEN failure LIKE '429 %' THEN ?
+                        ELSE ? END,
+                    last_error = failure, next_attempt_at = created_at, failure = NULL
+                WHERE failure IS NOT NULL AND last_error_kind IS NULL
+                    AND (attempts >= 3 OR failure LIKE 'no response from the server%')
+                """,
+            arguments: [
+                PendingRetry.Reason.network.rawValue, PendingRetry.Reason.refusedForNow.rawValue,
+                PendingRetry.Reason.server.rawValue,
+            ])
     }
 
     private static func insert(_ action: Action, at now: Date, _ db: Database) throws -> QueuedAction {

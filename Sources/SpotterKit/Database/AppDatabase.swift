@@ -95,6 +95,20 @@ public final class AppDatabase: Sendable {
                 }
             }
         }
+        // Why an action's last try did not land (`PendingRetry.Reason`, or "refused" beside `failure`), what was
+        // said, and when the next try is due (issue 24).
+        migrator.registerMigration("actions retry schedule") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE actions ADD COLUMN last_error_kind TEXT;
+                    ALTER TABLE actions ADD COLUMN last_error TEXT;
+                    ALTER TABLE actions ADD COLUMN next_attempt_at REAL;
+                    """)
+        }
+        // Earlier versions gave an action up after three network failures or server errors; those wait again.
+        migrator.registerMigration("requeue actions given up for the network") { db in
+            try requeueGivenUp(db)
+        }
         return migrator
     }
 }

@@ -1,32 +1,15 @@
 import Foundation
 import SpotterModels
 
-/// An action in the queue: its order, the idempotency key every try of it carries, and how it is going.
-public struct QueuedAction: Sendable, Equatable, Identifiable {
-    public var id: Int64
-    public var action: Action
-    public var idempotencyKey: String
-    public var attempts: Int
-    /// Set once the action is given up on (refused by the server, or failed too often): it waits for the user
-    /// to retry or discard it, and is never dropped silently.
-    public var failure: String?
-    public var createdAt: Date
-}
-
-/// What a drain did with one action.
-public enum ActionOutcome: Sendable, Equatable {
-    /// The server took it (or had taken it already: the idempotency key makes a replay land once).
-    case landed(QueuedAction)
-    /// The server refused it for good: revert what was shown optimistically, and tell the user.
-    case refused(QueuedAction, Problem)
-    /// It failed `maxAttempts` times for want of a connection or a working server; kept, and surfaced.
-    case gaveUp(QueuedAction, String)
-}
-
 /// The outbox: every change is written here, with its idempotency key, before it is sent, so nothing the
 /// user did is lost to a dead network or a killed process. `drain()` sends what waits, oldest first; call it
-/// on reconnect and on foreground, and `runPeriodically()` drains every 60 s. The actions live in the
-/// client's `AppDatabase`, beside the cached posts they change.
+/// on foreground, `drain(ignoringBackoff: true)` on reconnect, and `runPeriodically()` drains every 60 s. The
+/// actions live in the client's `AppDatabase`, beside the cached posts they change.
+///
+/// An action that does not land for want of a network or a working server is never given up on: it waits,
+/// longer after each failure up to a cap (`RetryPolicy.outbox`), or as long as the server's `Retry-After`
+/// says, and `pending` tells why and until when (`QueuedAction.retry`). Only the server's refusal for good
+/// fails one (`failed`), with its reason, for the user to retry or discard.
 ///
 /// ```swift
 /// let outbox = ActionQueue(database: session.database, client: client)
@@ -37,46 +20,64 @@ public enum ActionOutcome: Sendable, Equatable {
 /// ```
 public actor ActionQueue {
     public let client: SpotterClient
-    public let maxAttempts: Int
+    /// When an action that did not land is tried again (`RetryPolicy.outbox`); its `maxAttempts` is not used:
+    /// the outbox never runs out of tries.
+    public let retry: RetryPolicy
     /// Where the actions wait, with the caches they change.
     public nonisolated let database: AppDatabase
+    private let now: @Sendable () -> Date
+    private let random: @Sendable () -> Double
     private var draining = false
 
-    public init(database: AppDatabase, client: SpotterClient, maxAttempts: Int = 3) {
+    /// - Parameters:
+    ///   - retry: when an action that did not land is tried again.
+    ///   - now: the clock the retry times are kept by; tests pass one they move.
+    ///   - random: the jitter source, in 0...1.
+    public init(
+        database: AppDatabase, client: SpotterClient, retry: RetryPolicy = .outbox,
+        now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) {
         self.client = client
-        self.maxAttempts = maxAttempts
+        self.retry = retry
         self.database = database
+        self.now = now
+        self.random = random
     }
 
     /// A queue in a database of its own at `path` (nil: in memory), as the `spotter` command line keeps it.
-    public init(path: String?, client: SpotterClient, maxAttempts: Int = 3) throws {
-        self.init(database: try AppDatabase(path: path), client: client, maxAttempts: maxAttempts)
+    public init(
+        path: String?, client: SpotterClient, retry: RetryPolicy = .outbox,
+        now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) throws {
+        self.init(database: try AppDatabase(path: path), client: client, retry: retry, now: now, random: random)
     }
 
     /// Stores the action (committed before this returns) and gives it its idempotency key.
     @discardableResult
     public func enqueue(_ action: Action) async throws -> QueuedAction {
-        try await database.enqueue(action)
+        try await database.enqueue(action, at: now())
     }
 
     /// Gives or takes back kudos: the cached post shows it and the action is queued, in one transaction, so
     /// every screen shows it at once. `drain()` sends it.
     @discardableResult
     public func setKudos(_ given: Bool, on post: PostID) async throws -> QueuedAction {
-        try await database.setKudos(given, on: post)
+        try await database.setKudos(given, on: post, at: now())
     }
 
-    /// Actions still to send, oldest first.
+    /// Actions still to send, oldest first, each with why its last try did not land and when the next is due.
     public var pending: [QueuedAction] {
         get async throws { try await database.actions(failed: false) }
     }
 
-    /// Actions given up on, for the user to retry or discard.
+    /// Actions the server refused for good, with its reason, for the user to retry or discard.
     public var failed: [QueuedAction] {
         get async throws { try await database.actions(failed: true) }
     }
 
-    /// Puts a failed action back in line (same idempotency key, attempts from zero).
+    /// Puts a failed action back in line (same idempotency key, attempts from zero), sent at the next drain.
     public func retry(_ id: Int64) async throws { try await database.retryAction(id) }
 
     public func discard(_ id: Int64) async throws { try await database.deleteAction(id) }
@@ -84,11 +85,20 @@ public actor ActionQueue {
     /// Discards a refused action and undoes what it showed (kudos on the cached post): the user has been told.
     public func revert(_ queued: QueuedAction) async throws { try await database.revert(queued) }
 
-    /// Sends every pending action once, oldest first. An action that fails for want of a connection holds
-    /// back the later actions on its entity (so kudos then un-kudos never lands as kudos), but not others.
-    /// Signed out, the drain stops and keeps everything for the next session.
+    /// Sends the pending actions that are due, oldest first, once each.
+    ///
+    /// An action whose try does not land for want of a network or a working server (no response, 5xx, 408,
+    /// 429, a 409 for its key still being processed) waits for its next try, and holds back the later actions
+    /// on its entity, so kudos then un-kudos never lands as kudos; others go on. No response ends the drain:
+    /// without a network the rest would fail the same way, and keep their turn. A refusal for good (any other
+    /// 4xx) fails the action, with the server's reason. Signed out, the drain stops and keeps everything for
+    /// the next session.
+    ///
+    /// - Parameter ignoringBackoff: send the actions still waiting out their backoff too: the network just came
+    ///   back (a reconnect), or the user asked. An action the server refused for now (429) still waits for the
+    ///   time the server gave: asking again sooner only meets the same limit.
     @discardableResult
-    public func drain() async -> [ActionOutcome] {
+    public func drain(ignoringBackoff: Bool = false) async -> [ActionOutcome] {
         guard !draining else { return [] }
         draining = true
         defer { draining = false }
@@ -96,39 +106,55 @@ public actor ActionQueue {
         var heldBack: Set<String> = []
         guard let queue = try? await pending else { return [] }
         for queued in queue where !heldBack.contains(queued.action.entity) {
+            guard isDue(queued, ignoringBackoff: ignoringBackoff) else {
+                heldBack.insert(queued.action.entity)
+                continue
+            }
             do {
                 let kudos = try await send(queued)
                 try? await database.landed(queued, kudos: kudos)
                 outcomes.append(.landed(queued))
             } catch SpotterClientError.signedOut {
                 break
-            } catch let error as SpotterClientError where !error.isTransient {
-                let problem: Problem =
-                    if case .problem(let problem) = error { problem } else {
-                        Problem(title: "Refused", status: error.status ?? 0, detail: error.description)
-                    }
-                try? await database.markFailed(queued.id, problem.detail ?? problem.title)
-                outcomes.append(.refused(queued, problem))
+            } catch is CancellationError {
+                break
             } catch {
+                let failure = error as? SpotterClientError ?? .transport("\(error)")
+                guard let reason = PendingRetry.Reason(failure) else {
+                    let problem =
+                        failure.problem
+                        ?? Problem(title: "Refused", status: failure.status ?? 0, detail: failure.description)
+                    try? await database.markFailed(queued.id, problem.explanation)
+                    outcomes.append(.refused(queued, problem))
+                    continue
+                }
                 heldBack.insert(queued.action.entity)
                 let attempts = queued.attempts + 1
-                if attempts >= maxAttempts {
-                    try? await database.markFailed(queued.id, "\(error)", attempts: attempts)
-                    outcomes.append(.gaveUp(queued, "\(error)"))
-                } else {
-                    try? await database.countAttempt(queued.id, attempts)
-                }
+                // A server asking for longer than the policy waits is asked again at the policy's longest wait.
+                let wait = retry.wait(after: failure, attempt: attempts, random: random()) ?? retry.maxRetryAfter
+                let next = PendingRetry(
+                    reason: reason, detail: failure.problem?.explanation ?? failure.description,
+                    nextAttempt: now() + wait.timeInterval)
+                try? await database.scheduleRetry(queued.id, attempts: attempts, next)
+                if reason == .network { break }
             }
         }
         return outcomes
     }
 
-    /// Drains every `interval` until the task is cancelled.
+    /// Drains every `interval` until the task is cancelled; each drain sends only what is due.
     public func runPeriodically(every interval: Duration = .seconds(60)) async {
         while !Task.isCancelled {
             _ = await drain()
             try? await Task.sleep(for: interval)
         }
+    }
+
+    /// Whether a drain sends the action now: it was never tried, its next try is due, or the drain ignores
+    /// the backoff and it is not waiting for a time the server gave.
+    private func isDue(_ queued: QueuedAction, ignoringBackoff: Bool) -> Bool {
+        guard let retry = queued.retry, retry.nextAttempt > now() else { return true }
+        return ignoringBackoff && retry.reason != .refusedForNow
     }
 
     /// Sends one action; for kudos, returns the post's kudos as the server now counts them.
@@ -143,5 +169,26 @@ public actor ActionQueue {
         case .updateProfile(let changes): _ = try await client.updateProfile(changes, idempotencyKey: key)
         }
         return nil
+    }
+}
+
+extension PendingRetry.Reason {
+    /// Why a try that failed with `error` waits for another; nil when it cannot succeed later (a refusal for
+    /// good, `SpotterClientError.isTransient`).
+    init?(_ error: SpotterClientError) {
+        guard error.isTransient else { return nil }
+        switch error.status {
+        case nil: self = .network
+        case 429: self = .refusedForNow
+        case 409: self = .stillProcessing
+        default: self = .server
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation counts time.
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

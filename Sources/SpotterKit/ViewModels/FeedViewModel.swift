@@ -159,7 +159,8 @@ public final class FeedViewModel {
 
     static func message(_ error: any Error) -> String {
         switch error {
-        case SpotterClientError.problem(let problem): problem.detail ?? problem.title
+        case SpotterClientError.problem(let problem), SpotterClientError.retryLater(let problem, _):
+            problem.detail ?? problem.title
         case SpotterClientError.transport: "You're offline. Showing what was loaded."
         case SpotterClientError.signedOut: "Please sign in again."
         default: "Something went wrong."

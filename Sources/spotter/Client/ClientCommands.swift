@@ -117,9 +117,10 @@ struct PostNote: AsyncParsableCommand {
     }
 }
 
-/// `spotter outbox`: what waits to be sent, and what was given up on; sends what it can.
+/// `spotter outbox`: sends what waits now, without waiting out its backoff (only a rate limit's time is
+/// kept), then lists what still waits, with why and when it is tried next, and what the server refused.
 struct Outbox: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show and send pending actions.")
+    static let configuration = CommandConfiguration(abstract: "Send pending actions now, and list what is left.")
     @OptionGroup var options: ClientOptions
     @Option(help: "Put a failed action back in line (its #number).") var retry: Int64?
     @Option(help: "Drop an action for good (its #number).") var discard: Int64?
@@ -152,39 +153,6 @@ struct Tail: AsyncParsableCommand {
             case .reset: print("(too much missed; run `spotter feed` to catch up)")
             case .push: break
             }
-        }
-    }
-}
-
-enum OutboxReport {
-    static func drainAndReport(_ outbox: ActionQueue, listing: Bool = false) async throws {
-        for outcome in await outbox.drain() {
-            switch outcome {
-            case .landed(let queued): print("sent: \(describe(queued.action))")
-            case .refused(let queued, let problem):
-                print("refused: \(describe(queued.action)): \(problem.detail ?? problem.title)")
-            case .gaveUp(let queued, _): print("gave up for now: \(describe(queued.action))")
-            }
-        }
-        let pending = try await outbox.pending
-        if !pending.isEmpty { print("\(pending.count) waiting to be sent (offline?); `spotter outbox` sends them.") }
-        guard listing else { return }
-        for queued in pending { print("  waiting #\(queued.id): \(describe(queued.action))") }
-        for queued in try await outbox.failed {
-            print("  failed #\(queued.id): \(describe(queued.action)) — \(queued.failure ?? "")")
-        }
-    }
-
-    static func describe(_ action: Action) -> String {
-        switch action {
-        case .setKudos(let post, let given): given ? "kudos to \(post)" : "kudos taken back from \(post)"
-        case .comment(let post, _): "comment on \(post)"
-        case .createPost(let request):
-            request.workout.map { "workout \"\($0.title.prefix(40))\"" }
-                ?? "post \"\((request.text ?? "").prefix(40))\""
-        case .follow(let username): "follow @\(username)"
-        case .unfollow(let username): "unfollow @\(username)"
-        case .updateProfile: "profile changes"
         }
     }
 }

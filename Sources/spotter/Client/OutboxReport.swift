@@ -1,0 +1,104 @@
+import Foundation
+import SpotterKit
+import SpotterModels
+
+/// What the terminal client says after it drains the outbox: what was sent or refused, and what still waits
+/// and why, so a rate limit is not mistaken for a dead network.
+enum OutboxReport {
+    /// Drains (`listing`, as `spotter outbox`: without waiting out the backoff) and reports.
+    static func drainAndReport(_ outbox: ActionQueue, listing: Bool = false) async throws {
+        for outcome in await outbox.drain(ignoringBackoff: listing) {
+            switch outcome {
+            case .landed(let queued): print("sent: \(describe(queued.action))")
+            case .refused(let queued, let problem):
+                print("refused: \(describe(queued.action)): \(problem.explanation)")
+            }
+        }
+        let now = Date()
+        let pending = try await outbox.pending
+        let failed = try await outbox.failed
+        for line in summary(pending, now: now) { print(line) }
+        guard listing else { return }
+        for queued in pending {
+            print("  waiting #\(queued.id): \(describe(queued.action)) — \(why(queued, now: now))")
+        }
+        for queued in failed {
+            print(
+                "  failed #\(queued.id): \(describe(queued.action)) — \(queued.failure ?? "refused")"
+                    + " (`spotter outbox --retry \(queued.id)` sends it again, `--discard \(queued.id)` drops it)")
+        }
+    }
+
+    /// A line for each action refused for now (a rate limit: the user should know, and when it goes again),
+    /// and one for the rest, saying "offline?" only when the network was why.
+    static func summary(_ pending: [QueuedAction], now: Date) -> [String] {
+        var lines: [String] = []
+        var others: [QueuedAction] = []
+        for queued in pending {
+            guard let retry = queued.retry, retry.reason == .refusedForNow else {
+                others.append(queued)
+                continue
+            }
+            lines.append(
+                "Refused for now: \(describe(queued.action)): \(retry.detail) Will retry at "
+                    + "\(time(retry.nextAttempt, from: now)).")
+        }
+        guard !others.isEmpty else { return lines }
+        let reasons = others.compactMap(\.retry)
+        let waiting = "\(others.count) waiting to be sent"
+        if reasons.contains(where: { $0.reason == .network }) {
+            lines.append("\(waiting) (offline?); `spotter outbox` sends them.")
+        } else if let server = reasons.filter({ $0.reason == .server }).min(by: { $0.nextAttempt < $1.nextAttempt }) {
+            lines.append(
+                "\(waiting): the server could not take them (\(server.detail)); next try at "
+                    + "\(time(server.nextAttempt, from: now)).")
+        } else {
+            lines.append("\(waiting); `spotter outbox` sends them.")
+        }
+        return lines
+    }
+
+    /// Why an action waits, and when it is tried next.
+    static func why(_ queued: QueuedAction, now: Date) -> String {
+        guard let retry = queued.retry else { return "not sent yet" }
+        let reason =
+            switch retry.reason {
+            case .network: "no response from the server (offline?)"
+            case .server: "the server could not take it: \(retry.detail)"
+            case .refusedForNow: "refused for now: \(retry.detail)"
+            case .stillProcessing: "the server is still processing an earlier try"
+            }
+        let sentence = reason.hasSuffix(".") ? reason : reason + "."
+        guard retry.nextAttempt > now else { return "\(sentence) Sent again at the next drain." }
+        return "\(sentence) Next try at \(time(retry.nextAttempt, from: now))."
+    }
+
+    /// "14:05 (in 23 min)", with the day when it is not today.
+    static func time(_ date: Date, from now: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = Calendar.current.isDate(date, inSameDayAs: now) ? "HH:mm" : "MMM d, HH:mm"
+        let seconds = date.timeIntervalSince(now)
+        let relative =
+            if seconds < 60 {
+                "in under a minute"
+            } else if seconds < 90 * 60 {
+                "in \(Int((seconds / 60).rounded())) min"
+            } else {
+                "in \(Int((seconds / 3600).rounded())) h"
+            }
+        return "\(formatter.string(from: date)) (\(relative))"
+    }
+
+    static func describe(_ action: Action) -> String {
+        switch action {
+        case .setKudos(let post, let given): given ? "kudos to \(post)" : "kudos taken back from \(post)"
+        case .comment(let post, _): "comment on \(post)"
+        case .createPost(let request):
+            request.workout.map { "workout \"\($0.title.prefix(40))\"" }
+                ?? "post \"\((request.text ?? "").prefix(40))\""
+        case .follow(let username): "follow @\(username)"
+        case .unfollow(let username): "unfollow @\(username)"
+        case .updateProfile: "profile changes"
+        }
+    }
+}
