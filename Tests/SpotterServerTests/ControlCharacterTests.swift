@@ -114,10 +114,6 @@ private struct RequestFixture {
         let tokens = try await api.signup("ana")
         let token = tokens.accessToken
         _ = try await api.user("bea")
-        let post = try await api.post(token, "Leg day #legday")
-        let comment = try await api.call(
-            .post, "/api/v1/posts/\(post.id)/comments", token: token, body: CreateCommentRequest(text: "First!")
-        ).decode(SpotterModels.Comment.self)
         let exercise = try await api.call(
             .post, "/api/v1/exercises", token: token, json: #"{"name":"Back Squat","format":["weight","reps"]}"#
         ).decode(ExerciseTemplate.self)
@@ -135,6 +131,13 @@ private struct RequestFixture {
             "notes":"Felt good.","exercises":[{"name":"Back Squat","exercise_id":"\(exercise.id)",\
             "sets":[{"weight_kg":100,"reps":5,"rpe":8,"set_type":"normal"}],"cardio":{"duration_s":60}}]}
             """
+        // A workout post, so that an edit's workout is judged field by field.
+        let post = try await api.call(
+            .post, "/api/v1/posts", token: token, json: #"{"kind":"workout","text":"Leg day","workout":\#(workout)}"#
+        ).decode(Post.self)
+        let comment = try await api.call(
+            .post, "/api/v1/posts/\(post.id)/comments", token: token, body: CreateCommentRequest(text: "First!")
+        ).decode(SpotterModels.Comment.self)
         let webPush = """
             {"endpoint":"https://push.example.net/send/abc","keys":\
             {"p256dh":"\(Data(repeating: 4, count: 65).base64URL)","auth":"\(Data(repeating: 1, count: 16).base64URL)"}}
