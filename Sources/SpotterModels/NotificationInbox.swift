@@ -84,7 +84,8 @@ public struct MarkNotificationsRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /api/v1/notifications/devices`: an APNs device token of the signed-in user's iPhone.
+/// `POST` and `DELETE /api/v1/notifications/devices`: an APNs device token of the signed-in user's iPhone, to
+/// register or to forget.
 public struct DeviceRegistration: Codable, Sendable, Equatable {
     /// The token APNs gave the app, in hex.
     public var token: String

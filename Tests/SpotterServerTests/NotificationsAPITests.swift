@@ -199,15 +199,52 @@ struct NotificationsAPITests {
             #expect(gone.status == .noContent)
             #expect(try await api.storage.pushAddresses.webPushSubscriptions(of: me.id).isEmpty)
 
-            // A NUL byte (which PostgreSQL refuses in text, found by schemathesis) is an answer, not a 500.
+            // A NUL byte (which PostgreSQL refuses in text, found by schemathesis) is an answer naming the field,
+            // not a 500.
             let nul = try await api.call(
                 .post, "/api/v1/notifications/web-push/unsubscribe", token: ana,
                 json: #"{"endpoint":"https://push.example.net/\u0000"}"#)
             #expect(try nul.problem().errors?.map(\.field) == ["endpoint"])
-            #expect(
-                try await api.call(.delete, "/api/v1/notifications/devices/ab%00cd", token: ana).status == .notFound)
+            let device = try await api.call(.delete, "/api/v1/notifications/devices/ab%00cd", token: ana)
+            #expect(try device.problem().errors?.map(\.field) == ["token"])
             let archive = try await api.call(.post, "/api/v1/notifications/groups/a%00b/archive", token: ana)
-            #expect(archive.status == .notFound)
+            #expect(try archive.problem().errors?.map(\.field) == ["group_key"])
+        }
+    }
+
+    @Test(
+        "a device is removed by its token in the body, or in the path as before; neither puts it in the log",
+        arguments: StorageBackend.available)
+    func deviceTokensStayOutOfTheLog(backend: StorageBackend) async throws {
+        let capture = LogCapture()
+        try await TestApp.run(backend, logger: capture.logger()) { api in
+            // Given Ana's phone and tablet, registered for pushes
+            let ana = try await api.user("ana")
+            let me = try await api.call(.get, "/api/v1/me", token: ana).decode(Account.self)
+            let phone = String(repeating: "ab", count: 32)
+            let tablet = String(repeating: "cd", count: 32)
+            for token in [phone, tablet] {
+                let added = try await api.call(
+                    .post, "/api/v1/notifications/devices", token: ana, body: DeviceRegistration(token: token))
+                #expect(added.status == .noContent)
+            }
+            // When she removes the phone with its token in the body, and the tablet by the older route
+            let byBody = try await api.call(
+                .delete, "/api/v1/notifications/devices", token: ana, body: DeviceRegistration(token: phone))
+            let byPath = try await api.call(.delete, "/api/v1/notifications/devices/\(tablet)", token: ana)
+            // Then both are gone, and a second removal finds nothing
+            #expect(byBody.status == .noContent && byPath.status == .noContent)
+            #expect(try await api.storage.pushAddresses.devices(of: me.id).isEmpty)
+            let again = try await api.call(
+                .delete, "/api/v1/notifications/devices", token: ana, body: DeviceRegistration(token: phone))
+            #expect(again.status == .notFound)
+        }
+        // And the access log has both requests, by route, without either token
+        let lines = capture.all
+        #expect(lines.contains { $0.contains("DELETE /api/v1/notifications/devices 204") })
+        #expect(lines.contains { $0.contains("DELETE /api/v1/notifications/devices/{token} 204") })
+        for line in lines {
+            #expect(!line.contains("abababab") && !line.contains("cdcdcdcd"), "\(line)")
         }
     }
 }

@@ -10,9 +10,20 @@ public enum AccountRules {
 
     public static func problems(in request: SignupRequest) -> [FieldError] {
         [
-            emailProblem(request.email).map { FieldError(field: "email", detail: $0) },
+            (TextInput.problem(in: request.email, as: .line) ?? emailProblem(request.email))
+                .map { FieldError(field: "email", detail: $0) },
             usernameProblem(request.username).map { FieldError(field: "username", detail: $0) },
-            passwordProblem(request.password).map { FieldError(field: "password", detail: $0) },
+            (TextInput.problem(in: request.password, as: .line) ?? passwordProblem(request.password))
+                .map { FieldError(field: "password", detail: $0) },
+        ].compactMap { $0 }
+    }
+
+    /// A sign-in's login and password are one line each. Judged before any lookup, so what could never be a
+    /// login never reaches the database (PostgreSQL refuses a NUL in text).
+    public static func problems(in request: SigninRequest) -> [FieldError] {
+        [
+            TextInput.problem(in: request.login, as: .line).map { FieldError(field: "login", detail: $0) },
+            TextInput.problem(in: request.password, as: .line).map { FieldError(field: "password", detail: $0) },
         ].compactMap { $0 }
     }
 
@@ -47,17 +58,16 @@ public enum AccountRules {
 
     public static let displayNameLength = 1...50
 
-    /// Any printable text, 1 to 50 characters after trimming.
+    /// Any printable text on one line, 1 to 50 characters after trimming.
     public static func displayNameProblem(_ name: String) -> String? {
         guard displayNameLength.contains(name.count) else {
             return "must be \(displayNameLength.lowerBound) to \(displayNameLength.upperBound) characters"
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return "may not contain control characters"
-        }
-        return nil
+        return TextInput.problem(in: name, as: .line)
     }
 
+    /// 8 to 72 bytes. A control character is refused with the other text rules (`TextInput`): besides meaning
+    /// nothing in a password, a NUL would end it early for bcrypt, which reads a C string.
     public static func passwordProblem(_ password: String) -> String? {
         let bytes = password.utf8.count
         if bytes < passwordLength.lowerBound { return "must be at least \(passwordLength.lowerBound) characters" }
@@ -81,7 +91,7 @@ public enum AccountRules {
             }
             displayName = name
         }
-        if let bio = request.bio {
+        if let bio = request.bio.map({ TextInput.check($0, "bio", as: .lines, into: &problems) }) {
             if bio.count > bioMaxLength {
                 problems.append(FieldError(field: "bio", detail: "must be at most \(bioMaxLength) characters"))
             }
@@ -90,14 +100,16 @@ public enum AccountRules {
         if let avatar = request.avatarURL {
             if avatar.isEmpty {
                 profile.avatarURL = nil
-            } else if let problem = avatarProblem(avatar) {
+            } else if let problem = TextInput.problem(in: avatar, as: .line) ?? avatarProblem(avatar) {
                 problems.append(FieldError(field: "avatar_url", detail: problem))
             } else {
                 profile.avatarURL = avatar
             }
         }
         if let zone = request.timeZone {
-            if TimeZone(identifier: zone) == nil || zone.count > 64 {
+            if let problem = TextInput.problem(in: zone, as: .line) {
+                problems.append(FieldError(field: "time_zone", detail: problem))
+            } else if TimeZone(identifier: zone) == nil || zone.count > 64 {
                 problems.append(
                     FieldError(field: "time_zone", detail: "is not an IANA time zone such as Europe/Berlin"))
             }

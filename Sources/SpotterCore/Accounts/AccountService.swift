@@ -68,6 +68,8 @@ public struct AccountService: Sendable {
     ) async throws
         -> TokenResponse
     {
+        let problems = AccountRules.problems(in: request)
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let login = request.login.trimmingCharacters(in: .whitespaces)
         try await throttle.check(login: login, address: clientAddress)
         let account = try await storage.accounts.find(login: login)
@@ -93,6 +95,10 @@ public struct AccountService: Sendable {
     /// login stays signed in.
     public func changePassword(_ session: AuthenticatedSession, with request: ChangePasswordRequest) async throws {
         let account = session.account
+        var problems: [FieldError] = []
+        _ = TextInput.check(request.currentPassword, "current_password", into: &problems)
+        _ = TextInput.check(request.newPassword, "new_password", into: &problems)
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
         guard let hash = account.passwordHash else {
             throw SpotterError.validation([
                 FieldError(field: "current_password", detail: "this account signs in with Apple and has no password")
@@ -133,6 +139,7 @@ public struct AccountService: Sendable {
 
     /// Rotates a refresh token into a new pair of the same login.
     public func refresh(refreshToken: String) async throws -> TokenResponse {
+        _ = try TextInput.checked(refreshToken, field: "refresh_token")
         let now = clock.now
         guard let token = try await storage.tokens.find(hash: OpaqueToken.hash(refreshToken)), token.kind == .refresh,
             token.revokedAt == nil
@@ -202,9 +209,13 @@ public struct AccountService: Sendable {
     /// account with Apple's verified email (linking it), else to a new account.
     public func signInWithApple(_ request: AppleSigninRequest) async throws -> TokenResponse {
         guard let apple else { throw SpotterError.notFound("Sign in with Apple is not enabled on this server.") }
+        var problems: [FieldError] = []
+        _ = TextInput.check(request.identityToken, "identity_token", into: &problems)
+        _ = TextInput.check(request.nonce, "nonce", into: &problems)
         if let username = request.username, let problem = AccountRules.usernameProblem(username) {
-            throw SpotterError.invalid("username", problem)
+            problems.append(FieldError(field: "username", detail: problem))
         }
+        guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let identity = try await apple.verify(identityToken: request.identityToken, rawNonce: request.nonce)
         if let linked = try await storage.accounts.find(appleSubject: identity.subject) {
             return try await startLogin(for: linked)

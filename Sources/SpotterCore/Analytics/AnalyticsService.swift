@@ -81,10 +81,17 @@ public struct AnalyticsService: Sendable {
                 problems.append(
                     FieldError(field: "\(path).properties", detail: "must hold at most \(Self.maxProperties)"))
             }
-            for (key, value) in event.properties where key.isEmpty || key.count > 40 || value.count > 200 {
-                problems.append(
-                    FieldError(
-                        field: "\(path).properties.\(key)", detail: "keys must be 1 to 40 characters, values 200"))
+            for (key, value) in event.properties.sorted(by: { $0.key < $1.key }) {
+                // A key is named only once it is known to be printable: it becomes part of the field's name.
+                if let problem = TextInput.problem(in: key, as: .line) {
+                    problems.append(FieldError(field: "\(path).properties", detail: "keys \(problem)"))
+                } else if let problem = TextInput.problem(in: value, as: .line) {
+                    problems.append(FieldError(field: "\(path).properties.\(key)", detail: problem))
+                } else if key.isEmpty || key.count > 40 || value.count > 200 {
+                    problems.append(
+                        FieldError(
+                            field: "\(path).properties.\(key)", detail: "keys must be 1 to 40 characters, values 200"))
+                }
             }
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }

@@ -172,8 +172,12 @@ public struct NotificationService: Sendable {
         if LocalTime.minutes(of: quiet.end) == nil {
             problems.append(FieldError(field: "quiet_hours.end", detail: "must be a time as HH:mm"))
         }
-        if let zone = quiet.timeZone, TimeZone(identifier: zone) == nil {
-            problems.append(FieldError(field: "quiet_hours.time_zone", detail: "must be an IANA time zone name"))
+        if let zone = quiet.timeZone {
+            if let problem = TextInput.problem(in: zone, as: .line) {
+                problems.append(FieldError(field: "quiet_hours.time_zone", detail: problem))
+            } else if TimeZone(identifier: zone) == nil {
+                problems.append(FieldError(field: "quiet_hours.time_zone", detail: "must be an IANA time zone name"))
+            }
         }
         if !(1...1000).contains(preferences.maxPerHour) {
             problems.append(FieldError(field: "max_per_hour", detail: "must be 1 to 1000"))
@@ -197,8 +201,8 @@ public struct NotificationService: Sendable {
     }
 
     public func removeDevice(_ viewer: AccountRecord, token: String) async throws {
-        // What can't be a token was never registered; checking first keeps bytes such as NUL, which
-        // PostgreSQL refuses in text, away from the database.
+        _ = try TextInput.checked(token, field: "token")
+        // What can't be a token was never registered: nothing to look for.
         guard Self.isDeviceToken(token), try await storage.pushAddresses.removeDevice(token.lowercased(), of: viewer.id)
         else {
             throw SpotterError.notFound("No such device.")

@@ -57,9 +57,9 @@ public struct PostService: Sendable {
     // MARK: Posts
 
     public func create(_ request: CreatePostRequest, author: AccountRecord) async throws -> Post {
-        let text = request.text ?? ""
-        var problems = PostRules.problems(kind: request.kind, text: text, workout: request.workout)
-        if let templateID = request.workout?.templateID,
+        let (text, workout) = PostRules.normalized(text: request.text ?? "", workout: request.workout)
+        var problems = PostRules.problems(kind: request.kind, text: text, workout: workout)
+        if let templateID = workout?.templateID,
             try await storage.templates.workoutTemplate(templateID, viewer: author.id) == nil
         {
             problems.append(FieldError(field: "workout.template_id", detail: "is not a workout template you can use"))
@@ -71,7 +71,7 @@ public struct PostService: Sendable {
         let visibility = request.visibility ?? (author.profile.privacy == .public ? .public : .followers)
         let create = { () async throws -> PostRecord in
             var records: [PersonalRecord] = []
-            if let workout = request.workout, workout.completed {
+            if let workout, workout.completed {
                 let previous = try await storage.posts.personalBests(of: author.id)
                 let detected = PersonalRecordDetector.detect(workout: workout, postID: id, previous: previous)
                 records = detected.records
@@ -79,13 +79,13 @@ public struct PostService: Sendable {
             }
             let record = try await makeRecord(
                 id: id, author: author, kind: request.kind, text: text, visibility: visibility,
-                workout: request.workout, records: records, createdAt: now)
+                workout: workout, records: records, createdAt: now)
             try await storage.posts.insert(record)
             await events?.publish(.postCreated(id, author: author.id))
             await notifier?.notify(.posted(record))
             return record
         }
-        if request.workout?.completed == true {
+        if workout?.completed == true {
             // A completed workout's personal bests and its post are one unit of work: the bests never move
             // for a post that failed to save, and a saved post never misses the records it set.
             _ = try await storage.write(create)
@@ -105,8 +105,8 @@ public struct PostService: Sendable {
     /// Edits the caller's own post; personal records stay as detected when the workout was logged.
     public func update(_ id: PostID, with request: UpdatePostRequest, viewer: AccountRecord) async throws -> Post {
         var record = try await ownPost(id, viewer: viewer)
-        let text = request.text ?? record.text
-        let workout = request.workout ?? record.workout
+        let (text, workout) = PostRules.normalized(
+            text: request.text ?? record.text, workout: request.workout ?? record.workout)
         let problems = PostRules.problems(kind: record.kind, text: text, workout: workout)
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let updated = try await makeRecord(
@@ -179,7 +179,8 @@ public struct PostService: Sendable {
     /// the thread of the comment it answers.
     public func comment(on id: PostID, _ request: CreateCommentRequest, viewer: AccountRecord) async throws -> Comment {
         _ = try await get(id, viewer: viewer)
-        let text = request.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try TextInput.checked(request.text, field: "text", as: .lines)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...PostRules.commentMaxLength).contains(text.count) else {
             throw SpotterError.invalid("text", "must be 1 to \(PostRules.commentMaxLength) characters")
         }

@@ -21,18 +21,25 @@ public struct TemplateService: Sendable {
         -> ExerciseTemplate
     {
         var problems: [FieldError] = []
-        let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = TextInput.check(request.name, "name", into: &problems)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         if !(1...100).contains(name.count) {
             problems.append(.init(field: "name", detail: "must be 1 to 100 characters"))
         }
-        if (request.equipment?.count ?? 0) > 100 {
+        let equipment = request.equipment.map { TextInput.check($0, "equipment", into: &problems) }
+        if (equipment?.count ?? 0) > 100 {
             problems.append(.init(field: "equipment", detail: "must be at most 100 characters"))
         }
-        let groups = (request.muscleGroups ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let groups = (request.muscleGroups ?? []).enumerated().map { index, group in
+            TextInput.check(group, "muscle_groups[\(index)]", into: &problems)
+                .trimmingCharacters(in: .whitespaces).lowercased()
+        }
         if groups.count > 20 || groups.contains(where: { !(1...50).contains($0.count) }) {
             problems.append(.init(field: "muscle_groups", detail: "must be at most 20 names of 1 to 50 characters"))
         }
-        let format = request.format ?? ["weight", "reps", "set_type"]
+        let format = (request.format ?? ["weight", "reps", "set_type"]).enumerated().map { index, field in
+            TextInput.check(field, "format[\(index)]", into: &problems)
+        }
         if format.isEmpty || !Set(format).isSubset(of: Self.formats) {
             problems.append(
                 .init(field: "format", detail: "must list fields from \(Self.formats.sorted().joined(separator: ", "))")
@@ -40,7 +47,7 @@ public struct TemplateService: Sendable {
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let record = ExerciseTemplateRecord(
-            id: .generate(at: clock.now), authorID: author.id, name: name, equipment: request.equipment,
+            id: .generate(at: clock.now), authorID: author.id, name: name, equipment: equipment,
             muscleGroups: groups, format: format, visibility: request.visibility ?? .public, createdAt: clock.now)
         try await storage.templates.insertExercise(record)
         return try await exercise(record.id, viewer: author)
@@ -78,11 +85,13 @@ public struct TemplateService: Sendable {
         -> WorkoutTemplate
     {
         var problems: [FieldError] = []
-        let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = TextInput.check(request.name, "name", into: &problems)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         if !(1...100).contains(name.count) {
             problems.append(.init(field: "name", detail: "must be 1 to 100 characters"))
         }
-        if (request.description?.count ?? 0) > 2000 {
+        let description = TextInput.check(request.description ?? "", "description", as: .lines, into: &problems)
+        if description.count > 2000 {
             problems.append(.init(field: "description", detail: "must be at most 2000 characters"))
         }
         if !(1...50).contains(request.exercises.count) {
@@ -90,6 +99,7 @@ public struct TemplateService: Sendable {
         }
         for (index, exercise) in request.exercises.enumerated() {
             let path = "exercises[\(index)]"
+            _ = TextInput.check(exercise.name, "\(path).name", into: &problems)
             if !(1...100).contains(exercise.name.trimmingCharacters(in: .whitespaces).count) {
                 problems.append(.init(field: "\(path).name", detail: "must be 1 to 100 characters"))
             }
@@ -114,7 +124,7 @@ public struct TemplateService: Sendable {
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let record = WorkoutTemplateRecord(
             id: .generate(at: clock.now), authorID: author.id, name: name, type: request.type,
-            description: request.description ?? "", exercises: request.exercises,
+            description: description, exercises: request.exercises,
             visibility: request.visibility ?? .public, createdAt: clock.now)
         try await storage.templates.insertWorkoutTemplate(record)
         return try await workoutTemplate(record.id, viewer: author)
@@ -145,7 +155,7 @@ public struct TemplateService: Sendable {
     }
 
     private func authorID(_ username: String?, viewer: AccountRecord?) async throws -> UserID? {
-        guard let username else { return nil }
+        guard let username = try username.map({ try TextInput.checked($0, field: "author") }) else { return nil }
         return try await SocialService(storage: storage, clock: clock).visibleAccount(username, viewer: viewer).id
     }
 

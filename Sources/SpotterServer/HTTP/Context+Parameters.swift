@@ -12,12 +12,16 @@ extension AppRequestContext {
         return id
     }
 
-    /// A path segment such as a username or a tag.
+    /// A path segment such as a username or a tag, percent-decoded as clients escape it (`%C3%A9` is `é`) and
+    /// judged as one line of text (`TextInput`): a 422 naming the parameter for a control character.
     func text(_ name: String) throws -> String {
-        guard let text = parameters.get(name), !text.isEmpty, text.count <= 100 else {
-            throw SpotterError.malformed(detail: "\(name) is missing.", field: name)
+        guard let escaped = parameters.get(name), let text = escaped.removingPercentEncoding, !text.isEmpty,
+            text.count <= 100
+        else {
+            throw SpotterError.malformed(
+                detail: "\(name) is missing or not a percent-encoded path segment.", field: name)
         }
-        return text
+        return try TextInput.checked(text, field: name)
     }
 
     /// The signed-in account, if any (routes that also serve anonymous readers).

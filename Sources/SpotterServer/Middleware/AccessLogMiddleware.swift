@@ -3,9 +3,15 @@ import Hummingbird
 /// One log line per request: method, path, status, duration.
 ///
 /// Only the path is logged, never the query string or headers, because both can carry secrets (the realtime
-/// socket takes its token as `?token=`, and every API call has an `Authorization` header).
+/// socket takes its token as `?token=`, and every API call has an `Authorization` header). A route whose path
+/// itself carries a secret is logged by its pattern instead (`/api/v1/notifications/devices/{token}`).
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+
+    /// Routes whose path parameters are secrets. An APNs device token addresses pushes to one person's phone;
+    /// clients now send it in the body of `DELETE /api/v1/notifications/devices`, but older ones still call
+    /// this route.
+    static let redactedRoutes: Set<String> = ["/api/v1/notifications/devices/{token}"]
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -15,8 +21,9 @@ struct AccessLogMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
+        let path = context.endpointPath.flatMap { Self.redactedRoutes.contains($0) ? $0 : nil } ?? request.uri.path
         context.logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code)",
+            "\(request.method) \(path) \(response.status.code)",
             metadata: ["duration_ms": .string(Self.milliseconds(elapsed))])
         return response
     }
