@@ -9,14 +9,35 @@ struct ConnectionHardeningTests {
     /// Requests NIO's parser refuses, with the answer each must get.
     static let malformed: [(name: String, bytes: [UInt8], status: Int)] = [
         ("binary garbage", [0x00, 0x01, 0x02] + Array(" garbage\r\n\r\n".utf8), 400),
-        ("two Content-Lengths", Array("POST /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n".utf8), 400),
-        ("Content-Length with Transfer-Encoding", Array("POST /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8), 400),
-        ("a negative Content-Length", Array("POST /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n".utf8), 400),
+        (
+            "two Content-Lengths",
+            Array("POST /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n".utf8), 400
+        ),
+        (
+            "Content-Length with Transfer-Encoding",
+            Array(
+                "POST /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                    .utf8), 400
+        ),
+        (
+            "a negative Content-Length", Array("POST /healthz HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n".utf8),
+            400
+        ),
         ("a bare CR", Array("GET /healthz HTTP/1.1\rHost: a\r\n\r\n".utf8), 400),
         ("HTTP/0.9", Array("GET /healthz\r\n\r\n".utf8), 400),
         ("HTTP/3.0", Array("GET /healthz HTTP/3.0\r\nHost: a\r\n\r\n".utf8), 400),
-        ("a head over 81 KB", Array(("GET /healthz HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "a", count: 83_000) + "\r\n\r\n").utf8), 431),
-        ("5,000 headers", Array(("GET /healthz HTTP/1.1\r\nHost: a\r\n" + (0..<5_000).map { "X-\($0): a\r\n" }.joined() + "\r\n").utf8), 431),
+        (
+            "a head over 81 KB",
+            Array(
+                ("GET /healthz HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "a", count: 83_000) + "\r\n\r\n").utf8),
+            431
+        ),
+        (
+            "5,000 headers",
+            Array(
+                ("GET /healthz HTTP/1.1\r\nHost: a\r\n" + (0..<5_000).map { "X-\($0): a\r\n" }.joined() + "\r\n").utf8),
+            431
+        ),
     ]
 
     @Test("malformed HTTP is answered 400 or 431 with Connection: close, and the connection is closed")
@@ -50,7 +71,9 @@ struct ConnectionHardeningTests {
         }
     }
 
-    @Test("idle, slow-headed and body-less connections are closed by their timeouts; an oversized body is refused at once")
+    @Test(
+        "idle, slow-headed and body-less connections are closed by their timeouts; an oversized body is refused at once"
+    )
     func timeouts() async throws {
         let oneSecond = ["SPOTTER_IDLE_TIMEOUT": "1", "SPOTTER_HEADER_TIMEOUT": "1", "SPOTTER_BODY_TIMEOUT": "1"]
         try await Self.withServer(oneSecond) { server in

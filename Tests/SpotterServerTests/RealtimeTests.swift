@@ -248,6 +248,38 @@ struct RealtimeTests {
         }
     }
     @Test(
+        "a handshake on a kept-alive connection upgrades as on a new one; refused, it says Connection: close",
+        arguments: StorageBackend.available)
+    func upgradeOnReusedConnection(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend) { api, port in
+            let ana = try await api.user("ana")
+            // Given a connection that has already carried a request, when it asks to upgrade, then it is a socket
+            let socket = try await RawWebSocket.connect(port: port, token: ana, reusing: true)
+            try await socket.readAsItArrives()
+            try await socket.sendText(#"[null,"5","phoenix","heartbeat",{}]"#)
+            let reply = try await socket.read { $0.textValue?.contains("phx_reply") == true }
+            #expect(reply.textValue?.contains(#""5""#) == true && reply.textValue?.contains(#""ok""#) == true)
+            // that joins a topic and hears what is posted there.
+            try await socket.sendText(#"["1","2","community:feed","phx_join",{}]"#)
+            _ = try await socket.read { $0.textValue?.contains(#""2""#) == true }
+            _ = try await api.post(ana, "live on a reused connection")
+            // (`read` throws if no such frame comes.)
+            _ = try await socket.read { $0.textValue?.contains("live on a reused connection") == true }
+            await socket.close()
+            // A refused handshake, first or later on its connection, is answered 403 and says it closes.
+            for reusing in [false, true] {
+                do {
+                    _ = try await RawWebSocket.connect(port: port, token: "spa_nope", reusing: reusing)
+                    Issue.record("a bad token upgraded")
+                } catch let failure as RawWebSocket.Failure {
+                    #expect(failure.description.contains("HTTP/1.1 403"), "\(failure)")
+                    #expect(failure.description.lowercased().contains("connection: close"), "\(failure)")
+                }
+            }
+        }
+    }
+
+    @Test(
         "the socket answers pings, joins fragments, echoes the client's close, refuses binary and unmasked frames; refused upgrades get an answer",
         arguments: StorageBackend.available)
     func webSocketProtocol(backend: StorageBackend) async throws {
@@ -287,6 +319,12 @@ struct RealtimeTests {
             try await unmasked.send(opcode: 0x1, Array(#"[null,"1","phoenix","heartbeat",{}]"#.utf8), masked: false)
             let closed = try await unmasked.drainUntilClosed(timeout: .seconds(5))
             #expect(closed.first == .close(code: 1002, reason: "frames from a client are masked"))
+            // RFC 6455 §5.2: a reserved bit set without a negotiated extension fails the connection.
+            let reserved = try await RawWebSocket.connect(port: port, token: ana)
+            try await reserved.readAsItArrives()
+            try await reserved.send(opcode: 0x1, Array(#"[null,"1","phoenix","heartbeat",{}]"#.utf8), rsv1: true)
+            let reservedClose = try await reserved.drainUntilClosed(timeout: .seconds(5))
+            #expect(reservedClose.first.map { if case .close(1002, _) = $0 { true } else { false } } == true)
             // A refused upgrade gets the router's answer: a 403 problem, not a bare error.
             do {
                 _ = try await RawWebSocket.connect(port: port, token: "spa_nope")

@@ -36,8 +36,18 @@ final class RawWebSocket: Sendable {
         self.bytes = bytes
     }
 
-    static func connect(port: Int, token: String) async throws -> RawWebSocket {
+    /// Upgrades a new connection; with `reusing`, only after a plain `GET /healthz` on it has been answered, as
+    /// a client does that keeps its connections alive (Node's built-in WebSocket after a `fetch`).
+    static func connect(port: Int, token: String, reusing: Bool = false) async throws -> RawWebSocket {
         let socket = try await open(port: port)
+        if reusing {
+            let answer = try await socket.exchange("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+            guard answer.hasPrefix("HTTP/1.1 200") else { throw Failure(description: "healthz: \(answer)") }
+            let length =
+                answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+            try await socket.skip(length)
+        }
         let head = try await socket.exchange(
             "GET /socket/websocket?vsn=2.0.0&token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
                 + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
@@ -76,8 +86,13 @@ final class RawWebSocket: Sendable {
 
     /// Sends one frame: `opcode` 0 continues a message, 1 text, 2 binary, 8 close, 9 ping. `masked: false`
     /// breaks RFC 6455's rule for clients.
-    func send(opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true) async throws {
-        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+    /// `rsv1` sets the first reserved bit, which means nothing without a negotiated extension.
+    func send(
+        opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv1: Bool = false
+    )
+        async throws
+    {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode]
         let maskBit: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
             frame.append(maskBit | UInt8(payload.count))
@@ -133,6 +148,20 @@ final class RawWebSocket: Sendable {
         try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes))
     }
 
+    /// Reads and drops `count` bytes (a response's body).
+    private func skip(_ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        var left = count
+        while left > 0, ContinuousClock.now < deadline {
+            left -= bytes.drop(upTo: left)
+            if left > 0 {
+                channel.read()
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        if left > 0 { throw Failure(description: "the body did not arrive") }
+    }
+
     private func readResponseHead() async throws -> String {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
@@ -162,6 +191,15 @@ private final class Collector: ChannelInboundHandler, Sendable {
     }
 
     var ended: Bool { state.withLockedValue { $0.ended } }
+
+    /// Drops up to `count` bytes from the front; returns how many it dropped.
+    func drop(upTo count: Int) -> Int {
+        state.withLockedValue { state in
+            let dropped = min(count, state.buffer.count)
+            state.buffer.removeFirst(dropped)
+            return dropped
+        }
+    }
 
     func takeHead() -> String? {
         state.withLockedValue { state in
