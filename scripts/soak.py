@@ -137,12 +137,20 @@ async def idle_connection(source, stop):
             await asyncio.sleep(1)
 
 
+async def read_quietly(reader):
+    """Reads until the server closes; a reset or a broken pipe is a close too."""
+    try:
+        return await reader.read()
+    except OSError:
+        return b""
+
+
 async def slow_connection(stop):
     while not stop.is_set():
         try:
             reader, writer = await connect("127.0.0.8")
             writer.write(b"GET /healthz HTTP/1.1\r\n")
-            read = asyncio.ensure_future(reader.read())
+            read = asyncio.ensure_future(read_quietly(reader))
             while not read.done() and not stop.is_set():
                 writer.write(b"X")  # one byte of a header that never ends
                 await asyncio.wait([read], timeout=3)
