@@ -44,12 +44,8 @@ struct TerminalClientTests {
     func rateLimitedPost() async throws {
         try await LiveServer.run(configure: { $0.postRules.newAccountPostsPerHour = 1 }) { url, _ in
             // Given Ana, a new account, signed in, who has posted once this hour
-            try await SpotterClient(baseURL: url)
-                .signUp(email: "ana@example.com", username: "ana", password: Self.password)
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-cli-\(UUID())")
-            defer { try? FileManager.default.removeItem(at: home) }
-            let ana = Spotter(home: home)
-            _ = try await ana.run("login", "ana", "--server", url.absoluteString, "--password", Self.password)
+            let ana = try await Self.signedInAna(url)
+            defer { try? FileManager.default.removeItem(at: ana.home) }
             #expect(try await ana.run("post", "Easy run").contains("sent: post \"Easy run\""))
 
             // When she posts again
@@ -76,12 +72,8 @@ struct TerminalClientTests {
     func refusedPost() async throws {
         try await LiveServer.run { url, _ in
             // Given Ana, signed in
-            try await SpotterClient(baseURL: url)
-                .signUp(email: "ana@example.com", username: "ana", password: Self.password)
-            let home = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-cli-\(UUID())")
-            defer { try? FileManager.default.removeItem(at: home) }
-            let ana = Spotter(home: home)
-            _ = try await ana.run("login", "ana", "--server", url.absoluteString, "--password", Self.password)
+            let ana = try await Self.signedInAna(url)
+            defer { try? FileManager.default.removeItem(at: ana.home) }
 
             // When she posts a note without text
             let refused = try await ana.run("post", " ")
@@ -94,6 +86,16 @@ struct TerminalClientTests {
             #expect(try await ana.run("outbox", "--retry", "1").contains("refused: post \" \""))
             #expect(!(try await ana.run("outbox", "--discard", "1").contains("failed #1")))
         }
+    }
+
+    /// Ana, signed up on the server at `url` and signed in with the terminal client in a home of her own.
+    static func signedInAna(_ url: URL) async throws -> Spotter {
+        try await SpotterClient(baseURL: url)
+            .signUp(email: "ana@example.com", username: "ana", password: Self.password)
+        let ana = Spotter(
+            home: FileManager.default.temporaryDirectory.appendingPathComponent("spotter-cli-\(UUID())"))
+        _ = try await ana.run("login", "ana", "--server", url.absoluteString, "--password", Self.password)
+        return ana
     }
 
     /// The `spotter` executable next to this test bundle (SwiftPM builds it with the tests).
