@@ -31,4 +31,48 @@ struct DocumentAgreementTests {
             #expect(try since.decode(Page<Post>.self).items.map(\.id) == [post.id])
         }
     }
+
+    @Test(
+        "every RFC 3339 form of a time is read, and names the same instant",
+        arguments: [
+            "2026-11-20T10:00:00Z", "2026-11-20t10:00:00z", "2026-11-20T10:00:00.250Z", "2026-11-20T12:00:00+02:00",
+            "2026-11-21T09:59:00+23:59", "2026-11-19T10:01:00-23:59",
+        ])
+    func rfc3339(text: String) async throws {
+        try await TestApp.run(.sqlite) { api in
+            // Given Ana
+            let ana = try await api.user("ana")
+            // When she logs a workout whose start is written this way
+            let workout = """
+                {"kind": "workout", "workout": {"title": "Legs", "type": "strength",
+                 "start_time": "\(text)", "end_time": "2026-11-20T11:00:00Z",
+                 "exercises": [{"name": "Squat", "sets": [{"weight_kg": 100, "reps": 5}]}]}}
+                """
+            let response = try await api.call(.post, "/api/v1/posts", token: ana, json: workout)
+            // Then it is taken, starting at 10:00 UTC
+            #expect(response.status == .created, "\(text): \(response.text)")
+            let post = try response.decode(Post.self)
+            #expect(post.workout?.startTime == Date(timeIntervalSince1970: 1_795_168_800))
+        }
+    }
+
+    @Test(
+        "what is not an RFC 3339 time is a 400 naming the field",
+        arguments: [
+            "2026-11-20 10:00:00Z", "2026-11-20T10:00:00", "2026-13-20T10:00:00Z", "2026-02-30T10:00:00Z",
+            "2026-11-20T24:00:00Z", "2026-11-20T10:00:00+24:00", "2026-11-20T10:00Z", "20261120T100000Z",
+        ])
+    func notRFC3339(text: String) async throws {
+        try await TestApp.run(.sqlite) { api in
+            let ana = try await api.user("ana")
+            let workout = """
+                {"kind": "workout", "workout": {"title": "Legs", "type": "strength",
+                 "start_time": "\(text)", "end_time": "2026-11-20T11:00:00Z",
+                 "exercises": [{"name": "Squat", "sets": [{"weight_kg": 100, "reps": 5}]}]}}
+                """
+            let response = try await api.call(.post, "/api/v1/posts", token: ana, json: workout)
+            #expect(response.status == .badRequest, "\(text)")
+            #expect(try response.problem().errors?.map(\.field) == ["workout.start_time"])
+        }
+    }
 }
