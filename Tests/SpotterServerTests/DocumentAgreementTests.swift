@@ -32,6 +32,44 @@ struct DocumentAgreementTests {
         }
     }
 
+    @Test("a number too large for its field is a 422 naming the field")
+    func hugeInteger() async throws {
+        try await TestApp.run(.sqlite) { api in
+            // Given Ana
+            let ana = try await api.user("ana")
+            // When she sends an integer beyond 64 bits where the document has a bounded integer
+            let preferences = try await api.call(
+                .put, "/api/v1/notifications/preferences", token: ana,
+                json: #"{"max_per_hour": 18446744073709551616}"#)
+            // Then the answer is the document's 422, naming the field
+            #expect(preferences.status == .unprocessableContent)
+            #expect(try preferences.problem().errors?.map(\.field) == ["max_per_hour"])
+
+            // And deep in a workout, the field is named by its whole path
+            let workout = #"""
+                {"kind": "workout", "workout": {"title": "Legs", "type": "strength",
+                 "start_time": "2026-11-20T10:00:00Z", "end_time": "2026-11-20T11:00:00Z",
+                 "exercises": [{"name": "Squat", "sets": [{"weight_kg": 100, "reps": 5},
+                   {"weight_kg": 100.5, "reps": 99999999999999999999}]}]}}
+                """#
+            let post = try await api.call(.post, "/api/v1/posts", token: ana, json: workout)
+            #expect(post.status == .unprocessableContent)
+            #expect(try post.problem().errors?.map(\.field) == ["workout.exercises[0].sets[1].reps"])
+
+            // And a fraction where a whole number belongs is the 400 of a wrong type, naming the field
+            let fraction = try await api.call(
+                .put, "/api/v1/notifications/preferences", token: ana, json: #"{"max_per_hour": 2.5}"#)
+            #expect(fraction.status == .badRequest)
+            #expect(try fraction.problem().errors?.map(\.field) == ["max_per_hour"])
+
+            // And a number where text belongs is still that field's wrong type, however large
+            let email = try await api.call(
+                .post, "/api/v1/auth/signup", json: #"{"email": 1e999999, "username": "bea", "password": "x"}"#)
+            #expect(email.status == .badRequest)
+            #expect(try email.problem().errors?.map(\.field) == ["email"])
+        }
+    }
+
     @Test(
         "every RFC 3339 form of a time is read, and names the same instant",
         arguments: [
