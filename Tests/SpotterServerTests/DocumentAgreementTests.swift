@@ -113,4 +113,29 @@ struct DocumentAgreementTests {
             #expect(try response.problem().errors?.map(\.field) == ["workout.start_time"])
         }
     }
+
+    @Test("a password's length is counted in characters, as the document counts it; its bytes only at the top")
+    func passwordCharacters() async throws {
+        try await TestApp.run(.sqlite) { api in
+            // Given seven characters that take fourteen bytes
+            let seven = try await api.call(
+                .post, "/api/v1/auth/signup",
+                body: SignupRequest(email: "ana@example.com", username: "ana", password: "äöüäöüä"))
+            // Then they are too short, as the document's minLength says
+            #expect(seven.status == .unprocessableContent)
+            #expect(try seven.problem().errors?.map(\.field) == ["password"])
+            // And eight are enough
+            let eight = try await api.call(
+                .post, "/api/v1/auth/signup",
+                body: SignupRequest(email: "ana@example.com", username: "ana", password: "äöüäöüäö"))
+            #expect(eight.status == .created)
+            // And 37 characters of 74 bytes are more than bcrypt reads, as the document says
+            let long = try await api.call(
+                .post, "/api/v1/auth/signup",
+                body: SignupRequest(
+                    email: "bea@example.com", username: "bea", password: String(repeating: "é", count: 37)))
+            #expect(long.status == .unprocessableContent)
+            #expect(try long.problem().errors?.first?.detail.contains("72 bytes") == true)
+        }
+    }
 }

@@ -5,7 +5,10 @@ import SpotterModels
 /// so a signup with three bad fields hears about all three at once.
 public enum AccountRules {
     public static let usernameLength = 3...30
-    public static let passwordLength = 8...72  // bcrypt reads 72 bytes; longer would be silently cut
+    /// At least 8 characters, as the document's `minLength` counts them (Unicode code points); at most 72 bytes
+    /// in UTF-8, because bcrypt reads no further and anything longer would be silently cut.
+    public static let passwordMinCharacters = 8
+    public static let passwordMaxBytes = 72
     public static let emailMaxLength = 254
 
     public static func problems(in request: SignupRequest) -> [FieldError] {
@@ -58,10 +61,14 @@ public enum AccountRules {
         return nil
     }
 
+    /// JSON Schema counts a string's length in code points, so this does too: seven accented letters are
+    /// seven characters however many bytes they take (`String.count` would count "e" and a combining accent
+    /// as one, and refuse what the document allows).
     public static func passwordProblem(_ password: String) -> String? {
-        let bytes = password.utf8.count
-        if bytes < passwordLength.lowerBound { return "must be at least \(passwordLength.lowerBound) characters" }
-        if bytes > passwordLength.upperBound { return "must be at most \(passwordLength.upperBound) bytes" }
+        if password.unicodeScalars.count < passwordMinCharacters {
+            return "must be at least \(passwordMinCharacters) characters"
+        }
+        if password.utf8.count > passwordMaxBytes { return "must be at most \(passwordMaxBytes) bytes in UTF-8" }
         return nil
     }
 
