@@ -138,4 +138,52 @@ struct DocumentAgreementTests {
             #expect(try long.problem().errors?.first?.detail.contains("72 bytes") == true)
         }
     }
+
+    @Test("a 150-character device token registered by POST can be deleted", arguments: StorageBackend.available)
+    func longDeviceToken(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Ana's device, with a token of 150 hex digits
+            let ana = try await api.user("ana")
+            let token = String(repeating: "ab", count: 75)
+            let added = try await api.call(
+                .post, "/api/v1/notifications/devices", token: ana, body: DeviceRegistration(token: token))
+            #expect(added.status == .noContent)
+            // When she removes it by its token
+            let removed = try await api.call(.delete, "/api/v1/notifications/devices/\(token)", token: ana)
+            // Then it is gone
+            #expect(removed.status == .noContent, "\(removed.text)")
+        }
+    }
+
+    @Test("a long path value is judged as what it names, not called missing")
+    func longPathValues() async throws {
+        try await TestApp.run(.sqlite) { api in
+            let ana = try await api.user("ana")
+            let long = String(repeating: "a", count: 150)
+            let requests: [(HTTPRequest.Method, String)] = [
+                (.get, "/api/v1/users/\(long)"), (.post, "/api/v1/users/\(long)/follow"),
+                (.post, "/api/v1/notifications/groups/\(long)/archive"),
+            ]
+            for (method, path) in requests {
+                let response = try await api.call(method, path, token: ana)
+                #expect(response.status == .notFound, "\(method) \(path): \(response.text)")
+            }
+        }
+    }
+
+    @Test("a path value is read percent-decoded, so a tag in any script finds its posts")
+    func percentDecodedPath() async throws {
+        try await TestApp.run(.sqlite) { api in
+            // Given a post tagged #straße
+            let ana = try await api.user("ana")
+            let post = try await api.post(ana, "Long run along the #straße")
+            // When the tag's feed is asked for with the tag percent-encoded, as a URL carries it
+            let feed = try await api.feed("/api/v1/feeds/tags/stra%C3%9Fe", token: nil)
+            // Then the post is there
+            #expect(feed.items.map(\.id) == [post.id])
+            // And a control character, which no name holds, names nothing
+            let nul = try await api.call(.get, "/api/v1/users/ana%00", token: ana)
+            #expect(nul.status == .notFound)
+        }
+    }
 }

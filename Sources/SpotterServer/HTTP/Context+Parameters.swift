@@ -12,11 +12,16 @@ extension AppRequestContext {
         return id
     }
 
-    /// A path segment such as a username or a tag.
+    /// A path segment such as a username, a tag or a device token, percent-decoded (the router hands it over
+    /// as the URL spells it: `stra%C3%9Fe`, not `straße`).
+    ///
+    /// Its length is for the rule of what it names to judge: a 150-digit device token is a token, a 150-letter
+    /// username names nobody (404). What no name holds (a control character, such as the NUL PostgreSQL
+    /// refuses in text, or bytes that aren't UTF-8) names nothing here either.
     func text(_ name: String) throws -> String {
-        guard let text = parameters.get(name), !text.isEmpty, text.count <= 100 else {
-            throw SpotterError.malformed(detail: "\(name) is missing.", field: name)
-        }
+        guard let raw = parameters.get(name), let text = raw.removingPercentEncoding, !text.isEmpty,
+            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+        else { throw SpotterError.notFound("No such \(name).") }
         return text
     }
 
