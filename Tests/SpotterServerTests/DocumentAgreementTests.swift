@@ -56,6 +56,16 @@ struct DocumentAgreementTests {
             #expect(post.status == .unprocessableContent)
             #expect(try post.problem().errors?.map(\.field) == ["workout.exercises[0].sets[1].reps"])
 
+            // And however many other numbers could be the one, the one is found
+            let sets = (0..<300).map { #"{"weight_kg": \#(Double($0) + 0.5), "reps": 5}"# }.joined(separator: ",")
+            let many = #"""
+                {"kind": "workout", "workout": {"title": "Legs", "type": "strength",
+                 "start_time": "2026-11-20T10:00:00Z", "end_time": "2026-11-20T11:00:00Z",
+                 "exercises": [{"name": "Squat", "sets": [{"weight_kg": 1.5, "reps": 1e30}, \#(sets)]}]}}
+                """#
+            let found = try await api.call(.post, "/api/v1/posts", token: ana, json: many)
+            #expect(try found.problem().errors?.map(\.field) == ["workout.exercises[0].sets[0].reps"])
+
             // And a fraction where a whole number belongs is the 400 of a wrong type, naming the field
             let fraction = try await api.call(
                 .put, "/api/v1/notifications/preferences", token: ana, json: #"{"max_per_hour": 2.5}"#)

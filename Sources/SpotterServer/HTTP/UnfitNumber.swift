@@ -6,37 +6,51 @@ import SpotterCore
 /// Since Swift 6, on Linux, a number that doesn't fit its field (`2.5` or `2^70` for an `Int`, `1e999` for a
 /// `Double`) fails the whole decode as "The given data was not valid JSON." with no coding path
 /// (swift-foundation issue 1604). The document promises a 400 or 422 naming the field, so when that error
-/// comes, each number that could be the one (a fraction, an exponent, or 19 digits and more) is set to `0` in
-/// turn until the decode gets past it; the last one set is the culprit. Only failed requests pay for this.
+/// comes, the numbers that could be the one (a fraction, an exponent, or 19 digits and more) are set to `0`,
+/// the first `k` of them in document order, and `k` is halved in on until the decode just gets past the
+/// error: the `k`-th is the culprit. A few decodes however many numbers the body holds; only failed requests
+/// pay for them.
 enum UnfitNumber {
-    /// How many numbers are tried before giving up and calling the body unreadable.
-    static let maxAttempts = 64
-
     /// The problem with the number that broke decoding `type` from `body`, or `nil` if it was not a number.
     static func problem<T: Decodable>(
         decoding type: T.Type, from body: Data, with decoder: JSONDecoder
     )
         -> SpotterError?
     {
-        var bytes = [UInt8](body)
-        let suspects = numbers(in: bytes).filter { isSuspect(bytes[$0.range]) }
-        // Back to front, so setting one to `0` leaves the positions of those before it where they were.
-        for number in suspects.reversed().prefix(maxAttempts) {
-            let literal = String(decoding: bytes[number.range], as: UTF8.self)
-            bytes.replaceSubrange(number.range, with: [UInt8(ascii: "0")])
+        let original = [UInt8](body)
+        let suspects = numbers(in: original).filter { isSuspect(original[$0.range]) }
+        /// The decode with the first `count` suspects set to `0`: `nil` while it still fails unlocated.
+        func attempt(_ count: Int) -> (any Error)?? {
+            var bytes = original
+            // Back to front, so each replacement leaves the positions of those before it where they were.
+            for number in suspects.prefix(count).reversed() {
+                bytes.replaceSubrange(number.range, with: [UInt8(ascii: "0")])
+            }
             do {
                 _ = try decoder.decode(T.self, from: Data(bytes))
+                return .some(nil)
             } catch let error as DecodingError where isUnlocated(error) {
-                continue
-            } catch let error as DecodingError where SpotterError.path(of: error) == number.path {
-                // With the number out of the way, its field says what it wanted instead (a string, say).
-                return SpotterError(decoding: error)
+                return nil
             } catch {
-                return problem(literal, at: number.path)
+                return .some(error)
             }
-            return problem(literal, at: number.path)
         }
-        return nil
+        guard var outcome = attempt(suspects.count) else { return nil }
+        var (passing, failing) = (suspects.count, 0)
+        while passing - failing > 1 {
+            let middle = (passing + failing) / 2
+            if let result = attempt(middle) {
+                (passing, outcome) = (middle, result)
+            } else {
+                failing = middle
+            }
+        }
+        let culprit = suspects[passing - 1]
+        if let error = outcome as? DecodingError, SpotterError.path(of: error) == culprit.path {
+            // With the number out of the way, its field says what it wanted instead (a string, say).
+            return SpotterError(decoding: error)
+        }
+        return problem(String(decoding: original[culprit.range], as: UTF8.self), at: culprit.path)
     }
 
     /// The error swift-foundation throws for a number that doesn't fit, and for text that isn't JSON.
