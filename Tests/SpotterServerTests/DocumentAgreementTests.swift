@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import SpotterCore
 import SpotterModels
 import SpotterTestSupport
@@ -194,6 +195,28 @@ struct DocumentAgreementTests {
             // And a control character, which no name holds, names nothing
             let nul = try await api.call(.get, "/api/v1/users/ana%00", token: ana)
             #expect(nul.status == .notFound)
+        }
+    }
+
+    @Test("a text limit counts code points as sent, as the document's maxLength does")
+    func textLengths() async throws {
+        try await TestApp.run(.sqlite) { api in
+            // Given Ana
+            let ana = try await api.user("ana")
+            func exercise(named name: String) async throws -> TestResponse {
+                try await api.call(
+                    .post, "/api/v1/exercises", token: ana, body: CreateExerciseTemplateRequest(name: name))
+            }
+            // When a name is 60 letters with combining accents: 60 characters to a reader, 120 code points
+            let accented = try await exercise(named: String(repeating: "e\u{301}", count: 60))
+            // Then it is over the document's 100, as the document counts
+            #expect(try accented.problem().errors?.map(\.field) == ["name"])
+            // And 100 letters and a space are 101, although the name is stored trimmed
+            let spaced = try await exercise(named: String(repeating: "a", count: 100) + " ")
+            #expect(try spaced.problem().errors?.map(\.field) == ["name"])
+            // And exactly 100 are taken, and blank is not a name
+            #expect(try await exercise(named: String(repeating: "a", count: 100)).status == .created)
+            #expect(try await exercise(named: " \n ").status == .unprocessableContent)
         }
     }
 }

@@ -50,9 +50,9 @@ public enum AccountRules {
 
     public static let displayNameLength = 1...50
 
-    /// Any printable text, 1 to 50 characters after trimming.
+    /// Any printable text: something besides whitespace, 50 characters at most (as sent; it is stored trimmed).
     public static func displayNameProblem(_ name: String) -> String? {
-        guard displayNameLength.contains(name.count) else {
+        guard TextLength.isName(name, maxLength: displayNameLength.upperBound) else {
             return "must be \(displayNameLength.lowerBound) to \(displayNameLength.upperBound) characters"
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -82,14 +82,14 @@ public enum AccountRules {
         var problems: [FieldError] = []
         var displayName = account.displayName
         var profile = account.profile
-        if let name = request.displayName?.trimmingCharacters(in: .whitespacesAndNewlines) {
+        if let name = request.displayName {
             if let problem = displayNameProblem(name) {
                 problems.append(FieldError(field: "display_name", detail: problem))
             }
-            displayName = name
+            displayName = name.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let bio = request.bio {
-            if bio.count > bioMaxLength {
+            if bio.textLength > bioMaxLength {
                 problems.append(FieldError(field: "bio", detail: "must be at most \(bioMaxLength) characters"))
             }
             profile.bio = bio.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -118,7 +118,7 @@ public enum AccountRules {
 
     /// An absolute http(s) URL of at most 2048 characters (uploads come later; until then avatars are links).
     public static func avatarProblem(_ url: String) -> String? {
-        guard url.count <= 2048, let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+        guard url.textLength <= 2048, let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
             ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
         else { return "must be an http or https URL" }
         return nil

@@ -81,7 +81,7 @@ public struct AnalyticsService: Sendable {
                 problems.append(
                     FieldError(field: "\(path).properties", detail: "must hold at most \(Self.maxProperties)"))
             }
-            for (key, value) in event.properties where key.isEmpty || key.count > 40 || value.count > 200 {
+            for (key, value) in event.properties where key.isEmpty || key.textLength > 40 || value.textLength > 200 {
                 problems.append(
                     FieldError(
                         field: "\(path).properties.\(key)", detail: "keys must be 1 to 40 characters, values 200"))

@@ -180,7 +180,7 @@ public struct PostService: Sendable {
     public func comment(on id: PostID, _ request: CreateCommentRequest, viewer: AccountRecord) async throws -> Comment {
         _ = try await get(id, viewer: viewer)
         let text = request.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...PostRules.commentMaxLength).contains(text.count) else {
+        guard TextLength.isName(request.text, maxLength: PostRules.commentMaxLength) else {
             throw SpotterError.invalid("text", "must be 1 to \(PostRules.commentMaxLength) characters")
         }
         var parentID: CommentID?

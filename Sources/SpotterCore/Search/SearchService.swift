@@ -19,10 +19,10 @@ public struct SearchService: Sendable {
     ) async throws
         -> SearchResults
     {
-        let q = (query ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(q.count),
-            !q.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard let query, TextLength.isName(query, maxLength: 100),
+            !query.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw SpotterError.malformed(detail: "q must be 1 to 100 characters of text.", field: "q") }
+        let q = query.trimmingCharacters(in: .whitespacesAndNewlines)
         let kinds: [Kind]
         if let type {
             guard let kind = Kind(rawValue: type) else {

@@ -22,14 +22,15 @@ public struct TemplateService: Sendable {
     {
         var problems: [FieldError] = []
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !(1...100).contains(name.count) {
+        if !TextLength.isName(request.name, maxLength: 100) {
             problems.append(.init(field: "name", detail: "must be 1 to 100 characters"))
         }
-        if (request.equipment?.count ?? 0) > 100 {
+        if (request.equipment?.textLength ?? 0) > 100 {
             problems.append(.init(field: "equipment", detail: "must be at most 100 characters"))
         }
-        let groups = (request.muscleGroups ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if groups.count > 20 || groups.contains(where: { !(1...50).contains($0.count) }) {
+        let given = request.muscleGroups ?? []
+        let groups = given.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+        if given.count > 20 || given.contains(where: { !TextLength.isName($0, maxLength: 50) }) {
             problems.append(.init(field: "muscle_groups", detail: "must be at most 20 names of 1 to 50 characters"))
         }
         let format = request.format ?? ["weight", "reps", "set_type"]
@@ -79,10 +80,10 @@ public struct TemplateService: Sendable {
     {
         var problems: [FieldError] = []
         let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !(1...100).contains(name.count) {
+        if !TextLength.isName(request.name, maxLength: 100) {
             problems.append(.init(field: "name", detail: "must be 1 to 100 characters"))
         }
-        if (request.description?.count ?? 0) > 2000 {
+        if (request.description?.textLength ?? 0) > 2000 {
             problems.append(.init(field: "description", detail: "must be at most 2000 characters"))
         }
         if !(1...50).contains(request.exercises.count) {
@@ -90,7 +91,7 @@ public struct TemplateService: Sendable {
         }
         for (index, exercise) in request.exercises.enumerated() {
             let path = "exercises[\(index)]"
-            if !(1...100).contains(exercise.name.trimmingCharacters(in: .whitespaces).count) {
+            if !TextLength.isName(exercise.name, maxLength: 100) {
                 problems.append(.init(field: "\(path).name", detail: "must be 1 to 100 characters"))
             }
             if exercise.targetSets.count > 50 {
