@@ -230,7 +230,17 @@ public struct NotificationService: Sendable {
     }
 
     static func isDeviceToken(_ token: String) -> Bool {
-        (32...200).contains(token.count) && token.allSatisfy(\.isHexDigit)
+        // ASCII hex only, as the document's pattern says: `Character.isHexDigit` takes fullwidth digits too.
+        (32...200).contains(token.utf8.count) && token.utf8.allSatisfy(isASCIIHexDigit)
+    }
+
+    private static func isASCIIHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
+        default: false
+        }
     }
 
     /// An http(s) URL of printable characters, as push services hand out.
