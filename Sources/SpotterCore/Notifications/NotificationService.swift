@@ -172,7 +172,7 @@ public struct NotificationService: Sendable {
         if LocalTime.minutes(of: quiet.end) == nil {
             problems.append(FieldError(field: "quiet_hours.end", detail: "must be a time as HH:mm"))
         }
-        if let zone = quiet.timeZone, TimeZone(identifier: zone) == nil {
+        if let zone = quiet.timeZone, !AccountRules.isTimeZone(zone) {
             problems.append(FieldError(field: "quiet_hours.time_zone", detail: "must be an IANA time zone name"))
         }
         if !(1...1000).contains(preferences.maxPerHour) {
