@@ -10,8 +10,8 @@ import Foundation
 ///   `Idempotency-Key` with the first: a queued action sent again by another process must not look
 ///   different (issue 23).
 /// - Slashes are not escaped (`.withoutEscapingSlashes`): `"a/b"`, not `"a\/b"`.
-/// - Dates are RFC 3339 in UTC with whole seconds (`.iso8601`: `2026-11-22T19:39:13Z`), and only that form
-///   is read.
+/// - Dates are written RFC 3339 in UTC with whole seconds (`.iso8601`: `2026-11-22T19:39:13Z`), and read in
+///   every form RFC 3339 allows (`RFC3339`): lower case, fractions of a second, any offset.
 ///
 /// ```swift
 /// let body = try WireJSON.encoder().encode(CreatePostRequest(kind: .note, text: "Long run"))
@@ -30,7 +30,14 @@ public enum WireJSON {
     /// A new decoder with the wire's options.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            guard let date = RFC3339.date(from: try container.decode(String.self)) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "must be an RFC 3339 time such as 2026-11-22T19:39:13Z.")
+            }
+            return date
+        }
         return decoder
     }
 }

@@ -26,9 +26,11 @@ struct AccountRulesTests {
         #expect((AccountRules.usernameProblem(username) == nil) == valid)
     }
 
-    @Test("passwords are 8 to 72 bytes, because bcrypt reads no further")
+    @Test("passwords are 8 characters or more, and 72 bytes at most, because bcrypt reads no further")
     func passwords() {
         #expect(AccountRules.passwordProblem("1234567") != nil)
+        #expect(AccountRules.passwordProblem("äöüäöüä") != nil)  // 14 bytes, but 7 characters
+        #expect(AccountRules.passwordProblem("e\u{301}e\u{301}e\u{301}e\u{301}") == nil)  // 8 code points
         #expect(AccountRules.passwordProblem("12345678") == nil)
         #expect(AccountRules.passwordProblem(String(repeating: "x", count: 72)) == nil)
         #expect(AccountRules.passwordProblem(String(repeating: "x", count: 73)) != nil)

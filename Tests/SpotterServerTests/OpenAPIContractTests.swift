@@ -39,6 +39,21 @@ struct OpenAPIContractTests {
         }
     }
 
+    @Test("every time zone the document lists is one the server takes")
+    func timeZones() throws {
+        // Given the document's TimeZone enum (the IANA database's names)
+        let text = try String(contentsOf: OpenAPIFile.url, encoding: .utf8)
+        let schema = try #require(text.range(of: "\n    TimeZone:\n"))
+        let list = try #require(text.range(of: "enum: [", range: schema.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "]", range: list.upperBound..<text.endIndex))
+        let zones = text[list.upperBound..<end.lowerBound].split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(zones.count > 500 && zones.contains("Europe/Berlin") && zones.contains("UTC"))
+        // Then the profile's and quiet hours' rule takes each of them
+        #expect(zones.filter { !AccountRules.isTimeZone($0) } == [])
+    }
+
     /// `METHOD /api/...`: a JSON API route.
     static func isAPI(_ route: String) -> Bool {
         route.split(separator: " ").last?.hasPrefix("/api/") == true

@@ -5,7 +5,10 @@ import SpotterModels
 /// so a signup with three bad fields hears about all three at once.
 public enum AccountRules {
     public static let usernameLength = 3...30
-    public static let passwordLength = 8...72  // bcrypt reads 72 bytes; longer would be silently cut
+    /// At least 8 characters, as the document's `minLength` counts them (Unicode code points); at most 72 bytes
+    /// in UTF-8, because bcrypt reads no further and anything longer would be silently cut.
+    public static let passwordMinCharacters = 8
+    public static let passwordMaxBytes = 72
     public static let emailMaxLength = 254
 
     public static func problems(in request: SignupRequest) -> [FieldError] {
@@ -58,20 +61,25 @@ public enum AccountRules {
 
     public static let displayNameLength = 1...50
 
-    /// Any printable text on one line, 1 to 50 characters after trimming.
+    /// Any printable text on one line: something besides whitespace, 50 characters at most (as sent; it is
+    /// stored trimmed).
     public static func displayNameProblem(_ name: String) -> String? {
-        guard displayNameLength.contains(name.count) else {
+        guard TextLength.isName(name, maxLength: displayNameLength.upperBound) else {
             return "must be \(displayNameLength.lowerBound) to \(displayNameLength.upperBound) characters"
         }
         return TextInput.problem(in: name, as: .line)
     }
 
-    /// 8 to 72 bytes. A control character is refused with the other text rules (`TextInput`): besides meaning
-    /// nothing in a password, a NUL would end it early for bcrypt, which reads a C string.
+    /// 8 to 72: JSON Schema counts a string's length in code points, so the minimum does too (seven accented
+    /// letters are seven characters however many bytes they take; `String.count` would count "e" and a
+    /// combining accent as one, and refuse what the document allows); bcrypt's maximum is in bytes. A control
+    /// character is refused with the other text rules (`TextInput`): besides meaning nothing in a password, a
+    /// NUL would end it early for bcrypt, which reads a C string.
     public static func passwordProblem(_ password: String) -> String? {
-        let bytes = password.utf8.count
-        if bytes < passwordLength.lowerBound { return "must be at least \(passwordLength.lowerBound) characters" }
-        if bytes > passwordLength.upperBound { return "must be at most \(passwordLength.upperBound) bytes" }
+        if password.unicodeScalars.count < passwordMinCharacters {
+            return "must be at least \(passwordMinCharacters) characters"
+        }
+        if password.utf8.count > passwordMaxBytes { return "must be at most \(passwordMaxBytes) bytes in UTF-8" }
         return nil
     }
 
@@ -85,14 +93,14 @@ public enum AccountRules {
         var problems: [FieldError] = []
         var displayName = account.displayName
         var profile = account.profile
-        if let name = request.displayName?.trimmingCharacters(in: .whitespacesAndNewlines) {
+        if let name = request.displayName {
             if let problem = displayNameProblem(name) {
                 problems.append(FieldError(field: "display_name", detail: problem))
             }
-            displayName = name
+            displayName = name.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let bio = request.bio.map({ TextInput.check($0, "bio", as: .lines, into: &problems) }) {
-            if bio.count > bioMaxLength {
+            if bio.textLength > bioMaxLength {
                 problems.append(FieldError(field: "bio", detail: "must be at most \(bioMaxLength) characters"))
             }
             profile.bio = bio.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -107,9 +115,7 @@ public enum AccountRules {
             }
         }
         if let zone = request.timeZone {
-            if let problem = TextInput.problem(in: zone, as: .line) {
-                problems.append(FieldError(field: "time_zone", detail: problem))
-            } else if TimeZone(identifier: zone) == nil || zone.count > 64 {
+            if !isTimeZone(zone) {
                 problems.append(
                     FieldError(field: "time_zone", detail: "is not an IANA time zone such as Europe/Berlin"))
             }
@@ -121,9 +127,15 @@ public enum AccountRules {
         return (displayName, profile)
     }
 
+    /// An IANA time zone name (`Europe/Berlin`, `UTC`), 64 characters at most: the profile's and quiet hours'.
+    /// The document lists the names of the IANA database, each of which this takes (OpenAPIContractTests).
+    public static func isTimeZone(_ zone: String) -> Bool {
+        zone.textLength <= 64 && TimeZone(identifier: zone) != nil
+    }
+
     /// An absolute http(s) URL of at most 2048 characters (uploads come later; until then avatars are links).
     public static func avatarProblem(_ url: String) -> String? {
-        guard url.count <= 2048, let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+        guard url.textLength <= 2048, let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
             ["http", "https"].contains(scheme), parsed.host?.isEmpty == false
         else { return "must be an http or https URL" }
         return nil

@@ -87,7 +87,7 @@ public struct AnalyticsService: Sendable {
                     problems.append(FieldError(field: "\(path).properties", detail: "keys \(problem)"))
                 } else if let problem = TextInput.problem(in: value, as: .line) {
                     problems.append(FieldError(field: "\(path).properties.\(key)", detail: problem))
-                } else if key.isEmpty || key.count > 40 || value.count > 200 {
+                } else if key.isEmpty || key.textLength > 40 || value.textLength > 200 {
                     problems.append(
                         FieldError(
                             field: "\(path).properties.\(key)", detail: "keys must be 1 to 40 characters, values 200"))

@@ -24,7 +24,7 @@ public struct FeedService: Sendable {
     /// request: the cursor is an offset. `since` does not apply (nothing is "newer" in a ranking).
     public func featured(viewer: AccountRecord?, limit: String?, cursor: String?) async throws -> Page<Post> {
         let page = try PageRequest(limit: limit, cursor: nil, since: nil)
-        let offset = try cursor.map(Self.decodeOffset) ?? 0
+        let offset = try PageRequest.given(cursor).map(Self.decodeOffset) ?? 0
         let now = clock.now
         let candidates = try await storage.posts.rankingCandidates(
             viewer: viewer?.id, since: now.addingTimeInterval(-Self.featuredWindow), limit: Self.featuredCandidates)

@@ -19,7 +19,8 @@ public struct PageRequest: Sendable, Equatable {
         self.since = since
     }
 
-    /// Reads `limit`, `cursor` and `since` query values; throws naming the bad parameter.
+    /// Reads `limit`, `cursor` and `since` query values; throws naming the bad parameter. An empty `cursor` or
+    /// `since` is none (`given(_:)`).
     public init(limit: String?, cursor: String?, since: String?) throws {
         var parsedLimit = Self.defaultLimit
         if let limit {
@@ -30,11 +31,19 @@ public struct PageRequest: Sendable, Equatable {
             parsedLimit = value
         }
         self.init(
-            limit: parsedLimit, cursor: try cursor.map { try Self.decode($0, field: "cursor") },
-            since: try since.map { try Self.decode($0, field: "since") })
+            limit: parsedLimit, cursor: try Self.given(cursor).map { try Self.decode($0, field: "cursor") },
+            since: try Self.given(since).map { try Self.decode($0, field: "since") })
         if self.cursor != nil, self.since != nil {
             throw SpotterError.malformed(detail: "Use either cursor or since, not both.", field: "since")
         }
+    }
+
+    /// A cursor as a query string carries it, for every kind of cursor: `cursor=` with nothing after it is no
+    /// cursor, the first page. A client that builds its next URL from an absent `next_cursor` sends just
+    /// that, and the document allows the empty string.
+    public static func given(_ cursor: String?) -> String? {
+        guard let cursor, !cursor.isEmpty else { return nil }
+        return cursor
     }
 
     public static func encode(_ id: UUID) -> String { FeedCursor.at(id) }

@@ -176,7 +176,7 @@ public struct FollowPage: Sendable {
     public init(limit: String?, cursor: String?) throws {
         let base = try PageRequest(limit: limit, cursor: nil, since: nil)
         self.limit = base.limit
-        guard let cursor else { return }
+        guard let cursor = PageRequest.given(cursor) else { return }
         let parts = Base64URL.decodeText(cursor)?.split(separator: "|")
         guard cursor.count <= 128, let parts, parts.count == 3, parts[0] == "f1",
             let time = Double(parts[1]), let id = UserID(String(parts[2]))

@@ -172,12 +172,8 @@ public struct NotificationService: Sendable {
         if LocalTime.minutes(of: quiet.end) == nil {
             problems.append(FieldError(field: "quiet_hours.end", detail: "must be a time as HH:mm"))
         }
-        if let zone = quiet.timeZone {
-            if let problem = TextInput.problem(in: zone, as: .line) {
-                problems.append(FieldError(field: "quiet_hours.time_zone", detail: problem))
-            } else if TimeZone(identifier: zone) == nil {
-                problems.append(FieldError(field: "quiet_hours.time_zone", detail: "must be an IANA time zone name"))
-            }
+        if let zone = quiet.timeZone, !AccountRules.isTimeZone(zone) {
+            problems.append(FieldError(field: "quiet_hours.time_zone", detail: "must be an IANA time zone name"))
         }
         if !(1...1000).contains(preferences.maxPerHour) {
             problems.append(FieldError(field: "max_per_hour", detail: "must be 1 to 1000"))
@@ -234,7 +230,17 @@ public struct NotificationService: Sendable {
     }
 
     static func isDeviceToken(_ token: String) -> Bool {
-        (32...200).contains(token.count) && token.allSatisfy(\.isHexDigit)
+        // ASCII hex only, as the document's pattern says: `Character.isHexDigit` takes fullwidth digits too.
+        (32...200).contains(token.utf8.count) && token.utf8.allSatisfy(isASCIIHexDigit)
+    }
+
+    private static func isASCIIHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
+        default: false
+        }
     }
 
     /// An http(s) URL of printable characters, as push services hand out.

@@ -10,10 +10,10 @@ public enum PostRules {
         var problems: [FieldError] = []
         func add(_ field: String, _ detail: String) { problems.append(FieldError(field: field, detail: detail)) }
         if let problem = TextInput.problem(in: text, as: .lines) { add("text", problem) }
-        if text.count > textMaxLength { add("text", "must be at most \(textMaxLength) characters") }
+        if text.textLength > textMaxLength { add("text", "must be at most \(textMaxLength) characters") }
         switch kind {
         case .note:
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { add("text", "is required for a note") }
+            if TextLength.isBlank(text) { add("text", "is required for a note") }
             if workout != nil { add("workout", "belongs to workout posts, not notes") }
         case .workout:
             guard let workout else {
@@ -37,21 +37,21 @@ public enum PostRules {
         func add(_ field: String, _ detail: String) {
             problems.append(FieldError(field: "workout.\(field)", detail: detail))
         }
-        let title = workout.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let problem = TextInput.problem(in: title, as: .line) { add("title", problem) }
-        if title.isEmpty || title.count > 200 { add("title", "must be 1 to 200 characters") }
+        if let problem = TextInput.problem(in: workout.title, as: .line) { add("title", problem) }
+        if !TextLength.isName(workout.title, maxLength: 200) { add("title", "must be 1 to 200 characters") }
         if workout.endTime < workout.startTime { add("end_time", "must not be before start_time") }
         if workout.endTime.timeIntervalSince(workout.startTime) > 24 * 3600 {
             add("end_time", "must be within 24 hours of start_time")
         }
         if let problem = workout.notes.flatMap({ TextInput.problem(in: $0, as: .lines) }) { add("notes", problem) }
-        if (workout.notes?.count ?? 0) > textMaxLength { add("notes", "must be at most \(textMaxLength) characters") }
+        if (workout.notes?.textLength ?? 0) > textMaxLength {
+            add("notes", "must be at most \(textMaxLength) characters")
+        }
         if !(1...100).contains(workout.exercises.count) { add("exercises", "must list 1 to 100 exercises") }
         for (index, exercise) in workout.exercises.enumerated() {
             let path = "exercises[\(index)]"
-            let name = exercise.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let problem = TextInput.problem(in: name, as: .line) { add("\(path).name", problem) }
-            if name.isEmpty || name.count > 100 { add("\(path).name", "must be 1 to 100 characters") }
+            if let problem = TextInput.problem(in: exercise.name, as: .line) { add("\(path).name", problem) }
+            if !TextLength.isName(exercise.name, maxLength: 100) { add("\(path).name", "must be 1 to 100 characters") }
             let sets = exercise.sets ?? []
             if sets.isEmpty && exercise.cardio == nil { add(path, "needs sets or cardio metrics") }
             if sets.count > 100 { add("\(path).sets", "must be at most 100 sets") }

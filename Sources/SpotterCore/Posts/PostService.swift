@@ -179,9 +179,9 @@ public struct PostService: Sendable {
     /// the thread of the comment it answers.
     public func comment(on id: PostID, _ request: CreateCommentRequest, viewer: AccountRecord) async throws -> Comment {
         _ = try await get(id, viewer: viewer)
-        let text = try TextInput.checked(request.text, field: "text", as: .lines)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...PostRules.commentMaxLength).contains(text.count) else {
+        let checked = try TextInput.checked(request.text, field: "text", as: .lines)
+        let text = checked.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard TextLength.isName(checked, maxLength: PostRules.commentMaxLength) else {
             throw SpotterError.invalid("text", "must be 1 to \(PostRules.commentMaxLength) characters")
         }
         var parentID: CommentID?

@@ -19,10 +19,11 @@ public struct SearchService: Sendable {
     ) async throws
         -> SearchResults
     {
-        let q = try TextInput.checked(query ?? "", field: "q").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(q.count) else {
+        let query = try TextInput.checked(query ?? "", field: "q")
+        guard TextLength.isName(query, maxLength: 100) else {
             throw SpotterError.malformed(detail: "q must be 1 to 100 characters of text.", field: "q")
         }
+        let q = query.trimmingCharacters(in: .whitespacesAndNewlines)
         let kinds: [Kind]
         if let type {
             guard let kind = Kind(rawValue: type) else {

@@ -23,18 +23,19 @@ public struct TemplateService: Sendable {
         var problems: [FieldError] = []
         let name = TextInput.check(request.name, "name", into: &problems)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        if !(1...100).contains(name.count) {
+        if !TextLength.isName(request.name, maxLength: 100) {
             problems.append(.init(field: "name", detail: "must be 1 to 100 characters"))
         }
         let equipment = request.equipment.map { TextInput.check($0, "equipment", into: &problems) }
-        if (equipment?.count ?? 0) > 100 {
+        if (equipment?.textLength ?? 0) > 100 {
             problems.append(.init(field: "equipment", detail: "must be at most 100 characters"))
         }
-        let groups = (request.muscleGroups ?? []).enumerated().map { index, group in
+        let given = request.muscleGroups ?? []
+        let groups = given.enumerated().map { index, group in
             TextInput.check(group, "muscle_groups[\(index)]", into: &problems)
-                .trimmingCharacters(in: .whitespaces).lowercased()
+                .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         }
-        if groups.count > 20 || groups.contains(where: { !(1...50).contains($0.count) }) {
+        if given.count > 20 || given.contains(where: { !TextLength.isName($0, maxLength: 50) }) {
             problems.append(.init(field: "muscle_groups", detail: "must be at most 20 names of 1 to 50 characters"))
         }
         let format = (request.format ?? ["weight", "reps", "set_type"]).enumerated().map { index, field in
@@ -87,11 +88,11 @@ public struct TemplateService: Sendable {
         var problems: [FieldError] = []
         let name = TextInput.check(request.name, "name", into: &problems)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        if !(1...100).contains(name.count) {
+        if !TextLength.isName(request.name, maxLength: 100) {
             problems.append(.init(field: "name", detail: "must be 1 to 100 characters"))
         }
         let description = TextInput.check(request.description ?? "", "description", as: .lines, into: &problems)
-        if description.count > 2000 {
+        if description.textLength > 2000 {
             problems.append(.init(field: "description", detail: "must be at most 2000 characters"))
         }
         if !(1...50).contains(request.exercises.count) {
@@ -100,7 +101,7 @@ public struct TemplateService: Sendable {
         for (index, exercise) in request.exercises.enumerated() {
             let path = "exercises[\(index)]"
             _ = TextInput.check(exercise.name, "\(path).name", into: &problems)
-            if !(1...100).contains(exercise.name.trimmingCharacters(in: .whitespaces).count) {
+            if !TextLength.isName(exercise.name, maxLength: 100) {
                 problems.append(.init(field: "\(path).name", detail: "must be 1 to 100 characters"))
             }
             if exercise.targetSets.count > 50 {

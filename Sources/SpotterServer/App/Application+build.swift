@@ -137,6 +137,8 @@ func buildRouter(
 
     // The browser app at `/`, on the same services.
     WebApp(configuration: configuration, services: services).addRoutes(to: router, configuration: configuration)
+    // Last, after every route: it wraps only the router's not-found answer (see its documentation).
+    router.add(middleware: MethodNotAllowedMiddleware(routes: RouteMethods(router.routes)))
     return router
 }
 

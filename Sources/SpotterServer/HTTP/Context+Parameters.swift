@@ -12,14 +12,15 @@ extension AppRequestContext {
         return id
     }
 
-    /// A path segment such as a username or a tag, percent-decoded as clients escape it (`%C3%A9` is `é`) and
-    /// judged as one line of text (`TextInput`): a 422 naming the parameter for a control character.
+    /// A path segment such as a username, a tag or a device token, percent-decoded (the router hands it over
+    /// as the URL spells it: `stra%C3%9Fe`, not `straße`), and judged as one line of text (`TextInput`): a 422
+    /// naming the parameter for a control character, such as the NUL PostgreSQL refuses in text.
+    ///
+    /// Its length is for the rule of what it names to judge: a 150-digit device token is a token, a 150-letter
+    /// username names nobody (404). Bytes that aren't UTF-8 name nothing either (404).
     func text(_ name: String) throws -> String {
-        guard let escaped = parameters.get(name), let text = escaped.removingPercentEncoding, !text.isEmpty,
-            text.count <= 100
-        else {
-            throw SpotterError.malformed(
-                detail: "\(name) is missing or not a percent-encoded path segment.", field: name)
+        guard let raw = parameters.get(name), let text = raw.removingPercentEncoding, !text.isEmpty else {
+            throw SpotterError.notFound("No such \(name).")
         }
         return try TextInput.checked(text, field: name)
     }

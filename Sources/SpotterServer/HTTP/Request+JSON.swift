@@ -12,9 +12,15 @@ extension Request {
         guard buffer.readableBytes > 0 else {
             throw SpotterError.malformed(detail: "The request needs a JSON body.", field: nil)
         }
+        let data = Data(buffer: buffer)
         do {
-            return try JSONCoding.decoder.decode(T.self, from: Data(buffer: buffer))
+            return try JSONCoding.decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
+            if UnfitNumber.isUnlocated(error),
+                let problem = UnfitNumber.problem(decoding: T.self, from: data, with: JSONCoding.decoder)
+            {
+                throw problem
+            }
             throw SpotterError(decoding: error)
         }
     }
@@ -46,25 +52,37 @@ extension Request {
 }
 
 extension SpotterError {
+    /// A field by its JSON path (`user.email`, `items[2]`), or `nil` for the body as a whole.
+    static func path(_ codingPath: [any CodingKey]) -> String? {
+        guard !codingPath.isEmpty else { return nil }
+        return codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            .replacingOccurrences(of: ".[", with: "[")
+    }
+
+    /// The path of the field a decoding error is about (for a missing key, the key's own).
+    static func path(of error: DecodingError) -> String? {
+        switch error {
+        case .keyNotFound(let key, let context): path(context.codingPath + [key])
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            path(context.codingPath)
+        @unknown default: nil
+        }
+    }
+
     /// Maps a `DecodingError` to a 400 naming the field by its JSON path (`user.email`, `items[2]`).
     init(decoding error: DecodingError) {
-        func path(_ codingPath: [any CodingKey]) -> String? {
-            guard !codingPath.isEmpty else { return nil }
-            return codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-                .replacingOccurrences(of: ".[", with: "[")
-        }
         switch error {
         case .keyNotFound(let key, let context):
-            let field = path(context.codingPath + [key]) ?? key.stringValue
+            let field = Self.path(context.codingPath + [key]) ?? key.stringValue
             self = .malformed(detail: "\(field) is required.", field: field)
         case .typeMismatch(let type, let context):
-            let field = path(context.codingPath)
+            let field = Self.path(context.codingPath)
             self = .malformed(detail: "\(field ?? "The body") must be \(Self.describe(type)).", field: field)
         case .valueNotFound(let type, let context):
-            let field = path(context.codingPath)
+            let field = Self.path(context.codingPath)
             self = .malformed(detail: "\(field ?? "The body") must be \(Self.describe(type)), not null.", field: field)
         case .dataCorrupted(let context):
-            if let field = path(context.codingPath) {
+            if let field = Self.path(context.codingPath) {
                 self = .malformed(detail: "\(field) is not valid: \(context.debugDescription)", field: field)
             } else {
                 self = .malformed(detail: "The body is not valid JSON.", field: nil)
