@@ -192,9 +192,10 @@ struct DocumentAgreementTests {
             let feed = try await api.feed("/api/v1/feeds/tags/stra%C3%9Fe", token: nil)
             // Then the post is there
             #expect(feed.items.map(\.id) == [post.id])
-            // And a control character, which no name holds, names nothing
+            // And a control character, which no name holds, is refused naming the parameter (the text rule)
             let nul = try await api.call(.get, "/api/v1/users/ana%00", token: ana)
-            #expect(nul.status == .notFound)
+            #expect(nul.status == .unprocessableContent)
+            #expect(nul.text.contains(#""field":"username""#))
         }
     }
 
