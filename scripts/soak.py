@@ -11,9 +11,10 @@ Each kind comes from its own loopback addresses (127.0.0.2 …), as separate cli
 applies to each as it would in the field. Afterwards it checks that every acknowledged post is there, and
 watches the server's descriptors and memory come back for up to a minute.
 
-Prints a JSON summary and exits 1 if a goal is missed: /healthz p99 < 100 ms, descriptors back to their
-starting level (sockets; the database pool's files are reported apart) and resident memory back within 10% of its level after warm-up, within a minute; nothing
-acknowledged lost; no 5xx but for the 503s of connections over a cap.
+Prints a JSON summary and exits 1 if a goal is missed: /healthz p99 < 100 ms; within a minute after, the
+server's sockets back to their starting count (its database pool's files are reported apart) and resident
+memory back within 10% of its level after warm-up, plus what the database grew meanwhile (SQLite's writer
+keeps the pages it wrote in its page cache, up to 64 MB by design); nothing acknowledged lost; no 5xx.
 """
 
 import asyncio
@@ -28,6 +29,7 @@ import uuid
 import websockets
 
 BASE_HOST, PORT, PID = "127.0.0.1", int(sys.argv[1]), int(sys.argv[2])
+DATABASE = sys.argv[3] if len(sys.argv) > 3 else None  # the SQLite file, when the server runs on SQLite
 SECONDS = float(os.environ.get("SOAK_SECONDS", "600"))
 IDLE, SLOW, SOCKETS = 300, 200, 200
 WRITERS, WRITES_PER_SECOND = 4, 20
@@ -70,6 +72,13 @@ def open_files():
         kind = target.split(":")[0] if target.startswith(("socket:", "pipe:", "anon_inode:")) else target
         kinds[kind] = kinds.get(kind, 0) + 1
     return kinds
+
+
+def database_mb():
+    try:
+        return sum(os.path.getsize(DATABASE + suffix) for suffix in ("", "-wal") if os.path.exists(DATABASE + suffix)) / 2**20
+    except (TypeError, OSError):
+        return 0.0
 
 
 def rss_mb():
@@ -274,7 +283,7 @@ async def main():
     tasks += [asyncio.ensure_future(writer_loop(token, stop)) for token in tokens]
     tasks += [asyncio.ensure_future(malformed(stop)), asyncio.ensure_future(healthz_probe(stop))]
     began = time.monotonic()
-    peak_fds, peak_rss, warm_rss = start_fds, start_rss, None
+    peak_fds, peak_rss, warm_rss, warm_db = start_fds, start_rss, None, 0.0
     rss_timeline = []
     while time.monotonic() - began < SECONDS:
         await asyncio.sleep(5)
@@ -282,7 +291,7 @@ async def main():
         if int(time.monotonic() - began) // 60 > len(rss_timeline) - 1:
             rss_timeline.append(round(rss_mb(), 1))  # each minute
         if warm_rss is None and time.monotonic() - began >= min(60, SECONDS / 4):
-            warm_rss = rss_mb()  # the level the load settles at, once caches and pools are filled
+            warm_rss, warm_db = rss_mb(), database_mb()  # the level the load settles at, pools filled
     stop.set()
     for task in tasks:
         task.cancel()
@@ -296,7 +305,10 @@ async def main():
     while time.monotonic() - stopped < 60:
         if fds_back is None and sockets() <= start_sockets:
             fds_back = round(time.monotonic() - stopped, 1)
-        if rss_back is None and rss_mb() <= (warm_rss or start_rss) * 1.10:
+        # The database grew under the writes, and SQLite's writer keeps the pages it wrote in its page cache
+        # (up to 64 MB by design, see SQLiteStorage): that much growth is the cache, not the load's leftovers.
+        allowed = (warm_rss or start_rss) * 1.10 + min(64.0, max(0.0, database_mb() - warm_db))
+        if rss_back is None and rss_mb() <= allowed:
             rss_back = round(time.monotonic() - stopped, 1)
         if fds_back is not None and rss_back is not None:
             break
@@ -313,7 +325,8 @@ async def main():
         "descriptors": {"start": start_fds, "peak": peak_fds, "end": descriptors(), "back_after_s": fds_back,
                         "start_kinds": start_files, "end_kinds": open_files()},
         "rss_mb": {"start": round(start_rss, 1), "warm": round(warm_rss or 0, 1), "peak": round(peak_rss, 1),
-                   "end": round(rss_mb(), 1), "back_after_s": rss_back, "each_minute": rss_timeline},
+                   "end": round(rss_mb(), 1), "back_after_s": rss_back, "each_minute": rss_timeline,
+                   "database_growth_since_warm_mb": round(database_mb() - warm_db, 1)},
     }
     print(json.dumps(summary, indent=2))
     ok = (summary["healthz_p99_ms"] is not None and summary["healthz_p99_ms"] < 100 and lost == 0
