@@ -21,9 +21,9 @@ struct AccessLogMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        let path = context.endpointPath.flatMap { Self.redactedRoutes.contains($0) ? $0 : nil } ?? request.uri.path
+        // The message is built only when the level logs it: below, the route look-up costs nothing.
         context.logger.info(
-            "\(request.method) \(path) \(response.status.code)",
+            "\(request.method) \(Self.loggedPath(request, context)) \(response.status.code)",
             metadata: ["duration_ms": .string(Self.milliseconds(elapsed))])
         return response
     }
@@ -34,5 +34,9 @@ struct AccessLogMiddleware: RouterMiddleware {
         let (seconds, attoseconds) = elapsed.components
         let tenths = seconds * 10_000 + (attoseconds + 50_000_000_000_000) / 100_000_000_000_000
         return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    static func loggedPath(_ request: Request, _ context: Context) -> String {
+        context.endpointPath.flatMap { redactedRoutes.contains($0) ? $0 : nil } ?? request.uri.path
     }
 }

@@ -69,8 +69,12 @@ final class KeepAliveUpgradeHandler: ChannelInboundHandler, RemovableChannelHand
         }
     }
 
+    /// Checked on every request, so the cheap test comes first: almost none has an `Upgrade` header.
     static func isSocketHandshake(_ head: HTTPRequestHead) -> Bool {
-        head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) == PhoenixSocket.path
-            && head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
+        guard head.headers.contains(name: "upgrade"),
+            head.headers["upgrade"].contains(where: { $0.lowercased().contains("websocket") })
+        else { return false }
+        let path = head.uri.utf8.prefix { $0 != UInt8(ascii: "?") }
+        return path.elementsEqual(PhoenixSocket.path.utf8)
     }
 }
