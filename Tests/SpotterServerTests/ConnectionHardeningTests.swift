@@ -84,6 +84,18 @@ struct ConnectionHardeningTests {
             // A head that never ends: 408.
             let partial = try await RawConnection.send("GET /healthz HTTP/1.1\r\nHost: a\r\n", port: server.port)
             #expect(partial.status == 408 && partial.closed)
+            // A head sent a byte at a time: its clock runs from the first byte, and the dribble buys no time.
+            let dribble = try await RawConnection.open(port: server.port)
+            for byte in Array("GET /healthz HTTP/1.1\r\nHost: a\r\nX-Slow: ".utf8)
+                + Array(repeating: UInt8(ascii: "x"), count: 40)
+            {
+                guard !dribble.isClosedByServer else { break }
+                try? await dribble.write([byte])
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let dribbled = await dribble.answer(waitingUpTo: .seconds(3))
+            dribble.close()
+            #expect(dribbled.status == 408 && dribbled.closed && dribbled.elapsed < .seconds(4), "\(dribbled)")
             // A declared body that never arrives: 408.
             let body = try await RawConnection.send(
                 "POST /api/v1/auth/signin HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"

@@ -45,6 +45,8 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, 
     private var lingering = false
     /// When the connection's current state runs out of time; nil while the app works on a request.
     private var deadline: NIODeadline?
+    /// When the head being read began to arrive.
+    private var headBegan = NIODeadline.distantPast
     private var timer: Scheduled<Void>?
     private var timerAt = NIODeadline.distantFuture
     private var context: ChannelHandlerContext?
@@ -82,6 +84,7 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, 
     func bytesArrived() {
         guard case .awaitingHead(begun: false) = reading else { return }
         reading = .awaitingHead(begun: true)
+        headBegan = .now()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -172,15 +175,16 @@ final class HTTPConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler, 
         if case .done = reading, answered {
             reading = .awaitingHead(begun: false)
         }
-        let delay: TimeAmount
+        let deadline: NIODeadline
         switch reading {
-        case .awaitingHead(let begun): delay = begun ? limits.headerTimeout : limits.idleTimeout
-        case .body: delay = limits.bodyTimeout
+        case .awaitingHead(begun: false): deadline = .now() + limits.idleTimeout
+        // From the head's first byte, however many reads it takes: a byte now and then buys no more time.
+        case .awaitingHead(begun: true): deadline = headBegan + limits.headerTimeout
+        case .body: deadline = .now() + limits.bodyTimeout  // from the last progress
         case .done:
-            deadline = nil  // the app is working on it
+            self.deadline = nil  // the app is working on it
             return
         }
-        let deadline = NIODeadline.now() + delay
         self.deadline = deadline
         if timer == nil || deadline < timerAt {
             timer?.cancel()
