@@ -92,17 +92,21 @@ struct DocumentAgreementTests {
             // Given Ana
             let ana = try await api.user("ana")
             // When she logs a workout whose start is written this way
-            let workout = """
-                {"kind": "workout", "workout": {"title": "Legs", "type": "strength",
-                 "start_time": "\(text)", "end_time": "2026-11-20T11:00:00Z",
-                 "exercises": [{"name": "Squat", "sets": [{"weight_kg": 100, "reps": 5}]}]}}
-                """
-            let response = try await api.call(.post, "/api/v1/posts", token: ana, json: workout)
+            let response = try await api.call(.post, "/api/v1/posts", token: ana, json: Self.workout(startingAt: text))
             // Then it is taken, starting at 10:00 UTC
             #expect(response.status == .created, "\(text): \(response.text)")
             let post = try response.decode(Post.self)
             #expect(post.workout?.startTime == Date(timeIntervalSince1970: 1_795_168_800))
         }
+    }
+
+    /// A workout post whose start time is `text` as sent, ending 2026-11-20 at 11:00 UTC.
+    static func workout(startingAt text: String) -> String {
+        """
+        {"kind": "workout", "workout": {"title": "Legs", "type": "strength",
+         "start_time": "\(text)", "end_time": "2026-11-20T11:00:00Z",
+         "exercises": [{"name": "Squat", "sets": [{"weight_kg": 100, "reps": 5}]}]}}
+        """
     }
 
     @Test(
@@ -114,12 +118,7 @@ struct DocumentAgreementTests {
     func notRFC3339(text: String) async throws {
         try await TestApp.run(.sqlite) { api in
             let ana = try await api.user("ana")
-            let workout = """
-                {"kind": "workout", "workout": {"title": "Legs", "type": "strength",
-                 "start_time": "\(text)", "end_time": "2026-11-20T11:00:00Z",
-                 "exercises": [{"name": "Squat", "sets": [{"weight_kg": 100, "reps": 5}]}]}}
-                """
-            let response = try await api.call(.post, "/api/v1/posts", token: ana, json: workout)
+            let response = try await api.call(.post, "/api/v1/posts", token: ana, json: Self.workout(startingAt: text))
             #expect(response.status == .badRequest, "\(text)")
             #expect(try response.problem().errors?.map(\.field) == ["workout.start_time"])
         }
