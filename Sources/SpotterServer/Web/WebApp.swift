@@ -30,9 +30,10 @@ struct WebApp {
             ).endpoints)
         web.addRoutes(WebFeedController(feeds: services.feeds, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
-            WebPostsController(
+            WebComposeController(
                 posts: services.posts, templates: services.templates, pages: pages, clock: services.clock
             ).endpoints)
+        web.addRoutes(WebPostsController(posts: services.posts, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebProfileController(
                 social: services.social, feeds: services.feeds, progress: services.progress, pages: pages,

@@ -1,0 +1,126 @@
+// The live page: the Phoenix Channels v2 socket (see docs/realtime.md) for the unread badge, new posts on the
+// open feed, and counts on the posts shown. Without script, pages are simply not live.
+"use strict";
+
+(function () {
+  const body = document.body;
+  const userID = body.dataset.userId;
+  let token = body.dataset.socketToken;
+  if (!userID || !token) return;
+
+  const status = document.getElementById("connection-status");
+  const liveTopic = document.querySelector("[data-live-topic]")?.dataset.liveTopic;
+  const newPostsBar = document.getElementById("new-posts");
+  const freshPosts = new Set();
+  let socket = null;
+  let ref = 0;
+  let heartbeat = null;
+  let attempts = 0;
+  let connectedBefore = false;
+  // The newest post this page knows on its live topic: a rejoin asks for what came after it, so a dropped
+  // socket resumes without gaps (see "Resuming without gaps" in docs/realtime.md).
+  let newestPostID = liveTopic ? document.querySelector("#feed [data-post-id]")?.dataset.postId : undefined;
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const encoded = btoa(token).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    // The token travels as a subprotocol, not in the URL, so it stays out of access logs.
+    socket = new WebSocket(`${scheme}//${location.host}/socket/websocket?vsn=2.0.0`,
+      ["phoenix", `base64url.bearer.phx.${encoded}`]);
+    socket.addEventListener("open", () => {
+      attempts = 0;
+      status.hidden = true;
+      body.dataset.live = "online";
+      join(`user:${userID}`);
+      if (liveTopic) join(liveTopic, connectedBefore && newestPostID ? { since: cursorAt(newestPostID) } : {});
+      connectedBefore = true;
+      heartbeat = setInterval(() => send(null, "phoenix", "heartbeat", {}), 30000);
+    });
+    socket.addEventListener("message", (message) => {
+      const [, , topic, event, payload] = JSON.parse(message.data);
+      handle(topic, event, payload);
+    });
+    socket.addEventListener("close", () => {
+      clearInterval(heartbeat);
+      status.hidden = false;
+      body.dataset.live = "offline";
+      attempts += 1;
+      setTimeout(reconnect, Math.min(30000, 1000 * 2 ** Math.min(attempts, 5)));
+    });
+  }
+
+  // The page's token lives 15 minutes; a reconnect asks for a fresh one with the session cookie.
+  async function reconnect() {
+    try {
+      const response = await fetch("/session/socket-token", { credentials: "same-origin" });
+      if (response.ok) token = (await response.json()).token;
+    } catch { /* still offline: try the old token, the close handler schedules the next attempt */ }
+    connect();
+  }
+
+  function join(topic, payload = {}) {
+    ref += 1;
+    socket.send(JSON.stringify([String(ref), String(ref), topic, "phx_join", payload]));
+  }
+
+  // A feed cursor as the server makes them: base64url of "c1:" and the post's id.
+  function cursorAt(id) {
+    return btoa(`c1:${id}`).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function announce(id) {
+    if (!newPostsBar || document.querySelector(`[data-post-id="${CSS.escape(id)}"]`)) return;
+    freshPosts.add(id);
+    newPostsBar.textContent = freshPosts.size === 1 ? "1 new post" : `${freshPosts.size} new posts`;
+    newPostsBar.hidden = false;
+  }
+
+  function send(joinRef, topic, event, payload) {
+    ref += 1;
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify([joinRef, String(ref), topic, event, payload]));
+  }
+
+  function handle(topic, event, payload) {
+    switch (event) {
+      case "unread_count": {
+        const badge = document.getElementById("unread-badge");
+        // Counts stop at 100 (NotificationCounts.limit); the page's own badge writes that as 99+ too.
+        badge.textContent = payload.unread >= 100 ? "99+" : String(payload.unread);
+        badge.hidden = payload.unread === 0;
+        break;
+      }
+      case "new_post":
+        if (topic !== liveTopic) break;
+        newestPostID = payload.id;
+        announce(payload.id);
+        break;
+      case "phx_reply": {
+        // A rejoin's reply carries what was posted while the socket was down, or asks for a reload.
+        const response = topic === liveTopic ? payload.response || {} : {};
+        for (const post of response.missed || []) {
+          newestPostID = post.id;
+          announce(post.id);
+        }
+        if (response.reset && newPostsBar) {
+          newPostsBar.textContent = "New posts: reload";
+          newPostsBar.hidden = false;
+        }
+        break;
+      }
+      case "post_likes_updated":
+        document.querySelectorAll(`[data-post-id="${CSS.escape(payload.id)}"] .kudos-count`)
+          .forEach((node) => { node.textContent = String(payload.likes_count); });
+        break;
+      case "post_comments_updated":
+        document.querySelectorAll(`[data-post-id="${CSS.escape(payload.id)}"] .comments-count`)
+          .forEach((node) => { node.textContent = String(payload.comments_count); });
+        break;
+      case "post_deleted":
+        document.querySelectorAll(`[data-post-id="${CSS.escape(payload.id)}"]`).forEach((node) => node.remove());
+        break;
+    }
+  }
+
+  newPostsBar?.addEventListener("click", () => location.reload());
+  connect();
+})();
