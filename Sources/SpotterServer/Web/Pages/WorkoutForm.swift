@@ -33,12 +33,14 @@ struct WorkoutForm {
             var sets: [WorkoutSet] = []
             var rows: [Int] = []
             for (s, set) in exercise.sets.enumerated() where !set.isBlank {
-                let weight = Double(set.weight.replacingOccurrences(of: ",", with: "."))
-                let reps = Int(set.reps)
-                if weight == nil || weight! < 0 || !weight!.isFinite {
+                let weight = Double(set.weight.replacingOccurrences(of: ",", with: ".")).filter {
+                    $0 >= 0 && $0.isFinite
+                }
+                let reps = Int(set.reps).filter { $0 >= 1 }
+                if weight == nil {
                     add("set-\(e)-\(s)-weight", Self.setLabel(e, s, "weight"), "Enter a weight (0 for bodyweight).")
                 }
-                if reps == nil || reps! < 1 {
+                if reps == nil {
                     add("set-\(e)-\(s)-reps", Self.setLabel(e, s, "reps"), "Enter the reps, a whole number from 1.")
                 }
                 if let weight, let reps {
@@ -140,5 +142,12 @@ struct WorkoutForm {
     private static func sentence(_ detail: String) -> String {
         let text = detail.prefix(1).uppercased() + detail.dropFirst()
         return text.hasSuffix(".") ? text : text + "."
+    }
+}
+
+extension Optional {
+    /// The value when it passes `isIncluded`, else `nil`.
+    fileprivate func filter(_ isIncluded: (Wrapped) -> Bool) -> Wrapped? {
+        flatMap { isIncluded($0) ? $0 : nil }
     }
 }
