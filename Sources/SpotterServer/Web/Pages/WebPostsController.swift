@@ -76,7 +76,8 @@ struct WebPostsController {
         let comments = page.items.map {
             CommentView(
                 authorUsername: $0.author.username, authorName: $0.author.displayName, text: $0.text,
-                createdAt: WebFormat.iso($0.createdAt), createdLabel: WebFormat.relative($0.createdAt, now: now))
+                createdAt: WebFormat.iso($0.createdAt),
+                createdLabel: WebFormat.relative($0.createdAt, now: now, timeZone: display.timeZone))
         }
         let view = DetailView(
             post: PostView(post, now: now, units: display.units, timeZone: display.timeZone), comments: comments,
