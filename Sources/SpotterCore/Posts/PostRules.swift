@@ -5,6 +5,13 @@ import SpotterModels
 public enum PostRules {
     public static let textMaxLength = 5000
     public static let commentMaxLength = 2000
+    /// How far past the server's clock a workout form may say it was done (a phone's clock runs a little ahead).
+    public static let futureSlack: TimeInterval = 15 * 60
+
+    /// The latest moment a person may say a workout was done, for the forms that ask (the web builder).
+    ///
+    /// Not enforced on the API: an offline client replays workouts stamped by its own clock.
+    public static func latestDoneAt(now: Date) -> Date { now.addingTimeInterval(futureSlack) }
 
     public static func problems(kind: PostKind, text: String, workout: WorkoutRecord?) -> [FieldError] {
         var problems: [FieldError] = []

@@ -10,16 +10,28 @@ import SpotterModels
 /// model.addSet(to: 0, weightKg: 100, reps: 5)
 /// let posted = await model.publish()            // false: see model.errors, field by field
 /// ```
+///
+/// A run is one cardio exercise:
+///
+/// ```swift
+/// model.type = .cardio
+/// model.addExercise("Run")
+/// model.setCardio(for: 0, distance: 3.1, unit: .mi, durationS: 30 * 60 + 45)
+/// model.pace(for: 0, unit: .mi)                 // "9:55 /mi"
+/// ```
 @MainActor
 @Observable
 public final class ComposeWorkoutViewModel {
     public struct Exercise: Sendable, Equatable {
         public var name: String
         public var sets: [WorkoutSet]
+        /// Distance and time, for cardio work.
+        public var cardio: CardioMetrics?
 
-        public init(name: String, sets: [WorkoutSet] = []) {
+        public init(name: String, sets: [WorkoutSet] = [], cardio: CardioMetrics? = nil) {
             self.name = name
             self.sets = sets
+            self.cardio = cardio
         }
     }
 
@@ -71,6 +83,23 @@ public final class ComposeWorkoutViewModel {
         exercises[exercise].sets.append(WorkoutSet(weightKg: weightKg, reps: reps, setType: setType))
     }
 
+    public func removeExercise(_ exercise: Int) {
+        guard exercises.indices.contains(exercise) else { return }
+        exercises.remove(at: exercise)
+    }
+
+    /// Sets an exercise's distance (in `unit`, stored in metres) and time; `nil` distance for time alone.
+    public func setCardio(for exercise: Int, distance: Double?, unit: DistanceUnit = .km, durationS: Int) {
+        guard exercises.indices.contains(exercise) else { return }
+        exercises[exercise].cardio = CardioMetrics(distanceM: distance.map { $0 * unit.metres }, durationS: durationS)
+    }
+
+    /// An exercise's pace as shown, "5:55 /km"; `nil` without both a distance and a time.
+    public func pace(for exercise: Int, unit: DistanceUnit = .km) -> String? {
+        guard exercises.indices.contains(exercise), let cardio = exercises[exercise].cardio else { return nil }
+        return CardioText.pace(cardio, unit: unit)
+    }
+
     public func removeSet(_ set: Int, from exercise: Int) {
         guard exercises.indices.contains(exercise), exercises[exercise].sets.indices.contains(set) else { return }
         exercises[exercise].sets.remove(at: set)
@@ -82,7 +111,10 @@ public final class ComposeWorkoutViewModel {
             kind: .workout, text: text, visibility: visibility,
             workout: WorkoutRecord(
                 title: title, type: type, startTime: startTime, endTime: endTime,
-                exercises: exercises.map { ExerciseEntry(name: $0.name, sets: $0.sets) }, templateID: templateID))
+                exercises: exercises.map {
+                    ExerciseEntry(
+                        name: $0.name, sets: $0.cardio != nil && $0.sets.isEmpty ? nil : $0.sets, cardio: $0.cardio)
+                }, templateID: templateID))
     }
 
     /// Posts the workout. Returns whether it was posted or queued; when refused, `errors` names each field.

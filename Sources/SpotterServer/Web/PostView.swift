@@ -23,7 +23,8 @@ struct PostView {
     /// The feed cursor just after this post, for "N new posts" and resuming.
     let cursor: String
 
-    init(_ post: Post, now: Date) {
+    /// `units` and `timeZone` are the viewer's (`WebDisplay`): weights, distances and older dates read in them.
+    init(_ post: Post, now: Date, units: Units = .kg, timeZone: TimeZone = .gmt) {
         id = post.id.description
         authorUsername = post.author.username
         authorName = post.author.displayName
@@ -31,12 +32,12 @@ struct PostView {
         text = post.text
         hasText = !post.text.isEmpty
         createdAt = WebFormat.iso(post.createdAt)
-        createdLabel = WebFormat.relative(post.createdAt, now: now)
+        createdLabel = WebFormat.relative(post.createdAt, now: now, timeZone: timeZone)
         kudosCount = post.kudosCount
         kudosed = post.kudosedByMe
         commentsCount = post.commentsCount
-        workout = post.workout.map(WorkoutView.init)
-        records = post.personalRecords.map { "\($0.exercise) \(WebFormat.record($0))" }
+        workout = post.workout.map { WorkoutView($0, units: units) }
+        records = post.personalRecords.map { "\($0.exercise) \(WebFormat.record($0, units: units))" }
         hasRecords = !records.isEmpty
         manyRecords = records.count > 1
         visibility = post.visibility.rawValue
@@ -45,7 +46,7 @@ struct PostView {
     }
 }
 
-/// A workout's summary and its exercises, one line per set group.
+/// A workout's summary and its exercises, one line per set group, in the viewer's units.
 struct WorkoutView {
     struct ExerciseLine {
         let name: String
@@ -59,31 +60,31 @@ struct WorkoutView {
     let volume: String?
     let duration: String?
 
-    init(_ workout: WorkoutRecord) {
+    init(_ workout: WorkoutRecord, units: Units = .kg) {
         title = workout.title
-        type = workout.type.rawValue
+        type = workout.type.label
         exercises = workout.exercises.map { entry in
             if let cardio = entry.cardio {
-                let distance = cardio.distanceM.map { String(format: "%.1f km · ", $0 / 1000) } ?? ""
-                return ExerciseLine(name: entry.name, detail: distance + WebFormat.duration(cardio.durationS))
+                return ExerciseLine(name: entry.name, detail: WebFormat.cardio(cardio, units: units))
             }
-            let sets = (entry.sets ?? []).map { "\($0.reps) × \(WebFormat.kilograms($0.weightKg))" }
+            let sets = (entry.sets ?? []).map { "\($0.reps) × \(WebFormat.weight($0.weightKg, units: units))" }
             return ExerciseLine(name: entry.name, detail: sets.joined(separator: ", "))
         }
         let total = workout.exercises.flatMap { $0.sets ?? [] }.reduce(0) { $0 + $1.weightKg * Double($1.reps) }
-        volume = total > 0 ? "\(WebFormat.kilograms(total)) lifted" : nil
+        volume = total > 0 ? "\(WebFormat.weight(total, units: units)) lifted" : nil
         let minutes = WebFormat.duration(Int(workout.endTime.timeIntervalSince(workout.startTime)))
         duration = minutes.isEmpty ? nil : minutes
     }
 }
 
-/// Number and date formats shared by the pages; fixed (UTC, metric) until profiles carry a display choice here.
+/// Number and date formats shared by the pages, in the viewer's units and time zone (`WebDisplay`).
 enum WebFormat {
     static func iso(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
 
-    static func relative(_ date: Date, now: Date) -> String {
+    /// "just now", "5 min ago", "3 h ago", "2 d ago"; older, the date in `timeZone`.
+    static func relative(_ date: Date, now: Date, timeZone: TimeZone = .gmt) -> String {
         let seconds = Int(now.timeIntervalSince(date))
         switch seconds {
         case ..<60: return "just now"
@@ -93,15 +94,33 @@ enum WebFormat {
         default:
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.timeZone = timeZone
             formatter.dateFormat = "d MMM yyyy"
             return formatter.string(from: date)
         }
     }
 
     static func kilograms(_ value: Double) -> String {
-        if value >= 10_000 { return String(format: "%.1f t", value / 1000) }
-        return value.rounded() == value ? "\(Int(value)) kg" : String(format: "%.1f kg", value)
+        weight(value, units: .kg)
+    }
+
+    /// A stored weight (kg) in the viewer's units: "102.5 kg", "2.4 t", "225 lb".
+    static func weight(_ kilograms: Double, units: Units) -> String {
+        if units == .kg, kilograms >= 10_000 { return String(format: "%.1f t", kilograms / 1000) }
+        let value = (units.value(ofKilograms: kilograms) * 10).rounded() / 10
+        return value.rounded() == value
+            ? "\(Int(value)) \(units.rawValue)" : String(format: "%.1f \(units.rawValue)", value)
+    }
+
+    /// "5.2 km · 30:45 · 5:55 /km": what there is of distance, time and pace, in the viewer's distance unit.
+    static func cardio(_ cardio: CardioMetrics, units: Units) -> String {
+        let unit = units.distance
+        let parts = [
+            cardio.distanceM.map { CardioText.distance($0, unit: unit) },
+            cardio.durationS > 0 ? CardioText.clock(cardio.durationS) : nil,
+            CardioText.pace(cardio, unit: unit),
+        ]
+        return parts.compactMap { $0 }.joined(separator: " · ")
     }
 
     static func duration(_ seconds: Int) -> String {
@@ -111,11 +130,17 @@ enum WebFormat {
         return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
     }
 
-    static func record(_ record: PersonalRecord) -> String {
+    static func record(_ record: PersonalRecord, units: Units = .kg) -> String {
         switch record.kind {
-        case .heaviestWeight: return "heaviest \(kilograms(record.value))"
-        case .mostReps: return "\(Int(record.value)) reps at \(kilograms(record.weightKg ?? 0))"
-        case .estimatedOneRepMax: return "est. 1RM \(kilograms(record.value))"
+        case .heaviestWeight: return "heaviest \(weight(record.value, units: units))"
+        case .mostReps: return "\(Int(record.value)) reps at \(weight(record.weightKg ?? 0, units: units))"
+        case .estimatedOneRepMax: return "est. 1RM \(weight(record.value, units: units))"
         }
+    }
+
+    /// The "Who can see it" choices; with none given, the account's default (public) is chosen.
+    static func visibilities(selected: Visibility?) -> [WorkoutBuilderView.Choice] {
+        let labels: [(Visibility, String)] = [(.public, "Everyone"), (.followers, "Followers"), (.private, "Only me")]
+        return labels.map { WorkoutBuilderView.Choice(id: $0.0.rawValue, name: $0.1, selected: $0.0 == selected) }
     }
 }

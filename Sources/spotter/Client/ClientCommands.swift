@@ -161,10 +161,25 @@ enum PostText {
     static func render(_ post: Post) -> String {
         var lines = ["@\(post.author.username) · \(post.id)"]
         if let workout = post.workout {
-            lines.append("  \(workout.title): \(workout.exercises.count) exercises")
+            lines.append("  \(workout.type.label) · \(workout.title): \(summary(of: workout))")
         }
         if !post.text.isEmpty { lines.append("  \(post.text)") }
-        lines.append("  \(post.kudosCount) kudos\(post.kudosedByMe ? " (yours)" : "") · \(post.commentsCount) comments")
+        lines.append(
+            "  \(post.kudosCount) kudos\(post.kudosedByMe ? " (yours)" : "") · \(post.commentsCount) comment\(post.commentsCount == 1 ? "" : "s")"
+        )
         return lines.joined(separator: "\n")
+    }
+
+    /// "3 exercises", "1 exercise"; a single cardio exercise by its numbers: "5.2 km · 30:45 · 5:55 /km".
+    static func summary(of workout: WorkoutRecord) -> String {
+        if workout.exercises.count == 1, let cardio = workout.exercises[0].cardio {
+            let parts = [
+                cardio.distanceM.map { CardioText.distance($0, unit: .km) },
+                cardio.durationS > 0 ? CardioText.clock(cardio.durationS) : nil, CardioText.pace(cardio, unit: .km),
+            ]
+            return "\(workout.exercises[0].name) " + parts.compactMap { $0 }.joined(separator: " · ")
+        }
+        let count = workout.exercises.count
+        return "\(count) \(count == 1 ? "exercise" : "exercises")"
     }
 }

@@ -7,21 +7,33 @@ import SpotterModels
 /// the outbox, so it is kept and sent later when offline.
 ///
 ///     spotter log-workout --title "Leg day" --exercise "Back Squat: 100x5, 100x5, 105x3" --exercise "Lunge: 20x10"
+///     spotter log-workout --title "Morning run" --exercise Run --distance 5.2km --duration 30:45
 struct LogWorkout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log-workout", abstract: "Log a workout (asks for it when no --exercise is given).")
 
     @OptionGroup var options: ClientOptions
     @Option(help: "The workout's title.") var title: String?
-    @Option(help: "strength, circuit, emom, amrap or cardio.") var type: WorkoutType = .strength
-    @Option(help: "\"Name: 100x5, 100x5\" (kg × reps); repeat for each exercise.") var exercise: [String] = []
-    @Option(help: "Minutes it took.") var minutes = 60
+    @Option(help: "strength, circuit, emom, amrap or cardio (cardio when --distance or --duration is given).")
+    var type: WorkoutType?
+    @Option(help: "\"Name: 100x5, 100x5\" (kg × reps); repeat for each exercise. For cardio, just the name (\"Run\").")
+    var exercise: [String] = []
+    @Option(help: "Cardio distance: 5.2km, 3.1mi or 5000m (a bare number is km).") var distance: String?
+    @Option(help: "Cardio time: h:mm:ss, mm:ss or minutes.") var duration: String?
+    @Option(help: "Minutes it took (for cardio, the --duration by default).") var minutes: Int?
     @Option(help: "A note with the workout; #tags are linked.") var text = ""
     @Option(help: "public, followers or private.") var visibility: Visibility = .public
     @Option(help: "Start from a workout template (its id).") var template: String?
 
     func run() async throws {
-        var exercises = try exercise.map(Self.parse)
+        let cardio = try Self.cardio(distance: distance, duration: duration)
+        var exercises: [ExerciseEntry]
+        if let cardio {
+            let names = exercise.isEmpty ? [title ?? "Run"] : exercise
+            exercises = names.map { ExerciseEntry(name: $0, cardio: cardio) }
+        } else {
+            exercises = try exercise.map(Self.parse)
+        }
         var title = self.title
         if exercises.isEmpty && template == nil {
             title = title ?? Self.ask("Title")
@@ -46,8 +58,10 @@ struct LogWorkout: AsyncParsableCommand {
             }
         }
         let end = Date()
+        let minutes = minutes ?? cardio.map { max(1, ($0.durationS + 59) / 60) } ?? 60
         let workout = WorkoutRecord(
-            title: title ?? "Workout", type: type, startTime: end - Double(minutes) * 60, endTime: end,
+            title: title ?? "Workout", type: type ?? (cardio == nil ? .strength : .cardio),
+            startTime: end - Double(minutes) * 60, endTime: end,
             exercises: exercises, templateID: templateID)
         let outbox = try options.outbox()
         try await outbox.enqueue(
@@ -70,6 +84,26 @@ struct LogWorkout: AsyncParsableCommand {
         }
         guard !sets.isEmpty else { throw ValidationError("\"\(text)\": give at least one set, like 100x5.") }
         return ExerciseEntry(name: name, sets: sets)
+    }
+
+    /// `--distance` and `--duration` as cardio metrics; `nil` when neither is given.
+    static func cardio(distance: String?, duration: String?) throws -> CardioMetrics? {
+        guard distance != nil || duration != nil else { return nil }
+        var metres: Double?
+        if let distance {
+            guard let parsed = CardioText.metres(distance, unit: .km) else {
+                throw ValidationError("\"\(distance)\": write the distance like 5.2km, 3.1mi or 5000m.")
+            }
+            metres = parsed
+        }
+        var seconds = 0
+        if let duration {
+            guard let parsed = CardioText.seconds(duration) else {
+                throw ValidationError("\"\(duration)\": write the time as h:mm:ss, mm:ss or minutes, like 30:45.")
+            }
+            seconds = parsed
+        }
+        return CardioMetrics(distanceM: metres, durationS: seconds)
     }
 
     static func ask(_ prompt: String) -> String? {

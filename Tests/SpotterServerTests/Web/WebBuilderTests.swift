@@ -36,7 +36,7 @@ struct WebBuilderTests {
             #expect(filled.text.contains(#"value="Back Squat""#))
             #expect(
                 filled.text.components(
-                    separatedBy: #"name="set_weight" type="number" step="0.5" min="0" inputmode="decimal" value="80""#
+                    separatedBy: #"name="set_weight" type="number" step="any" min="0" inputmode="decimal" value="80""#
                 ).count == 3)
             #expect(filled.text.contains(#"name="template_id" value="\#(template.id)""#))
             // And posting it records which template it came from

@@ -4,6 +4,9 @@ import SpotterCore
 import SpotterModels
 
 /// `/compose` and `POST /posts`: writing a note or logging a workout with the builder.
+///
+/// A refused form is drawn again (422) with everything typed kept and each wrong field marked; a post that is
+/// made redirects (303), so reloading the next page never posts twice.
 struct WebComposeController {
     let posts: PostService
     let templates: TemplateService
@@ -11,46 +14,68 @@ struct WebComposeController {
     let clock: any WallClock
 
     struct ComposeView {
-        let errors: [String]
-        let hasErrors: Bool
-        let text: String
         let builder: WorkoutBuilderView
+        let note: NoteView
+    }
+
+    /// The "Or just say something" form.
+    struct NoteView {
+        let text: WorkoutBuilderView.Field
+        let visibilities: [WorkoutBuilderView.Choice]
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("compose") { request, context in
             let viewer = try context.requireWebViewer()
+            let display = WebDisplay(viewer: viewer)
             let chosen = request.uri.queryParameters["template"].flatMap { WorkoutTemplateID(String($0)) }
             let template = try await chosen.asyncMap { try await templates.workoutTemplate($0, viewer: viewer) }
-            return try await compose(errors: [], text: "", template: template, context: context)
+            let draft = WorkoutDraft(
+                template: template, units: display.units, timeZone: display.timeZone, now: clock.now)
+            return try await compose(draft: draft, problems: [], context: context)
         }
         routes.post("posts") { _, context in
             let author = try context.requireWebViewer()
-            let form = context.web.form
-            do {
-                let request = try WorkoutForm.request(from: form, now: clock.now)
-                _ = try await posts.create(request, author: author)
-                return WebPages.redirect(to: "/feed/following")
-            } catch {
-                guard let (status, messages) = WebErrors.explain(error) else { throw error }
-                var response = try await compose(
-                    errors: messages, text: form["text"] ?? "", template: nil, context: context)
-                response.status = status
-                return response
+            let display = WebDisplay(viewer: author)
+            let draft = WorkoutDraft(form: context.web.form, units: display.units)
+            var form = WorkoutForm(draft, units: display.units, timeZone: display.timeZone, now: clock.now)
+            if let request = form.request {
+                do {
+                    _ = try await posts.create(request, author: author)
+                    return WebPages.redirect(to: "/feed/following")
+                } catch SpotterError.validation(let fields) {
+                    form.explain(fields)
+                } catch {
+                    guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                    messages.forEach { form.explain($0) }
+                    var response = try await compose(draft: draft, problems: form.problems, context: context)
+                    response.status = status
+                    return response
+                }
             }
+            var response = try await compose(draft: draft, problems: form.problems, context: context)
+            response.status = .unprocessableContent
+            return response
         }
         return routes
     }
 
     private func compose(
-        errors: [String], text: String, template: WorkoutTemplate?, context: AppRequestContext
+        draft: WorkoutDraft, problems: [WorkoutForm.Problem], context: AppRequestContext
     ) async throws -> Response {
+        let display = WebDisplay(viewer: context.identity?.account)
         let available = try await templates.workoutTemplates(
             viewer: context.identity?.account, author: nil, page: PageRequest(limit: 20))
-        let view = ComposeView(
-            errors: errors, hasErrors: !errors.isEmpty, text: text,
-            builder: WorkoutBuilderView(template: template, available: available.items))
+        let builder = WorkoutBuilderView(
+            draft: draft, problems: problems, units: display.units, timeZone: display.timeZone, now: clock.now,
+            available: available.items)
+        let isNote = draft.kind == "note"
+        let noteMessage = isNote ? problems.first(where: { $0.input == "note-text" })?.detail : nil
+        let note = NoteView(
+            text: .init(id: "note-text", value: isNote ? draft.text : "", message: noteMessage),
+            visibilities: WebFormat.visibilities(selected: isNote ? draft.visibility : nil))
+        let view = ComposeView(builder: builder, note: note)
         return try await pages.page("compose", title: "Log a workout", content: view, context: context, nav: .compose)
     }
 }

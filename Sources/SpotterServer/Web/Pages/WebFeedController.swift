@@ -70,7 +70,8 @@ struct WebFeedController {
             page = try await feeds.global(viewer: viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
         }
         let now = clock.now
-        let posts = page.items.map { PostView($0, now: now) }
+        let display = WebDisplay(viewer: context.identity?.account)
+        let posts = page.items.map { PostView($0, now: now, units: display.units, timeZone: display.timeZone) }
         let nextHref = page.nextCursor.map { "/feed/\(tab.rawValue)?cursor=\($0)" }
         if query["fragment"] != nil {
             return pages.fragment(

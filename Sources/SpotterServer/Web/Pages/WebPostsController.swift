@@ -72,13 +72,16 @@ struct WebPostsController {
         let page = try await posts.comments(
             on: id, viewer: viewer, page: try PageRequest(limit: "50", cursor: cursor, since: nil))
         let now = clock.now
+        let display = WebDisplay(viewer: context.identity?.account)
         let comments = page.items.map {
             CommentView(
                 authorUsername: $0.author.username, authorName: $0.author.displayName, text: $0.text,
-                createdAt: WebFormat.iso($0.createdAt), createdLabel: WebFormat.relative($0.createdAt, now: now))
+                createdAt: WebFormat.iso($0.createdAt),
+                createdLabel: WebFormat.relative($0.createdAt, now: now, timeZone: display.timeZone))
         }
         let view = DetailView(
-            post: PostView(post, now: now), comments: comments, hasComments: !comments.isEmpty,
+            post: PostView(post, now: now, units: display.units, timeZone: display.timeZone), comments: comments,
+            hasComments: !comments.isEmpty,
             moreCommentsHref: page.nextCursor.map { "/posts/\(id)?cursor=\($0)#comments" }, liveTopic: "post:\(id)",
             error: error)
         let title = post.workout?.title ?? "\(post.author.displayName)'s post"

@@ -41,6 +41,7 @@ struct WebProfileController {
             // A private account's progress is its followers' business: the service says so, the page shrugs.
             let report = try? await progress.report(for: username, viewer: viewer, weeks: "12")
             let now = clock.now
+            let display = WebDisplay(viewer: context.identity?.account)
             let relationship = profile.relationship
             let view = ProfileView(
                 username: profile.username, displayName: profile.displayName,
@@ -49,7 +50,7 @@ struct WebProfileController {
                 isMe: viewer?.id == profile.id, canFollow: viewer != nil && viewer?.id != profile.id,
                 isFollowing: relationship?.following == .following, isRequested: relationship?.following == .requested,
                 followsYou: relationship?.followedBy == true, chart: report.map(ProgressChart.init),
-                posts: page.items.map { PostView($0, now: now) },
+                posts: page.items.map { PostView($0, now: now, units: display.units, timeZone: display.timeZone) },
                 nextHref: page.nextCursor.map { "/u/\(profile.username)?cursor=\($0)" })
             let nav: WebNav = viewer?.id == profile.id ? .profile : .none
             return try await pages.page(

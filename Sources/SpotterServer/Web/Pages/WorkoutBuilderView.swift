@@ -1,12 +1,36 @@
 import Foundation
+import SpotterCore
 import SpotterModels
 
-/// The workout builder's rows as the compose template draws them: empty, or filled from a workout template.
+/// The workout builder as the compose template draws it: from a draft (empty, from a workout template, or as
+/// typed before a refusal), each input with its value and, when refused, its message.
 struct WorkoutBuilderView {
+    /// One input: what it holds and, when something is wrong with it, what to say (`error` is its message's id).
+    /// Stored, not computed: Mustache reads values by reflection.
+    struct Field {
+        let id: String
+        let value: String
+        let message: String?
+        let invalid: Bool
+        let error: String?
+
+        init(id: String, value: String, message: String?) {
+            self.id = id
+            self.value = value
+            self.message = message
+            invalid = message != nil
+            error = message == nil ? nil : "\(id)-error"
+        }
+    }
+
     struct Exercise {
         let index: Int
         let number: Int
-        let name: String
+        let name: Field
+        let distance: Field
+        let time: Field
+        let distanceUnits: [Choice]
+        let pace: String
         let sets: [SetRow]
     }
 
@@ -14,46 +38,89 @@ struct WorkoutBuilderView {
         let exerciseIndex: Int
         let exerciseNumber: Int
         let number: Int
-        let weight: String
-        let reps: String
+        let weight: Field
+        let reps: Field
     }
 
-    struct TemplateChoice {
+    struct Choice {
         let id: String
         let name: String
         let selected: Bool
     }
 
-    let title: String
-    let templateID: String?
-    let types: [TemplateChoice]
-    let exercises: [Exercise]
-    let templates: [TemplateChoice]
-    let hasTemplates: Bool
+    struct Summary {
+        let input: String?
+        let text: String
+    }
 
-    init(template: WorkoutTemplate?, available: [WorkoutTemplate]) {
-        title = template?.name ?? ""
-        templateID = template?.id.description
-        types = WorkoutType.allCases.map {
-            TemplateChoice(id: $0.rawValue, name: $0.rawValue.capitalized, selected: $0 == template?.type)
+    let title: Field
+    let minutes: Field
+    let doneAt: Field
+    let latestDoneAt: String
+    let text: Field
+    let templateID: String?
+    let types: [Choice]
+    let visibilities: [Choice]
+    let isCardio: Bool
+    let weightUnit: String
+    let weightUnitName: String
+    let exercises: [Exercise]
+    let templates: [Choice]
+    let hasTemplates: Bool
+    let summary: [Summary]
+    let hasSummary: Bool
+
+    init(
+        draft: WorkoutDraft, problems: [WorkoutForm.Problem], units: Units, timeZone: TimeZone, now: Date,
+        available: [WorkoutTemplate]
+    ) {
+        let workout = draft.kind == "workout"
+        var messages: [String: String] = [:]
+        for problem in problems where !problem.input.isEmpty && messages[problem.input] == nil {
+            messages[problem.input] = problem.detail
         }
-        let entries = template?.exercises.map { ($0.name, $0.targetSets) } ?? [("", [TargetSet()])]
-        exercises = entries.enumerated().map { index, entry in
-            let targets = entry.1.isEmpty ? [TargetSet()] : entry.1
+        func field(_ id: String, _ value: String) -> Field { Field(id: id, value: value, message: messages[id]) }
+        title = field("title", draft.title)
+        minutes = field("duration", draft.minutes)
+        doneAt = field("done-at", draft.doneAt.isEmpty ? WorkoutDraft.localText(now, in: timeZone) : draft.doneAt)
+        latestDoneAt = WorkoutDraft.localText(PostRules.latestDoneAt(now: now), in: timeZone)
+        text = field("workout-text", workout ? draft.text : "")
+        templateID = draft.templateID
+        types = WorkoutType.allCases.map { Choice(id: $0.rawValue, name: $0.label, selected: $0 == draft.type) }
+        visibilities = WebFormat.visibilities(selected: workout ? draft.visibility : nil)
+        isCardio = draft.type == .cardio
+        weightUnit = units.rawValue
+        weightUnitName = units == .kg ? "kilograms" : "pounds"
+        exercises = draft.exercises.enumerated().map { e, exercise in
+            let cardio = CardioMetrics(
+                distanceM: CardioText.metres(exercise.distance, unit: exercise.distanceUnit),
+                durationS: CardioText.seconds(exercise.time) ?? 0)
             return Exercise(
-                index: index, number: index + 1, name: entry.0,
-                sets: targets.enumerated().map { number, target in
+                index: e, number: e + 1, name: field("exercise-\(e)", exercise.name),
+                distance: field("exercise-\(e)-distance", exercise.distance),
+                time: field("exercise-\(e)-time", exercise.time),
+                distanceUnits: DistanceUnit.allCases.map {
+                    Choice(id: $0.rawValue, name: $0.rawValue, selected: $0 == exercise.distanceUnit)
+                },
+                pace: CardioText.pace(cardio, unit: exercise.distanceUnit) ?? "",
+                sets: exercise.sets.enumerated().map { s, set in
                     SetRow(
-                        exerciseIndex: index, exerciseNumber: index + 1, number: number + 1,
-                        weight: target.weightKg.map { $0.rounded() == $0 ? String(Int($0)) : String($0) } ?? "",
-                        reps: target.reps.map(String.init) ?? "")
+                        exerciseIndex: e, exerciseNumber: e + 1, number: s + 1,
+                        weight: field("set-\(e)-\(s)-weight", set.weight), reps: field("set-\(e)-\(s)-reps", set.reps))
                 })
         }
         templates = available.map {
-            TemplateChoice(
-                id: $0.id.description, name: "\($0.name) · \($0.author.displayName)", selected: $0.id == template?.id)
+            Choice(
+                id: $0.id.description, name: "\($0.name) · \($0.author.displayName)",
+                selected: $0.id.description == draft.templateID)
         }
         hasTemplates = !available.isEmpty
+        summary = problems.map {
+            Summary(
+                input: $0.input.isEmpty ? nil : $0.input,
+                text: $0.label.isEmpty ? $0.detail : "\($0.label): \($0.detail)")
+        }
+        hasSummary = !summary.isEmpty
     }
 }
 

@@ -2,45 +2,152 @@ import Foundation
 import SpotterCore
 import SpotterModels
 
-/// Reads the compose form into a `CreatePostRequest`: a note, or a workout from the builder.
+/// Reads the compose form (`WorkoutDraft`) into a `CreatePostRequest`, and names what is wrong by the builder's
+/// input ids so the page can mark each field.
 ///
-/// The builder sends one `exercise_name` per exercise and, per set, `set_exercise` (the exercise's index),
-/// `set_weight` and `set_reps`, in order. Only the form's shape is checked here; what makes a valid post is
-/// `PostService`'s business.
-enum WorkoutForm {
-    static func request(from form: WebForm, now: Date) throws -> CreatePostRequest {
-        let visibility = form["visibility"].flatMap(Visibility.init(rawValue:))
-        let text = form["text"]
-        guard form["kind"] == "workout" else {
-            return CreatePostRequest(kind: .note, text: text, visibility: visibility)
+/// Only the form's shape is checked here (numbers that are numbers, a date that is a date); what makes a valid
+/// post is `PostRules`' business, whose JSON paths `explain(_:)` turns back into the inputs they came from.
+struct WorkoutForm {
+    /// One thing wrong: the input it is about (its HTML id) and what to say.
+    struct Problem {
+        let input: String
+        let label: String
+        let detail: String
+    }
+
+    let draft: WorkoutDraft
+    private(set) var problems: [Problem] = []
+    private(set) var request: CreatePostRequest?
+    /// For each exercise of the request, the builder's exercise index; per set, the builder's set index.
+    private var exerciseRows: [Int] = []
+    private var setRows: [[Int]] = []
+
+    init(_ draft: WorkoutDraft, units: Units, timeZone: TimeZone, now: Date) {
+        self.draft = draft
+        guard draft.kind == "workout" else {
+            request = CreatePostRequest(kind: .note, text: draft.text, visibility: draft.visibility)
+            return
         }
-        let names = form.all("exercise_name")
-        var sets = Array(repeating: [WorkoutSet](), count: names.count)
-        let indexes = form.all("set_exercise")
-        let weights = form.all("set_weight")
-        let reps = form.all("set_reps")
-        for (row, index) in indexes.enumerated() {
-            guard let exercise = Int(index), sets.indices.contains(exercise), row < weights.count, row < reps.count
-            else { continue }
-            if weights[row].isEmpty && reps[row].isEmpty { continue }  // an untouched blank row
-            guard let weight = Double(weights[row].replacingOccurrences(of: ",", with: ".")), weight >= 0,
-                let count = Int(reps[row]), count > 0
-            else {
-                throw SpotterError.validation([
-                    FieldError(
-                        field: "sets", detail: "Set \(row + 1) needs a weight (0 or more) and a whole number of reps.")
-                ])
+        var exercises: [ExerciseEntry] = []
+        for (e, exercise) in draft.exercises.enumerated() {
+            var sets: [WorkoutSet] = []
+            var rows: [Int] = []
+            for (s, set) in exercise.sets.enumerated() where !set.isBlank {
+                let weight = Double(set.weight.replacingOccurrences(of: ",", with: ".")).filter {
+                    $0 >= 0 && $0.isFinite
+                }
+                let reps = Int(set.reps).filter { $0 >= 1 }
+                if weight == nil {
+                    add("set-\(e)-\(s)-weight", Self.setLabel(e, s, "weight"), "Enter a weight (0 for bodyweight).")
+                }
+                if reps == nil {
+                    add("set-\(e)-\(s)-reps", Self.setLabel(e, s, "reps"), "Enter the reps, a whole number from 1.")
+                }
+                if let weight, let reps {
+                    sets.append(WorkoutSet(weightKg: units.kilograms(weight), reps: reps))
+                    rows.append(s)
+                }
             }
-            sets[exercise].append(WorkoutSet(weightKg: weight, reps: count))
+            let cardio = readCardio(exercise, index: e)
+            guard !exercise.name.isEmpty || !rows.isEmpty || cardio != nil else { continue }
+            exercises.append(ExerciseEntry(name: exercise.name, sets: sets.isEmpty ? nil : sets, cardio: cardio))
+            exerciseRows.append(e)
+            setRows.append(rows)
         }
-        let exercises = zip(names, sets).compactMap { name, sets -> ExerciseEntry? in
-            name.isEmpty && sets.isEmpty ? nil : ExerciseEntry(name: name, sets: sets)
+        // Left out (an older form, a script), the workout was done now.
+        let doneAt = draft.doneAt.isEmpty ? now : WorkoutDraft.date(fromLocal: draft.doneAt, in: timeZone)
+        if doneAt == nil {
+            add("done-at", "Done at", "Pick the date and time you finished.")
+        } else if let doneAt, doneAt > PostRules.latestDoneAt(now: now) {
+            add("done-at", "Done at", "That is in the future; pick a time up to now.")
         }
-        let minutes = form["duration_min"].flatMap(Int.init).map { min(max($0, 1), 24 * 60) } ?? 60
+        let cardioSeconds = exercises.compactMap(\.cardio?.durationS).reduce(0, +)
+        var minutes = draft.type == .cardio && cardioSeconds > 0 ? max(1, (cardioSeconds + 59) / 60) : 60
+        if !draft.minutes.isEmpty {
+            if let typed = Int(draft.minutes), (1...1440).contains(typed) {
+                minutes = typed
+            } else {
+                add("duration", "Minutes", "Enter the minutes it took, a whole number from 1 to 1440.")
+            }
+        }
+        guard problems.isEmpty, let doneAt else { return }
         let workout = WorkoutRecord(
-            title: form["title"] ?? "Workout", type: form["type"].flatMap(WorkoutType.init(rawValue:)) ?? .strength,
-            startTime: now - TimeInterval(minutes * 60), endTime: now, exercises: exercises,
-            templateID: form["template_id"].flatMap(WorkoutTemplateID.init))
-        return CreatePostRequest(kind: .workout, text: text, visibility: visibility, workout: workout)
+            title: draft.title, type: draft.type, startTime: doneAt - TimeInterval(minutes * 60), endTime: doneAt,
+            exercises: exercises, templateID: draft.templateID.flatMap(WorkoutTemplateID.init))
+        request = CreatePostRequest(kind: .workout, text: draft.text, visibility: draft.visibility, workout: workout)
+    }
+
+    /// Adds what `PostRules` refused: each field error lands on the input its JSON path names.
+    mutating func explain(_ fields: [FieldError]) {
+        for field in fields {
+            let (input, label) = place(field.field)
+            add(input, label, Self.sentence(field.detail))
+        }
+    }
+
+    /// Adds a refusal about the form as a whole (a rate limit, say).
+    mutating func explain(_ message: String) {
+        add("", "", message)
+    }
+
+    private mutating func readCardio(_ exercise: WorkoutDraft.Exercise, index e: Int) -> CardioMetrics? {
+        guard !exercise.distance.isEmpty || !exercise.time.isEmpty else { return nil }
+        let metres = exercise.distance.isEmpty ? nil : CardioText.metres(exercise.distance, unit: exercise.distanceUnit)
+        let seconds = exercise.time.isEmpty ? 0 : CardioText.seconds(exercise.time)
+        if !exercise.distance.isEmpty && metres == nil {
+            add("exercise-\(e)-distance", "Exercise \(e + 1) distance", "Enter a distance, like 5.2.")
+        }
+        if seconds == nil {
+            add("exercise-\(e)-time", "Exercise \(e + 1) time", "Enter the time as h:mm:ss, mm:ss or minutes.")
+        }
+        guard let seconds, metres != nil || exercise.distance.isEmpty else { return nil }
+        return CardioMetrics(distanceM: metres, durationS: seconds)
+    }
+
+    /// The builder input and its label for a `PostRules` JSON path like `workout.exercises[1].sets[0].reps`.
+    private func place(_ path: String) -> (String, String) {
+        let workoutText = draft.kind == "workout"
+        switch path {
+        case "text": return (workoutText ? "workout-text" : "note-text", workoutText ? "How did it go?" : "Note")
+        case "visibility": return ("workout-visibility", "Who can see it")
+        case "workout.title": return ("title", "Title")
+        case "workout.start_time", "workout.end_time": return ("duration", "Minutes")
+        case "workout.exercises": return ("exercise-0", "Exercises")
+        case "workout.template_id": return ("", "Template")
+        default: break
+        }
+        let numbers = path.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard path.hasPrefix("workout.exercises["), let first = numbers.first, exerciseRows.indices.contains(first)
+        else { return ("", "Workout") }
+        let e = exerciseRows[first]
+        if path.contains(".cardio.distance") { return ("exercise-\(e)-distance", "Exercise \(e + 1) distance") }
+        if path.contains(".cardio.") { return ("exercise-\(e)-time", "Exercise \(e + 1) time") }
+        if path.contains(".sets["), numbers.count > 1, setRows[first].indices.contains(numbers[1]) {
+            let s = setRows[first][numbers[1]]
+            let part = path.hasSuffix("reps") ? "reps" : "weight"
+            return ("set-\(e)-\(s)-\(part)", Self.setLabel(e, s, part))
+        }
+        return ("exercise-\(e)", "Exercise \(e + 1)")
+    }
+
+    private mutating func add(_ input: String, _ label: String, _ detail: String) {
+        problems.append(Problem(input: input, label: label, detail: detail))
+    }
+
+    private static func setLabel(_ exercise: Int, _ set: Int, _ part: String) -> String {
+        "Exercise \(exercise + 1), set \(set + 1) \(part)"
+    }
+
+    /// "needs sets or cardio metrics" → "Needs sets or cardio metrics."
+    private static func sentence(_ detail: String) -> String {
+        let text = detail.prefix(1).uppercased() + detail.dropFirst()
+        return text.hasSuffix(".") ? text : text + "."
+    }
+}
+
+extension Optional {
+    /// The value when it passes `isIncluded`, else `nil`.
+    fileprivate func filter(_ isIncluded: (Wrapped) -> Bool) -> Wrapped? {
+        flatMap { isIncluded($0) ? $0 : nil }
     }
 }

@@ -1,0 +1,115 @@
+import Foundation
+import SpotterModels
+
+/// The compose form as the person typed it: every field a string, kept so that a refused form is drawn again
+/// with nothing lost.
+///
+/// The builder sends, per exercise, `exercise_name`, `exercise_distance`, `exercise_distance_unit` and
+/// `exercise_time`; per set, `set_exercise` (the exercise's index), `set_weight` and `set_reps`, in order.
+struct WorkoutDraft {
+    struct Exercise {
+        var name = ""
+        var distance = ""
+        var distanceUnit: DistanceUnit = .km
+        var time = ""
+        var sets: [SetRow] = [SetRow()]
+    }
+
+    struct SetRow {
+        var weight = ""
+        var reps = ""
+
+        var isBlank: Bool { weight.isEmpty && reps.isEmpty }
+    }
+
+    var kind = "workout"
+    var title = ""
+    var type: WorkoutType = .strength
+    var minutes = "60"
+    /// `datetime-local` text ("2026-11-25T18:30") in the person's time zone.
+    var doneAt = ""
+    var text = ""
+    var visibility: Visibility?
+    var templateID: String?
+    var exercises: [Exercise] = [Exercise()]
+
+    /// An empty workout (or one from a template) done now, in `units`.
+    init(template: WorkoutTemplate? = nil, units: Units, timeZone: TimeZone, now: Date) {
+        doneAt = Self.localText(now, in: timeZone)
+        guard let template else {
+            exercises = [Exercise(distanceUnit: units.distance)]
+            return
+        }
+        title = template.name
+        type = template.type
+        templateID = template.id.description
+        exercises = template.exercises.map { exercise in
+            let sets = exercise.targetSets.map { target in
+                SetRow(
+                    weight: target.weightKg.map { CardioText.number(units.value(ofKilograms: $0)) } ?? "",
+                    reps: target.reps.map(String.init) ?? "")
+            }
+            return Exercise(name: exercise.name, distanceUnit: units.distance, sets: sets.isEmpty ? [SetRow()] : sets)
+        }
+        if exercises.isEmpty { exercises = [Exercise(distanceUnit: units.distance)] }
+    }
+
+    /// The form as posted; rows beyond the exercises it names are dropped.
+    init(form: WebForm, units: Units) {
+        kind = form["kind"] == "note" ? "note" : "workout"
+        title = form["title"] ?? ""
+        type = form["type"].flatMap(WorkoutType.init(rawValue:)) ?? .strength
+        minutes = form["duration_min"] ?? (kind == "note" ? "60" : "")
+        doneAt = form["done_at"] ?? ""
+        text = form.all("text").first ?? ""
+        visibility = form["visibility"].flatMap(Visibility.init(rawValue:))
+        templateID = form["template_id"]
+        let names = form.all("exercise_name")
+        let distances = form.all("exercise_distance")
+        let distanceUnits = form.all("exercise_distance_unit")
+        let times = form.all("exercise_time")
+        exercises = names.enumerated().map { index, name in
+            Exercise(
+                name: name, distance: distances[safe: index] ?? "",
+                distanceUnit: distanceUnits[safe: index].flatMap(DistanceUnit.init(rawValue:)) ?? units.distance,
+                time: times[safe: index] ?? "", sets: [])
+        }
+        let indexes = form.all("set_exercise")
+        let weights = form.all("set_weight")
+        let reps = form.all("set_reps")
+        for (row, index) in indexes.enumerated() {
+            guard let exercise = Int(index), exercises.indices.contains(exercise) else { continue }
+            exercises[exercise].sets.append(SetRow(weight: weights[safe: row] ?? "", reps: reps[safe: row] ?? ""))
+        }
+        for index in exercises.indices where exercises[index].sets.isEmpty { exercises[index].sets = [SetRow()] }
+        if exercises.isEmpty { exercises = [Exercise(distanceUnit: units.distance)] }
+    }
+
+    /// `datetime-local`'s text for a moment in a time zone.
+    static func localText(_ date: Date, in timeZone: TimeZone) -> String {
+        localFormatter(timeZone).string(from: date)
+    }
+
+    /// The moment a `datetime-local` text names in a time zone (seconds optional).
+    static func date(fromLocal text: String, in timeZone: TimeZone) -> Date? {
+        let formatter = localFormatter(timeZone)
+        if let date = formatter.date(from: text) { return date }
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return formatter.date(from: text)
+    }
+
+    private static func localFormatter(_ timeZone: TimeZone) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        return formatter
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}
