@@ -6,6 +6,14 @@ public enum PostRules {
     public static let textMaxLength = 5000
     public static let commentMaxLength = 2000
 
+    /// Who may delete a comment: its author, the post's author (it is their thread), or an admin. The API
+    /// refuses everyone else, and the web app offers the button to exactly these people.
+    public static func mayDeleteComment(
+        by viewer: UserID, role: Role, commentAuthor: UserID, postAuthor: UserID
+    ) -> Bool {
+        viewer == commentAuthor || viewer == postAuthor || role == .admin
+    }
+
     public static func problems(kind: PostKind, text: String, workout: WorkoutRecord?) -> [FieldError] {
         var problems: [FieldError] = []
         func add(_ field: String, _ detail: String) { problems.append(FieldError(field: field, detail: detail)) }
