@@ -49,7 +49,7 @@ struct WebProfileController {
                 isMe: viewer?.id == profile.id, canFollow: viewer != nil && viewer?.id != profile.id,
                 isFollowing: relationship?.following == .following, isRequested: relationship?.following == .requested,
                 followsYou: relationship?.followedBy == true, chart: report.map(ProgressChart.init),
-                posts: page.items.map { PostView($0, now: now) },
+                posts: page.items.map { PostView($0, now: now, viewer: context.viewer?.id) },
                 nextHref: page.nextCursor.map { "/u/\(profile.username)?cursor=\($0)" })
             let nav: WebNav = viewer?.id == profile.id ? .profile : .none
             return try await pages.page(
