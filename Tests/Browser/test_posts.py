@@ -88,6 +88,17 @@ class PostsStory(BrowserStory):
         self.shot(self.bo, "posts-04-reply-phone")
         self.check_accessibility(self.bo, "post page on a phone")
 
+        # She edits the post while his page is open: his copy shows the new text and "edited" without a reload.
+        self.ana.get(f"{BASE}/posts/{post_id}/edit")
+        text = self.ana.find_element(By.ID, "edit-text")
+        text.clear()
+        text.send_keys(f"Front squats, 5x5 and a PR #legday with @{bo_name}")
+        self.ana.find_element(By.CSS_SELECTOR, "#edit-form button[type=submit]").click()
+        self.wait(self.bo, ec.text_to_be_present_in_element((By.CSS_SELECTOR, "#post-page .post-text"), "a PR"),
+                  "the edit did not show live")
+        self.assertEqual(self.bo.find_element(By.CSS_SELECTOR, "#post-page .edited").text, "edited")
+        self.wait(self.ana, ec.presence_of_element_located((By.ID, "comment-list")))
+
         # She deletes his comment from her post, after confirming.
         self.ana.find_element(By.CSS_SELECTOR, "#comment-list > ol > li.comment > .comment-head .comment-delete").click()
         self.wait(self.ana, ec.presence_of_element_located((By.ID, "confirm-delete")))

@@ -162,6 +162,8 @@
     if (cards.length === 0) return;
     try {
       const response = await fetch(`/posts/${encodeURIComponent(id)}?fragment=1`, { credentials: "same-origin" });
+      // Edited out of this viewer's sight (made private, say): it goes, as a deleted post does.
+      if (response.status === 404) cards.forEach((card) => card.remove());
       if (!response.ok) return;
       const html = (await response.text()).trim();
       cards.forEach((card) => {
