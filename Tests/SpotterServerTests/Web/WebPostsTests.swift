@@ -220,6 +220,11 @@ struct WebPostsTests {
             #expect(search.text.contains(#"href="/tags/legday""#))
             #expect(search.text.contains("<h1"))
             #expect(try await ana.get("/feed/global").text.contains("<h1 class=\"page-title\">Global feed</h1>"))
+            // And search's page finds a workout by its title
+            try await api.workout(
+                anaToken, "Squat day", sets: [WorkoutSet(weightKg: 100, reps: 5)], at: api.clock.now - 7200)
+            let found = try await ana.get("/search?q=squat")
+            #expect(found.text.contains("Squat day"))
         }
     }
 
