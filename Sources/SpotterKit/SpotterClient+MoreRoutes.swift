@@ -51,7 +51,12 @@ extension SpotterClient {
                 authenticated: await isSignedIn))
     }
 
-    // MARK: Comments and templates
+    // MARK: Kudos, comments and templates
+
+    /// Who gave a post kudos (people hidden from me left out), a page at a time.
+    public func kudosGivers(of post: PostID, cursor: String? = nil) async throws -> Page<AuthorSummary> {
+        try await page("/api/v1/posts/\(post)/kudos", cursor: cursor)
+    }
 
     public func deleteComment(_ comment: CommentID, on post: PostID, idempotencyKey: String? = nil) async throws {
         _ = try await send(

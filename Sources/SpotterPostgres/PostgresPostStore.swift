@@ -175,6 +175,22 @@ struct PostgresPostStore: PostStore {
         return givers
     }
 
+    func kudosGivers(of post: PostID, viewer: UserID?, after: UserID?, limit: Int) async throws -> [AccountRecord] {
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        var clauses = ["k.post_id = \(try builder.bind(post.rawValue))", PostgresPostSQL.listable("users")]
+        if let after { clauses.append("users.id > \(try builder.bind(after.rawValue))") }
+        let sql = """
+            SELECT \(PostgresAccountStore.columns) FROM kudos k JOIN users ON users.id = k.user_id
+            WHERE \(clauses.joined(separator: " AND "))
+            ORDER BY users.id LIMIT \(try builder.bind(limit))
+            """
+        var accounts: [AccountRecord] = []
+        for try await row in try await client.query(builder.query(sql), logger: logger) {
+            accounts.append(try PostgresAccountStore.record(row.makeRandomAccess(), offset: 0))
+        }
+        return accounts
+    }
+
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """

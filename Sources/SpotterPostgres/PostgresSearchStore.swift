@@ -40,6 +40,25 @@ struct PostgresSearchStore: SearchStore {
         }
     }
 
+    func users(withBio query: String, viewer: UserID?, limit: Int) async throws -> [AccountRecord] {
+        let words = SearchTerms.words(query)
+        guard !words.isEmpty else { return [] }
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        // Words are letters and digits only (SearchTerms.words), so `word:*` is always valid tsquery syntax.
+        let prefixQuery = try builder.bind(words.map { "\($0):*" }.joined(separator: " & "))
+        let sql = """
+            SELECT \(PostgresAccountStore.columns) FROM users
+            WHERE to_tsvector('simple', users.bio) @@ to_tsquery('simple', \(prefixQuery))
+              AND \(PostgresPostSQL.listable("users"))
+            ORDER BY users.created_at DESC LIMIT \(try builder.bind(limit))
+            """
+        var accounts: [AccountRecord] = []
+        for try await row in try await client.query(builder.query(sql), logger: logger) {
+            accounts.append(try PostgresAccountStore.record(row.makeRandomAccess(), offset: 0))
+        }
+        return accounts
+    }
+
     func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """
@@ -66,7 +85,8 @@ struct PostgresSearchStore: SearchStore {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         let sql = """
             SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE to_tsvector('simple', p.text) @@ to_tsquery('simple', \(try builder.bind(prefixQuery)))
+            WHERE to_tsvector('simple', post_search_text(p.text, p.workout))
+                  @@ to_tsquery('simple', \(try builder.bind(prefixQuery)))
               AND \(PostgresPostSQL.visible)
             ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
             """

@@ -205,6 +205,20 @@ struct SQLitePostStore: PostStore {
         return Set(ids.compactMap(UserID.init))
     }
 
+    func kudosGivers(of post: PostID, viewer: UserID?, after: UserID?, limit: Int) async throws -> [AccountRecord] {
+        let sql = """
+            SELECT \(SQLiteAccountStore.columns) FROM kudos k JOIN users ON users.id = k.user_id
+            WHERE k.post_id = :post AND (:after IS NULL OR users.id > :after) AND \(SQLitePostSQL.listable("users"))
+            ORDER BY users.id LIMIT :limit
+            """
+        let arguments: StatementArguments = [
+            "post": post.description, "after": after?.description, "viewer": viewer?.description, "limit": limit,
+        ]
+        return try await pool.read { db in
+            try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap(SQLiteAccountStore.record)
+        }
+    }
+
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
         let sql = """
             SELECT \(SQLitePostSQL.columns), p.performed_at, u.featured_at IS NOT NULL

@@ -36,6 +36,23 @@ struct SQLiteSearchStore: SearchStore {
         }
     }
 
+    func users(withBio query: String, viewer: UserID?, limit: Int) async throws -> [AccountRecord] {
+        let words = SearchTerms.words(query)
+        guard !words.isEmpty else { return [] }
+        let sql = """
+            SELECT \(SQLiteAccountStore.columns) FROM users_bio_fts JOIN users ON users.rowid = users_bio_fts.rowid
+            WHERE users_bio_fts MATCH :match AND \(SQLitePostSQL.listable("users"))
+            ORDER BY users.created_at DESC LIMIT :limit
+            """
+        let arguments: StatementArguments = [
+            "match": words.map { SearchTerms.fts5Quoted($0) + "*" }.joined(separator: " "),
+            "viewer": viewer?.description, "limit": limit,
+        ]
+        return try await pool.read { db in
+            try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap(SQLiteAccountStore.record)
+        }
+    }
+
     func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
         try await pool.read { db in
             try Row.fetchAll(

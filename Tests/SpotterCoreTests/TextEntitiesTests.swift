@@ -127,3 +127,23 @@ struct MentionTests {
         #expect(TextEntities.mentions(in: "5x5 squats at 100 kg #legday") == [])
     }
 }
+
+@Suite("Text segments")
+struct TextSegmentsTests {
+    @Test("text is cut into plain runs, tags and mentions, as written, by the indexing rules")
+    func segments() {
+        #expect(
+            TextEntities.segments(in: "Squats with @Ana_Runs #LegDay! C# stays, ana@example.com too")
+                == [
+                    .text("Squats with "), .mention(written: "@Ana_Runs", username: "ana_runs"), .text(" "),
+                    .hashtag(written: "#LegDay", tag: "legday"), .text("! C# stays, ana@example.com too"),
+                ])
+    }
+
+    @Test("text without entities is one run, and empty text none")
+    func plain() {
+        #expect(TextEntities.segments(in: "just words") == [.text("just words")])
+        #expect(TextEntities.segments(in: "").isEmpty)
+        #expect(TextEntities.segments(in: "#1 @ab") == [.text("#1 @ab")])
+    }
+}

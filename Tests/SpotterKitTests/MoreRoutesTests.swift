@@ -66,4 +66,23 @@ struct MoreRoutesTests {
             try await ana.setSuspended(false, "bea")
         }
     }
+
+    @Test("who gave kudos: listed for those who see the post, without people blocked")
+    func kudosGivers() async throws {
+        try await LiveServer.runWithStorage(configure: { $0.postRules.newAccountAge = 0 }) { url, _, _ in
+            let ana = SpotterClient(baseURL: url)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let bea = SpotterClient(baseURL: url)
+            try await bea.signUp(email: "bea@example.com", username: "bea", password: Self.password)
+            let cy = SpotterClient(baseURL: url)
+            try await cy.signUp(email: "cy@example.com", username: "cyd", password: Self.password)
+            let post = try await ana.createPost(CreatePostRequest(kind: .note, text: "Deadlift PR #gym"))
+            _ = try await bea.setKudos(true, on: post.id)
+            _ = try await cy.setKudos(true, on: post.id)
+            #expect(try await ana.kudosGivers(of: post.id).items.map(\.username).sorted() == ["bea", "cyd"])
+            // When Ana blocks Cy, Cy is no longer in the list she reads
+            _ = try await ana.setBlocked(true, "cyd")
+            #expect(try await ana.kudosGivers(of: post.id).items.map(\.username) == ["bea"])
+        }
+    }
 }

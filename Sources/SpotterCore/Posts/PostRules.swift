@@ -13,6 +13,14 @@ public enum PostRules {
     /// Not enforced on the API: an offline client replays workouts stamped by its own clock.
     public static func latestDoneAt(now: Date) -> Date { now.addingTimeInterval(futureSlack) }
 
+    /// Who may delete a comment: its author, the post's author (it is their thread), or an admin. The API
+    /// refuses everyone else, and the web app offers the button to exactly these people.
+    public static func mayDeleteComment(
+        by viewer: UserID, role: Role, commentAuthor: UserID, postAuthor: UserID
+    ) -> Bool {
+        viewer == commentAuthor || viewer == postAuthor || role == .admin
+    }
+
     public static func problems(kind: PostKind, text: String, workout: WorkoutRecord?) -> [FieldError] {
         var problems: [FieldError] = []
         func add(_ field: String, _ detail: String) { problems.append(FieldError(field: field, detail: detail)) }

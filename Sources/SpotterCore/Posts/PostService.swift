@@ -166,6 +166,17 @@ public struct PostService: Sendable {
         return KudosState(postID: id, kudosCount: max(0, count), kudosedByMe: on)
     }
 
+    /// Who gave a post kudos, for someone who may see the post (else 404, as for the post): people hidden from
+    /// the viewer (blocked either way, suspended) are left out. Paged by account id.
+    public func kudosGivers(
+        of id: PostID, viewer: AccountRecord?, page: PageRequest
+    ) async throws -> Page<AuthorSummary> {
+        _ = try await get(id, viewer: viewer)
+        let givers = try await storage.posts.kudosGivers(
+            of: id, viewer: viewer?.id, after: page.cursor.map(UserID.init), limit: page.limit + 1)
+        return page.page(givers.map(\.summary)) { $0.id.rawValue }
+    }
+
     // MARK: Comments
 
     public func comments(on id: PostID, viewer: AccountRecord?, page: PageRequest) async throws -> Page<Comment> {
@@ -208,7 +219,10 @@ public struct PostService: Sendable {
         guard let comment = try await storage.posts.comment(commentID), comment.postID == postID,
             comment.deletedAt == nil
         else { throw SpotterError.notFound("No such comment.") }
-        guard comment.authorID == viewer.id || post.author.id == viewer.id || viewer.role == .admin else {
+        guard
+            PostRules.mayDeleteComment(
+                by: viewer.id, role: viewer.role, commentAuthor: comment.authorID, postAuthor: post.author.id)
+        else {
             throw SpotterError.forbidden("Only the comment's author or the post's author can delete it.")
         }
         try await storage.posts.tombstoneComment(commentID, at: clock.now)

@@ -26,6 +26,9 @@ public protocol PostStore: Sendable {
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget?
     /// Everyone who gave the post kudos (suspended people included: callers filter as they need).
     func kudosGivers(of post: PostID) async throws -> Set<UserID>
+    /// A page of the people who gave the post kudos, by account id, after `after`: suspended people and anyone
+    /// blocked either way with `viewer` left out. Whether the viewer may see the post is the caller's to ask.
+    func kudosGivers(of post: PostID, viewer: UserID?, after: UserID?, limit: Int) async throws -> [AccountRecord]
     /// Every completed workout of `author` that `viewer` may see, oldest first; with `since`, only those
     /// performed at or after it.
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry]

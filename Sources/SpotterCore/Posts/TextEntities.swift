@@ -25,10 +25,7 @@ public enum TextEntities {
     /// `/` is part of a link (`example.com/#top`); neither starts a tag. Tags are lowercased and put in Unicode
     /// canonical form (NFC), so `#LegDay` and `#legday`, or a composed and a decomposed `é`, are the same tag.
     public static func hashtags(in text: String) -> [String] {
-        entities(in: text, sigil: "#", isPart: isWordCharacter) { run, _ in
-            guard hashtagLength.contains(run.count), run.contains(where: \.isLetter) else { return nil }
-            return run.lowercased().precomposedStringWithCanonicalMapping
-        }
+        entities(in: text, sigil: "#", isPart: isWordCharacter, accept: hashtagRule)
     }
 
     /// The usernames mentioned in `text`: lowercased, without `@`, each once, in order of first appearance.
@@ -39,11 +36,57 @@ public enum TextEntities {
     /// anyone. A name running on into a letter no username can hold (`@josé`) or into another `@`
     /// (`@ana@example.com`) is not a mention either: notifying `jos` or `ana` would reach the wrong person.
     public static func mentions(in text: String) -> [String] {
-        entities(in: text, sigil: "@", isPart: isUsernameCharacter) { run, next in
-            guard AccountRules.usernameLength.contains(run.count) else { return nil }
-            if let next, next == "@" || isWordCharacter(next) { return nil }
-            return run.lowercased()
+        entities(in: text, sigil: "@", isPart: isUsernameCharacter, accept: mentionRule)
+    }
+
+    /// A piece of text as a reader sees it: plain words, a tag or a mention.
+    public enum Segment: Sendable, Equatable {
+        case text(String)
+        /// As written (`#LegDay`) and as indexed (`legday`).
+        case hashtag(written: String, tag: String)
+        /// As written (`@Ana_Runs`) and the username (`ana_runs`).
+        case mention(written: String, username: String)
+    }
+
+    /// `text` cut into plain runs, tags and mentions, by the same rules as `hashtags(in:)` and
+    /// `mentions(in:)`, so what a page links is exactly what the post is indexed and notified by.
+    ///
+    /// ```swift
+    /// TextEntities.segments(in: "Hi @ana #legday")
+    /// // [.text("Hi "), .mention(written: "@ana", username: "ana"), .text(" "),
+    /// //  .hashtag(written: "#legday", tag: "legday")]
+    /// ```
+    public static func segments(in text: String) -> [Segment] {
+        var found: [(range: Range<String.Index>, segment: Segment)] = []
+        for (range, tag) in scan(text, sigil: "#", isPart: isWordCharacter, accept: hashtagRule) {
+            found.append((range, .hashtag(written: String(text[range]), tag: tag)))
         }
+        for (range, name) in scan(text, sigil: "@", isPart: isUsernameCharacter, accept: mentionRule) {
+            found.append((range, .mention(written: String(text[range]), username: name)))
+        }
+        var segments: [Segment] = []
+        var position = text.startIndex
+        for entity in found.sorted(by: { $0.range.lowerBound < $1.range.lowerBound })
+        where entity.range.lowerBound >= position {
+            if position < entity.range.lowerBound {
+                segments.append(.text(String(text[position..<entity.range.lowerBound])))
+            }
+            segments.append(entity.segment)
+            position = entity.range.upperBound
+        }
+        if position < text.endIndex { segments.append(.text(String(text[position...]))) }
+        return segments
+    }
+
+    private static func hashtagRule(_ run: Substring, _ next: Character?) -> String? {
+        guard hashtagLength.contains(run.count), run.contains(where: \.isLetter) else { return nil }
+        return run.lowercased().precomposedStringWithCanonicalMapping
+    }
+
+    private static func mentionRule(_ run: Substring, _ next: Character?) -> String? {
+        guard AccountRules.usernameLength.contains(run.count) else { return nil }
+        if let next, next == "@" || isWordCharacter(next) { return nil }
+        return run.lowercased()
     }
 
     /// Scans for `sigil` where a word may start, collects the run of characters `isPart` accepts after it, and
@@ -54,18 +97,28 @@ public enum TextEntities {
     ) -> [String] {
         var found: [String] = []
         var seen: Set<String> = []
+        for (_, entity) in scan(text, sigil: sigil, isPart: isPart, accept: accept) where seen.insert(entity).inserted {
+            found.append(entity)
+        }
+        return found
+    }
+
+    /// Every entity `accept` takes, with where it is written (the sigil included), in order.
+    private static func scan(
+        _ text: String, sigil: Character, isPart: (Character) -> Bool, accept: (Substring, Character?) -> String?
+    ) -> [(Range<String.Index>, String)] {
+        var found: [(Range<String.Index>, String)] = []
         var previous: Character?
         var index = text.startIndex
         while index < text.endIndex {
+            let start = index
             let character = text[index]
             defer { previous = character }
             index = text.index(after: index)
             guard character == sigil, !startsInsideWord(after: previous) else { continue }
             let runEnd = text[index...].firstIndex { !isPart($0) } ?? text.endIndex
             let next = runEnd < text.endIndex ? text[runEnd] : nil
-            if let entity = accept(text[index..<runEnd], next), seen.insert(entity).inserted {
-                found.append(entity)
-            }
+            if let entity = accept(text[index..<runEnd], next) { found.append((start..<runEnd, entity)) }
         }
         return found
     }

@@ -5,7 +5,7 @@ import SpotterModels
 ///
 /// People are found by username or display name, by prefix, substring, or with a typo; the database gives
 /// candidates that share letter triples with the query, and `NameMatch` orders them: exact, then prefix,
-/// then by edit distance.
+/// then by edit distance. People whose bio holds the words follow.
 public struct SearchService: Sendable {
     public enum Kind: String, Sendable, CaseIterable { case users, tags, posts }
 
@@ -39,7 +39,14 @@ public struct SearchService: Sendable {
             switch kind {
             case .users:
                 let candidates = try await storage.search.users(matching: q, viewer: viewer?.id, limit: 50)
-                results.users = NameMatch.rank(candidates, query: q).prefix(count).map(\.summary)
+                // Names first (they say who someone is), then people whose bio has the words.
+                var found = NameMatch.rank(candidates, query: q)
+                if found.count < count {
+                    let named = Set(found.map(\.id))
+                    let byBio = try await storage.search.users(withBio: q, viewer: viewer?.id, limit: count)
+                    found += byBio.filter { !named.contains($0.id) }
+                }
+                results.users = found.prefix(count).map(\.summary)
             case .tags:
                 let prefix = q.hasPrefix("#") ? String(q.dropFirst()).lowercased() : q.lowercased()
                 if !prefix.isEmpty {

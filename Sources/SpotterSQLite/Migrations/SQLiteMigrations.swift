@@ -24,6 +24,7 @@ enum SQLiteMigrations {
         commentsCounted,
         peopleCounted,
         mutesByMuted,
+        postsSearchWorkouts,
     ]
 
     static var migrator: DatabaseMigrator {

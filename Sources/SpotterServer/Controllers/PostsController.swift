@@ -14,6 +14,9 @@ struct PostsController {
         routes.get(":id/comments") { request, context in
             try await posts.comments(on: try context.id("id"), viewer: context.viewer, page: try request.pageRequest)
         }
+        routes.get(":id/kudos") { request, context in
+            try await posts.kudosGivers(of: try context.id("id"), viewer: context.viewer, page: try request.pageRequest)
+        }
         return routes
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SpotterCore
 import SpotterModels
 
 /// A post as the templates show it: the text and numbers already formatted, so templates stay logic-free.
@@ -9,6 +10,8 @@ struct PostView {
     let authorInitials: String
     let text: String
     let hasText: Bool
+    /// The text with its `#tags` and `@mentions` as links (`TextEntities.segments`).
+    let textPieces: [TextPiece]
     let createdAt: String
     let createdLabel: String
     let kudosCount: Int
@@ -20,17 +23,30 @@ struct PostView {
     let manyRecords: Bool
     let visibility: String
     let isPublic: Bool
+    /// "Only me" or "Followers"; `nil` for public posts, which are the usual case and need no label.
+    let visibilityLabel: String?
+    /// The viewer wrote it: they may edit and delete it, and kudos are not theirs to give (the count shows alone).
+    let isOwn: Bool
+    let edited: Bool
+    let editedAt: String?
+    let commentsLabel: String
+    let kudosLabel: String
     /// The feed cursor just after this post, for "N new posts" and resuming.
     let cursor: String
 
-    /// `units` and `timeZone` are the viewer's (`WebDisplay`): weights, distances and older dates read in them.
-    init(_ post: Post, now: Date, units: Units = .kg, timeZone: TimeZone = .gmt) {
+    /// `viewer` is who reads the page (`nil` signed out): their own posts get edit and delete, not kudos, and
+    /// weights, distances and older dates read in their units and time zone (`WebDisplay`).
+    init(_ post: Post, now: Date, viewer: AccountRecord?) {
+        let display = WebDisplay(viewer: viewer)
+        let units = display.units
+        let timeZone = display.timeZone
         id = post.id.description
         authorUsername = post.author.username
         authorName = post.author.displayName
         authorInitials = ViewerView.initials(of: post.author.displayName)
         text = post.text
         hasText = !post.text.isEmpty
+        textPieces = TextPiece.pieces(of: post.text)
         createdAt = WebFormat.iso(post.createdAt)
         createdLabel = WebFormat.relative(post.createdAt, now: now, timeZone: timeZone)
         kudosCount = post.kudosCount
@@ -42,7 +58,34 @@ struct PostView {
         manyRecords = records.count > 1
         visibility = post.visibility.rawValue
         isPublic = post.visibility == .public
+        visibilityLabel =
+            switch post.visibility {
+            case .public: nil
+            case .followers: "Followers"
+            case .private: "Only me"
+            }
+        isOwn = viewer?.id == post.author.id
+        edited = post.editedAt != nil
+        editedAt = post.editedAt.map(WebFormat.iso)
+        commentsLabel = WebFormat.count(post.commentsCount, "comment")
+        kudosLabel = WebFormat.count(post.kudosCount, "kudos", plural: "kudos")
         cursor = post.id.description
+    }
+}
+
+/// A run of text as a page shows it: plain, or a link to a tag's feed or a person.
+struct TextPiece {
+    let text: String
+    let href: String?
+
+    static func pieces(of text: String) -> [TextPiece] {
+        TextEntities.segments(in: text).map { segment in
+            switch segment {
+            case .text(let text): TextPiece(text: text, href: nil)
+            case .hashtag(let written, let tag): TextPiece(text: written, href: WebFormat.tagHref(tag))
+            case .mention(let written, let username): TextPiece(text: written, href: "/u/\(username)")
+            }
+        }
     }
 }
 
@@ -98,6 +141,16 @@ enum WebFormat {
             formatter.dateFormat = "d MMM yyyy"
             return formatter.string(from: date)
         }
+    }
+
+    /// "1 comment", "2 comments".
+    static func count(_ number: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// A tag's feed page.
+    static func tagHref(_ tag: String) -> String {
+        "/tags/" + (tag.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? tag)
     }
 
     static func kilograms(_ value: Double) -> String {

@@ -34,6 +34,7 @@ struct WebApp {
                 posts: services.posts, templates: services.templates, pages: pages, clock: services.clock
             ).endpoints)
         web.addRoutes(WebPostsController(posts: services.posts, pages: pages, clock: services.clock).endpoints)
+        web.addRoutes(WebPostEditController(posts: services.posts, pages: pages).endpoints)
         web.addRoutes(
             WebProfileController(
                 social: services.social, feeds: services.feeds, progress: services.progress, pages: pages,

@@ -34,3 +34,14 @@ extension AppRequestContext {
         return account
     }
 }
+
+extension AppRequestContext {
+    /// A typed id from a web page's path. A malformed one names nothing, so a person gets the 404 page rather
+    /// than the API's "id is not an id." (`id(_:)`, a 400 naming the parameter, is for API clients).
+    func webID<ID: TypedID>(_ name: String, as type: ID.Type = ID.self) throws -> ID {
+        guard let text = parameters.get(name), let id = ID(text) else {
+            throw SpotterError.notFound("There is nothing at this address.")
+        }
+        return id
+    }
+}

@@ -3,7 +3,7 @@ import Hummingbird
 import SpotterCore
 import SpotterModels
 
-/// `/` and `/feed/<tab>`: the three feeds as tabs, with cursor paging.
+/// `/` and `/feed/<tab>`: the three feeds as tabs, with cursor paging; `/tags/<tag>`: one tag's posts.
 ///
 /// "Load more" is a plain link to the next page; with JavaScript, `app.js` fetches the same URL with
 /// `?fragment=1` and appends just the items, so the page works either way.
@@ -25,8 +25,10 @@ struct WebFeedController {
     }
 
     struct FeedView {
+        let heading: String
         let tab: String
         let tabs: [TabView]
+        let hasTabs: Bool
         let posts: [PostView]
         let isEmpty: Bool
         let nextHref: String?
@@ -52,6 +54,31 @@ struct WebFeedController {
             }
             return try await feed(tab, request: request, context: context)
         }
+        // A tag's feed, where `#tags` in posts and search lead; a word that is no tag has no feed (404).
+        routes.get("tags/:tag") { request, context in
+            let tag = try context.text("tag")
+            let cursor = request.uri.queryParameters["cursor"].map(String.init)
+            let page: Page<Post>
+            do {
+                page = try await feeds.tag(
+                    tag, viewer: context.viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
+            } catch SpotterError.malformed(_, "tag") {
+                throw SpotterError.notFound("#\(tag) is not a tag.")
+            }
+            let now = clock.now
+            let posts = page.items.map { PostView($0, now: now, viewer: context.viewer) }
+            let nextHref = page.nextCursor.map { WebFormat.tagHref(tag.lowercased()) + "?cursor=\($0)" }
+            if request.uri.queryParameters["fragment"] != nil {
+                return pages.fragment(
+                    "feed_items", content: FragmentView(posts: posts, nextHref: nextHref, csrf: context.web.csrfToken))
+            }
+            let view = FeedView(
+                heading: "#\(tag.lowercased())", tab: "tag", tabs: [], hasTabs: false, posts: posts,
+                isEmpty: posts.isEmpty,
+                nextHref: nextHref, liveTopic: nil, signedOut: false)
+            return try await pages.page(
+                "feed", title: "#\(tag.lowercased())", content: view, context: context, nav: .search)
+        }
         return routes
     }
 
@@ -70,8 +97,9 @@ struct WebFeedController {
             page = try await feeds.global(viewer: viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
         }
         let now = clock.now
-        let display = WebDisplay(viewer: context.identity?.account)
-        let posts = page.items.map { PostView($0, now: now, units: display.units, timeZone: display.timeZone) }
+        let posts = page.items.map {
+            PostView($0, now: now, viewer: viewer)
+        }
         let nextHref = page.nextCursor.map { "/feed/\(tab.rawValue)?cursor=\($0)" }
         if query["fragment"] != nil {
             return pages.fragment(
@@ -84,10 +112,10 @@ struct WebFeedController {
             case .featured: nil
             }
         let view = FeedView(
-            tab: tab.rawValue,
+            heading: "\(tab.label) feed", tab: tab.rawValue,
             tabs: Tab.allCases.filter { viewer != nil || $0 != .following }.map {
                 TabView(label: $0.label, href: "/feed/\($0.rawValue)", active: $0 == tab)
-            },
+            }, hasTabs: true,
             posts: posts, isEmpty: posts.isEmpty, nextHref: nextHref, liveTopic: cursor == nil ? liveTopic : nil,
             signedOut: viewer == nil)
         return try await pages.page("feed", title: "\(tab.label) feed", content: view, context: context, nav: .feed)

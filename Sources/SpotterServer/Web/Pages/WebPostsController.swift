@@ -4,8 +4,8 @@ import NIOCore
 import SpotterCore
 import SpotterModels
 
-/// `/posts/<id>` and what is done to a post once it exists: comments, kudos. (Writing one is
-/// `WebComposeController`.)
+/// `/posts/<id>` and what is done to a post once it exists: comments, replies, kudos. (Writing one is
+/// `WebComposeController`; editing and deleting, `WebPostEditController`.)
 struct WebPostsController {
     let posts: PostService
     let pages: WebPages
@@ -13,44 +13,86 @@ struct WebPostsController {
 
     struct DetailView {
         let post: PostView
-        let comments: [CommentView]
-        let hasComments: Bool
-        let moreCommentsHref: String?
+        let comments: CommentsView
         let liveTopic: String
         let error: String?
+        /// What was typed into a comment that was refused, shown again rather than lost.
+        let typed: String
+        let replyTo: String?
     }
 
-    struct CommentView {
-        let authorUsername: String
-        let authorName: String
-        let text: String
-        let createdAt: String
-        let createdLabel: String
+    struct KudosView {
+        let postID: String
+        let postTitle: String
+        let countLabel: String
+        let people: [ViewerView]
+        let hasPeople: Bool
+        let nextHref: String?
+    }
+
+    /// One post card alone, for `live.js` to swap in when the post is edited.
+    struct CardView {
+        let post: PostView
+        let csrf: String
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("posts/:id") { request, context in
-            try await detail(
-                try context.id("id"), cursor: request.uri.queryParameters["cursor"].map(String.init),
-                error: nil, context: context)
+            let id: PostID = try context.webID("id")
+            guard request.uri.queryParameters["fragment"] == nil else {
+                let post = try await posts.get(id, viewer: context.viewer)
+                let view = CardView(
+                    post: PostView(post, now: clock.now, viewer: context.viewer), csrf: context.web.csrfToken)
+                return pages.fragment("post_card_fragment", content: view)
+            }
+            return try await detail(
+                id, cursor: request.uri.queryParameters["cursor"].map(String.init), context: context)
+        }
+        routes.get("posts/:id/comments") { request, context in
+            let id: PostID = try context.webID("id")
+            let post = try await posts.get(id, viewer: context.viewer)
+            let view = try await comments(
+                of: post, cursor: request.uri.queryParameters["cursor"].map(String.init), context: context)
+            return pages.fragment("comment_list", content: view)
         }
         routes.post("posts/:id/comments") { _, context in
-            let id: PostID = try context.id("id")
+            let id: PostID = try context.webID("id")
             let viewer = try context.requireWebViewer()
+            let form = context.web.form
+            let parent = form["parent_id"].flatMap { $0.isEmpty ? nil : $0 }
             do {
-                _ = try await posts.comment(
-                    on: id, CreateCommentRequest(text: context.web.form["text"] ?? ""), viewer: viewer)
-                return WebPages.redirect(to: "/posts/\(id)#comments")
+                let request = CreateCommentRequest(
+                    text: form["text"] ?? "", parentID: try parent.map { try Self.commentID($0) })
+                let comment = try await posts.comment(on: id, request, viewer: viewer)
+                return WebPages.redirect(to: "/posts/\(id)#comment-\(comment.id)")
             } catch {
-                guard let (_, messages) = WebErrors.explain(error) else { throw error }
-                return try await detail(id, cursor: nil, error: messages.joined(separator: " "), context: context)
+                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                var response = try await detail(
+                    id, cursor: nil, context: context, error: messages.joined(separator: " "),
+                    typed: form["text"] ?? "", replyTo: parent)
+                response.status = status
+                return response
             }
+        }
+        routes.get("posts/:id/kudos") { request, context in
+            let id: PostID = try context.webID("id")
+            let post = try await posts.get(id, viewer: context.viewer)
+            let page = try await posts.kudosGivers(
+                of: id, viewer: context.viewer,
+                page: try PageRequest(
+                    limit: nil, cursor: request.uri.queryParameters["cursor"].map(String.init), since: nil))
+            let view = KudosView(
+                postID: id.description, postTitle: post.workout?.title ?? "\(post.author.displayName)'s post",
+                countLabel: WebFormat.count(post.kudosCount, "kudos", plural: "kudos"),
+                people: page.items.map(ViewerView.init), hasPeople: !page.items.isEmpty,
+                nextHref: page.nextCursor.map { "/posts/\(id)/kudos?cursor=\($0)" })
+            return try await pages.page("kudos", title: "Kudos", content: view, context: context, nav: .feed)
         }
         // Kudos from a form (no JavaScript) redirects back; from `fetch` it answers JSON, so the page can
         // confirm or undo the count it already changed.
         routes.post("posts/:id/kudos") { request, context in
-            let id: PostID = try context.id("id")
+            let id: PostID = try context.webID("id")
             let on = context.web.form["on"] != "false"
             let state = try await posts.setKudos(id, on: on, viewer: try context.requireWebViewer())
             guard request.headers[.accept]?.contains("application/json") == true else {
@@ -64,26 +106,29 @@ struct WebPostsController {
         return routes
     }
 
-    private func detail(
-        _ id: PostID, cursor: String?, error: String?, context: AppRequestContext
-    ) async throws -> Response {
-        let viewer = context.identity?.account
-        let post = try await posts.get(id, viewer: viewer)
+    /// A comment id from a form: one that isn't an id is no comment on this post, said as the API says it.
+    static func commentID(_ text: String) throws -> CommentID {
+        guard let id = CommentID(text) else { throw SpotterError.invalid("parent_id", "is not a comment on this post") }
+        return id
+    }
+
+    private func comments(of post: Post, cursor: String?, context: AppRequestContext) async throws -> CommentsView {
         let page = try await posts.comments(
-            on: id, viewer: viewer, page: try PageRequest(limit: "50", cursor: cursor, since: nil))
-        let now = clock.now
-        let display = WebDisplay(viewer: context.identity?.account)
-        let comments = page.items.map {
-            CommentView(
-                authorUsername: $0.author.username, authorName: $0.author.displayName, text: $0.text,
-                createdAt: WebFormat.iso($0.createdAt),
-                createdLabel: WebFormat.relative($0.createdAt, now: now, timeZone: display.timeZone))
-        }
+            on: post.id, viewer: context.viewer, page: try PageRequest(limit: "50", cursor: cursor, since: nil))
+        return CommentsView(
+            page: page, post: post, total: post.commentsCount, viewer: context.viewer, now: clock.now,
+            csrf: context.web.csrfToken)
+    }
+
+    private func detail(
+        _ id: PostID, cursor: String?, context: AppRequestContext, error: String? = nil, typed: String = "",
+        replyTo: String? = nil
+    ) async throws -> Response {
+        let post = try await posts.get(id, viewer: context.viewer)
         let view = DetailView(
-            post: PostView(post, now: now, units: display.units, timeZone: display.timeZone), comments: comments,
-            hasComments: !comments.isEmpty,
-            moreCommentsHref: page.nextCursor.map { "/posts/\(id)?cursor=\($0)#comments" }, liveTopic: "post:\(id)",
-            error: error)
+            post: PostView(post, now: clock.now, viewer: context.viewer),
+            comments: try await comments(of: post, cursor: cursor, context: context), liveTopic: "post:\(id)",
+            error: error, typed: typed, replyTo: replyTo)
         let title = post.workout?.title ?? "\(post.author.displayName)'s post"
         return try await pages.page("post", title: title, content: view, context: context, nav: .feed)
     }

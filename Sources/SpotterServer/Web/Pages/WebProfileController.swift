@@ -41,7 +41,6 @@ struct WebProfileController {
             // A private account's progress is its followers' business: the service says so, the page shrugs.
             let report = try? await progress.report(for: username, viewer: viewer, weeks: "12")
             let now = clock.now
-            let display = WebDisplay(viewer: context.identity?.account)
             let relationship = profile.relationship
             let view = ProfileView(
                 username: profile.username, displayName: profile.displayName,
@@ -50,7 +49,9 @@ struct WebProfileController {
                 isMe: viewer?.id == profile.id, canFollow: viewer != nil && viewer?.id != profile.id,
                 isFollowing: relationship?.following == .following, isRequested: relationship?.following == .requested,
                 followsYou: relationship?.followedBy == true, chart: report.map(ProgressChart.init),
-                posts: page.items.map { PostView($0, now: now, units: display.units, timeZone: display.timeZone) },
+                posts: page.items.map {
+                    PostView($0, now: now, viewer: viewer)
+                },
                 nextHref: page.nextCursor.map { "/u/\(profile.username)?cursor=\($0)" })
             let nav: WebNav = viewer?.id == profile.id ? .profile : .none
             return try await pages.page(

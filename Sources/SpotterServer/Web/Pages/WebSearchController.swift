@@ -39,14 +39,12 @@ struct WebSearchController {
                     query: query, type: nil, limit: "10", viewer: context.identity?.account)
             }
             let now = clock.now
-            let display = WebDisplay(viewer: context.identity?.account)
-            let tagQuery = { (tag: String) in
-                "/search?q=" + ("#" + tag).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            }
             let view = SearchView(
                 query: query, hasQuery: !query.isEmpty, people: results.users.map(ViewerView.init),
-                tags: results.tags.map { TagView(tag: $0.tag, count: $0.postsCount, href: tagQuery($0.tag)) },
-                posts: results.posts.map { PostView($0, now: now, units: display.units, timeZone: display.timeZone) },
+                tags: results.tags.map { TagView(tag: $0.tag, count: $0.postsCount, href: WebFormat.tagHref($0.tag)) },
+                posts: results.posts.map {
+                    PostView($0, now: now, viewer: context.viewer)
+                },
                 hasPeople: !results.users.isEmpty, hasTags: !results.tags.isEmpty,
                 nothingFound: !query.isEmpty && results.users.isEmpty && results.tags.isEmpty && results.posts.isEmpty,
                 csrf: context.web.csrfToken)

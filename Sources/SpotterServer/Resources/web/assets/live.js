@@ -113,12 +113,65 @@
         break;
       case "post_comments_updated":
         document.querySelectorAll(`[data-post-id="${CSS.escape(payload.id)}"] .comments-count`)
-          .forEach((node) => { node.textContent = String(payload.comments_count); });
+          .forEach((node) => { node.textContent = plural(payload.comments_count, node.dataset.singular, node.dataset.plural); });
+        if (topic === liveTopic && topic === `post:${payload.id}`) refreshComments();
+        break;
+      case "post_updated":
+        refreshPost(payload.id);
         break;
       case "post_deleted":
         document.querySelectorAll(`[data-post-id="${CSS.escape(payload.id)}"]`).forEach((node) => node.remove());
         break;
     }
+  }
+
+  function plural(count, singular, pluralForm) {
+    if (!singular) return String(count);
+    return `${count} ${count === 1 ? singular : pluralForm || `${singular}s`}`;
+  }
+
+  // Comments and edited posts come as HTML the server renders for this viewer, fetched when the socket says
+  // something changed: the event carries only ids and counts, so what shows live is what a reload would show
+  // (blocked people's comments stay out), and no comment text travels to people who may not read it.
+  let commentsPending = false;
+  async function refreshComments() {
+    const list = document.getElementById("comment-list");
+    if (!list) return;
+    // A reply being typed would be wiped by the new list: wait until it is sent or emptied.
+    const typing = [...list.querySelectorAll("textarea")].some((field) => field.value.trim() !== "");
+    if (typing) { commentsPending = true; return; }
+    commentsPending = false;
+    try {
+      const response = await fetch(list.dataset.commentsSrc, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const open = [...list.querySelectorAll("details[open]")].map((node) => node.closest("[data-comment-id]")?.dataset.commentId);
+      const template = document.createElement("template");
+      template.innerHTML = (await response.text()).trim();
+      const fresh = template.content.firstElementChild;
+      if (!fresh) return;
+      open.forEach((id) => fresh.querySelector(`[data-comment-id="${CSS.escape(id || "")}"] details`)?.setAttribute("open", ""));
+      list.replaceWith(fresh);
+    } catch { /* offline: the next event or a reload brings the list */ }
+  }
+  document.addEventListener("input", (event) => {
+    if (commentsPending && event.target.closest("#comment-list") && event.target.value.trim() === "") refreshComments();
+  });
+
+  async function refreshPost(id) {
+    const cards = document.querySelectorAll(`article[data-post-id="${CSS.escape(id)}"]`);
+    if (cards.length === 0) return;
+    try {
+      const response = await fetch(`/posts/${encodeURIComponent(id)}?fragment=1`, { credentials: "same-origin" });
+      // Edited out of this viewer's sight (made private, say): it goes, as a deleted post does.
+      if (response.status === 404) cards.forEach((card) => card.remove());
+      if (!response.ok) return;
+      const html = (await response.text()).trim();
+      cards.forEach((card) => {
+        const template = document.createElement("template");
+        template.innerHTML = html;
+        if (template.content.firstElementChild) card.replaceWith(template.content.firstElementChild);
+      });
+    } catch { /* offline: a reload shows the edit */ }
   }
 
   newPostsBar?.addEventListener("click", () => location.reload());
