@@ -96,7 +96,7 @@ public actor SpotterClient {
             do {
                 response = try await transport.send(request)
             } catch {
-                try await wait(after: .transport("\(error)"), attempt: attempt)
+                try await wait(after: .unreachable(request.url, error), attempt: attempt)
                 continue
             }
             switch response.status {

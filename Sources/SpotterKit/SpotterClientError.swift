@@ -20,7 +20,9 @@ public enum SpotterClientError: Error, Equatable, CustomStringConvertible {
         case .problem(let problem): "\(problem.status) \(problem.title)" + (problem.detail.map { ": \($0)" } ?? "")
         case .retryLater(let problem, let after):
             SpotterClientError.problem(problem).description + " (retry after \(after.components.seconds) s)"
-        case .transport(let detail): "no response from the server: \(detail)"
+        case .transport(let detail):
+            // `unreachable` already says it in words ("cannot reach http://…: connection refused").
+            detail.hasPrefix("cannot reach ") ? detail : "no response from the server: \(detail)"
         case .signedOut: "not signed in"
         case .unreadableResponse(let status, let detail): "unreadable response (\(status)): \(detail)"
         }

@@ -11,6 +11,8 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     public var errors: [FieldError]?
     /// The `X-Request-Id` of the request, so a user's report can be matched with the server's log.
     public var requestID: String?
+    /// For a 429 whose rule knows it: when the request will be accepted (the `Retry-After`, as a time).
+    public var retryAt: Date?
 
     public init(
         type: String = "about:blank",
@@ -18,7 +20,8 @@ public struct Problem: Codable, Sendable, Equatable, Error {
         status: Int,
         detail: String? = nil,
         errors: [FieldError]? = nil,
-        requestID: String? = nil
+        requestID: String? = nil,
+        retryAt: Date? = nil
     ) {
         self.type = type
         self.title = title
@@ -26,11 +29,13 @@ public struct Problem: Codable, Sendable, Equatable, Error {
         self.detail = detail
         self.errors = errors
         self.requestID = requestID
+        self.retryAt = retryAt
     }
 
     enum CodingKeys: String, CodingKey {
         case type, title, status, detail, errors
         case requestID = "request_id"
+        case retryAt = "retry_at"
     }
 }
 

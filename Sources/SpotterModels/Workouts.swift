@@ -206,15 +206,30 @@ public struct ProgressReport: Codable, Sendable, Equatable {
     public var longestStreak: Int
     /// The standing records: the latest of each kind per exercise (and per weight for most reps).
     public var personalRecords: [PersonalRecord]
+    /// The person's main lifts (those done most often in the weeks shown), each with its estimated one-rep max
+    /// per workout over those weeks; empty before any lift with weight. Absent from older servers' reports.
+    public var exercises: [ExerciseProgress]
 
     public init(
-        timeZone: String, weeks: [Week], currentStreak: Int, longestStreak: Int, personalRecords: [PersonalRecord]
+        timeZone: String, weeks: [Week], currentStreak: Int, longestStreak: Int, personalRecords: [PersonalRecord],
+        exercises: [ExerciseProgress] = []
     ) {
         self.timeZone = timeZone
         self.weeks = weeks
         self.currentStreak = currentStreak
         self.longestStreak = longestStreak
         self.personalRecords = personalRecords
+        self.exercises = exercises
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        timeZone = try container.decode(String.self, forKey: .timeZone)
+        weeks = try container.decode([Week].self, forKey: .weeks)
+        currentStreak = try container.decode(Int.self, forKey: .currentStreak)
+        longestStreak = try container.decode(Int.self, forKey: .longestStreak)
+        personalRecords = try container.decode([PersonalRecord].self, forKey: .personalRecords)
+        exercises = try container.decodeIfPresent([ExerciseProgress].self, forKey: .exercises) ?? []
     }
 
     enum CodingKeys: String, CodingKey {
@@ -223,5 +238,33 @@ public struct ProgressReport: Codable, Sendable, Equatable {
         case currentStreak = "current_streak"
         case longestStreak = "longest_streak"
         case personalRecords = "personal_records"
+        case exercises
+    }
+}
+
+/// One lift's progress: its best estimated one-rep max (Epley) in each workout that had it, oldest first.
+public struct ExerciseProgress: Codable, Sendable, Equatable {
+    public struct Point: Codable, Sendable, Equatable {
+        public var performedAt: Date
+        public var estimatedOneRepMaxKg: Double
+
+        public init(performedAt: Date, estimatedOneRepMaxKg: Double) {
+            self.performedAt = performedAt
+            self.estimatedOneRepMaxKg = estimatedOneRepMaxKg
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case performedAt = "performed_at"
+            case estimatedOneRepMaxKg = "estimated_1rm_kg"
+        }
+    }
+
+    /// The name as the person last wrote it.
+    public var exercise: String
+    public var points: [Point]
+
+    public init(exercise: String, points: [Point]) {
+        self.exercise = exercise
+        self.points = points
     }
 }

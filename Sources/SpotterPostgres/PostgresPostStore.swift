@@ -337,6 +337,17 @@ struct PostgresPostStore: PostStore {
         return 0
     }
 
+    func postTimes(by author: UserID, since: Date) async throws -> [Date] {
+        let rows = try await client.query(
+            """
+            SELECT created_at FROM posts WHERE author_id = \(author.rawValue) AND created_at >= \(since)
+            ORDER BY created_at
+            """, logger: logger)
+        var times: [Date] = []
+        for try await time in rows.decode(Date.self) { times.append(time) }
+        return times
+    }
+
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool {
         let rows = try await client.query(
             """

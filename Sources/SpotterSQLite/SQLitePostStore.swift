@@ -393,6 +393,16 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    func postTimes(by author: UserID, since: Date) async throws -> [Date] {
+        try await pool.read { db in
+            try Double.fetchAll(
+                cached: db,
+                sql: "SELECT created_at FROM posts WHERE author_id = ? AND created_at >= ? ORDER BY created_at",
+                arguments: [author.description, since.sqliteValue]
+            ).map(Date.init(sqliteValue:))
+        }
+    }
+
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool {
         try await pool.read { db in
             try Bool.fetchOne(

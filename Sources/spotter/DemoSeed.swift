@@ -3,7 +3,8 @@ import SpotterCore
 import SpotterModels
 
 /// `spotter seed --demo`: a small, lively community for a newcomer's first minute — 30 people with names and
-/// bios who follow each other, eight weeks of real workouts with progressing weights, kudos and comments.
+/// bios who follow each other, eight weeks of lifting (main lifts climbing), runs, rides, swims and rows with
+/// distance and time, notes between them, kudos, and comments the authors answer.
 ///
 /// Posts, kudos, comments and follows go through the core services (with a clock moved back in time), so
 /// personal records, counters and feeds are exactly what the server would have made. Demo accounts have no
@@ -33,7 +34,7 @@ struct DemoSeeder: Sendable {
         for session in DemoWorkouts.sessions {
             _ = try await templates.createWorkoutTemplate(
                 CreateWorkoutTemplateRequest(
-                    name: session.title, type: .strength, description: "Coach Ben's programme",
+                    name: session.title, type: session.type, description: "Coach Ben's programme",
                     exercises: session.lifts.map { lift in
                         TemplateExercise(
                             name: lift.name,
@@ -60,22 +61,44 @@ struct DemoSeeder: Sendable {
         for session in sessions {
             clock.move(to: session.at)
             let author = people[session.person]
-            let workout = DemoWorkouts.workout(
+            let (workout, caption) = DemoWorkouts.workout(
                 for: session.person, number: sessionCount[session.person], at: session.at, using: &random)
             sessionCount[session.person] += 1
             let post = try await posts.create(
-                CreatePostRequest(
-                    kind: .workout, text: DemoText.captions.randomElement(using: &random), visibility: .public,
-                    workout: workout),
+                CreatePostRequest(kind: .workout, text: caption, visibility: .public, workout: workout),
                 author: author)
-            // Friends react within the next hours: a few kudos, now and then a comment.
+            // Friends react within the next hours: a few kudos, now and then a comment the author answers.
+            let comments = workout.type == .cardio ? DemoText.cardioComments : DemoText.liftComments
             for giver in DemoSchedule.reactors(for: session.person, among: people.count, using: &random) {
                 clock.move(to: session.at + Double.random(in: 600...(6 * 3600), using: &random))
                 _ = try await posts.setKudos(post.id, on: true, viewer: people[giver])
                 if random.chance(0.25) {
-                    _ = try await posts.comment(
-                        on: post.id, CreateCommentRequest(text: DemoText.comments.randomElement(using: &random)!),
+                    let comment = try await posts.comment(
+                        on: post.id, CreateCommentRequest(text: comments.randomElement(using: &random)!),
                         viewer: people[giver])
+                    if random.chance(0.4) {
+                        clock.move(to: clock.now + Double.random(in: 300...3600, using: &random))
+                        _ = try await posts.comment(
+                            on: post.id,
+                            CreateCommentRequest(
+                                text: DemoText.replies.randomElement(using: &random)!, parentID: comment.id),
+                            viewer: author)
+                    }
+                }
+            }
+            // Now and then a note the next day: a rest day, a race, a question for the club.
+            if random.chance(0.12) {
+                clock.move(to: session.at + Double.random(in: 12...30, using: &random) * 3600)
+                if clock.now < end {
+                    let note = try await posts.create(
+                        CreatePostRequest(
+                            kind: .note, text: DemoText.notes.randomElement(using: &random)!, visibility: .public),
+                        author: author)
+                    for giver in DemoSchedule.reactors(for: session.person, among: people.count, using: &random).prefix(
+                        3)
+                    {
+                        _ = try await posts.setKudos(note.id, on: true, viewer: people[giver])
+                    }
                 }
             }
             done += 1

@@ -17,7 +17,9 @@ struct Seed: AsyncParsableCommand {
     @OptionGroup var seeding: SeedOptions
     @Flag(help: "Add the generated data even if the database already has accounts.") var force = false
     @Flag(
-        help: "Make a small demo community instead (30 people, 8 weeks of workouts, kudos, comments, follows).")
+        help:
+            "Make a small demo community instead (30 people, 8 weeks of lifts, runs, rides and swims, notes, kudos, comments, follows)."
+    )
     var demo = false
 
     func run() async throws {

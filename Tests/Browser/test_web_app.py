@@ -35,7 +35,7 @@ class WebAppStory(BrowserStory):
         # A second person follows her from her profile, which shows the weekly chart.
         self.sign_up(self.bo, bo_name)
         self.bo.get(f"{BASE}/u/{ana_name}")
-        self.assertTrue(self.bo.find_elements(By.CSS_SELECTOR, "figure.chart svg rect.chart-bar"))
+        self.assertTrue(self.bo.find_elements(By.CSS_SELECTOR, "figure.chart .week-bars .week-fill rect"))
         self.bo.find_element(By.ID, "follow-button").click()
         self.wait(self.bo, ec.text_to_be_present_in_element((By.ID, "follow-button"), "Following"))
         self.shot(self.bo, "03-profile-phone")

@@ -35,6 +35,9 @@ struct MoreRoutesTests {
                         exercises: [ExerciseEntry(name: "Back Squat", sets: [WorkoutSet(weightKg: 100, reps: 5)])])))
             let progress = try await bea.progress(of: "ana")
             #expect(progress.weeks.reduce(0) { $0 + $1.workouts } == 1)
+            #expect(progress.exercises.map(\.exercise) == ["Back Squat"])
+            let estimate: Double = 100 * (1 + 5.0 / 30)  // Epley
+            #expect(progress.exercises.first?.points.map(\.estimatedOneRepMaxKg) == [estimate])
             let comment = try await bea.addComment(CreateCommentRequest(text: "Solid"), on: workout.id)
             try await bea.deleteComment(comment.id, on: workout.id)
             #expect(try await ana.comments(on: workout.id).items.isEmpty)

@@ -156,9 +156,19 @@ struct OutboxRetryTests {
             let waiting = try #require(try await queue.pending.first)
             let retry = try #require(waiting.retry)
             #expect(retry.reason == .refusedForNow)
-            #expect(retry.detail == "New accounts can post 1 times an hour.")
+            #expect(retry.detail.hasPrefix("New accounts can post 1 time an hour; you can post again at "))
+            #expect(retry.detail.hasSuffix(" (in 60 minutes)."))
             #expect(Self.seconds(from: clock.now, to: retry.nextAttempt) == 3600)
             #expect(try await queue.failed.isEmpty)
+
+            // And a direct call is told the same time, as `retry_at`
+            do {
+                _ = try await client.createPost(CreatePostRequest(kind: .note, text: "Third run"))
+                Issue.record("the third post should be refused")
+            } catch let error as SpotterClientError {
+                let retryAt = try #require(error.problem?.retryAt)
+                #expect(abs(retryAt.timeIntervalSince(clock.now + 3600)) < 1)
+            }
 
             // When the user asks to send everything now
             #expect(await queue.drain(ignoringBackoff: true).isEmpty)

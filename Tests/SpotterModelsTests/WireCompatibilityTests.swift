@@ -54,6 +54,25 @@ struct WireCompatibilityTests {
         let problem = try Self.decoder.decode(Problem.self, from: Data(json.utf8))
         #expect(problem.errors == [FieldError(field: "email", detail: "is not an email address")])
         #expect(problem.requestID == "r1")
+        #expect(problem.retryAt == nil)
+    }
+
+    @Test("a 429 problem carries when to come back; a progress report from before per-exercise progress decodes")
+    func retryAtAndOldProgress() throws {
+        let limited = """
+            {"type": "about:blank", "title": "Too Many Requests", "status": 429,
+             "detail": "New accounts can post 5 times an hour; you can post again at 19:39 (in 23 minutes).",
+             "retry_at": "2026-11-22T19:39:13Z"}
+            """
+        let problem = try Self.decoder.decode(Problem.self, from: Data(limited.utf8))
+        #expect(problem.retryAt == Date(timeIntervalSince1970: 1_795_376_353))
+        let old = """
+            {"time_zone": "UTC", "weeks": [{"week_start": "2026-11-16T00:00:00Z", "workouts": 2, "volume_kg": 1500}],
+             "current_streak": 1, "longest_streak": 3, "personal_records": []}
+            """
+        let report = try Self.decoder.decode(ProgressReport.self, from: Data(old.utf8))
+        #expect(report.weeks.map(\.workouts) == [2])
+        #expect(report.exercises.isEmpty)
     }
 
     @Test("a malformed ID is refused, not mangled")

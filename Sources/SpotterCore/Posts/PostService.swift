@@ -259,12 +259,37 @@ public struct PostService: Sendable {
         // 0 turns the rule off; compared as an age it wouldn't, as a stored time may be rounded past `now`.
         guard configuration.newAccountAge > 0, now.timeIntervalSince(author.createdAt) < configuration.newAccountAge
         else { return }
-        let recent = try await storage.posts.countPosts(by: author.id, since: now.addingTimeInterval(-3600))
-        if recent >= configuration.newAccountPostsPerHour {
-            throw SpotterError.rateLimited(
-                retryAfter: 3600, detail: "New accounts can post \(configuration.newAccountPostsPerHour) times an hour."
-            )
-        }
+        let limit = configuration.newAccountPostsPerHour
+        // A post an hour old has left the window, so at `retryAt` the next one goes through; to the millisecond,
+        // as a database may keep a time a microsecond off.
+        let windowStart = now.addingTimeInterval(-3600)
+        let recent = try await storage.posts.postTimes(by: author.id, since: windowStart)
+            .filter { $0.timeIntervalSince(windowStart) > 0.001 }
+        guard recent.count >= limit else { return }
+        // A place frees when enough of the hour's posts leave the window to bring the count under the limit.
+        let freed = recent.isEmpty ? now : recent[recent.count - max(limit, 1)]
+        let retryAt = max(freed.addingTimeInterval(3600), now)
+        // To the millisecond first: a database may keep times a few microseconds off, not a whole second.
+        let seconds = max(Int(((retryAt.timeIntervalSince(now) * 1000).rounded() / 1000).rounded(.up)), 1)
+        throw SpotterError.rateLimited(
+            retryAfter: seconds,
+            detail: Self.newAccountLimitDetail(
+                limit: limit, retryAt: retryAt, inSeconds: seconds, timeZone: author.profile.timeZone),
+            retryAt: retryAt)
+    }
+
+    /// "New accounts can post 5 times an hour; you can post again at 17:42 (in 23 minutes).", the time in the
+    /// author's time zone.
+    static func newAccountLimitDetail(limit: Int, retryAt: Date, inSeconds seconds: Int, timeZone: String) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
+        // Shown rounded up to the minute: a post at the minute shown is never refused.
+        let shown = Date(timeIntervalSince1970: (retryAt.timeIntervalSince1970 / 60).rounded(.up) * 60)
+        let parts = calendar.dateComponents([.hour, .minute], from: shown)
+        let clock = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let minutes = max((seconds + 59) / 60, 1)
+        return "New accounts can post \(Plural.count(limit, "time")) an hour; you can post again at \(clock) "
+            + "(in \(Plural.count(minutes, "minute")))."
     }
 
     private func makeRecord(

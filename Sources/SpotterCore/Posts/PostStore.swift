@@ -43,6 +43,9 @@ public protocol PostStore: Sendable {
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int
     /// Posts by `author` created at or after `since`, deleted ones included (for rate limits).
     func countPosts(by author: UserID, since: Date) async throws -> Int
+    /// When each of `author`'s posts created at or after `since` was created, deleted ones included, oldest
+    /// first: when a rate limit's window frees a place.
+    func postTimes(by author: UserID, since: Date) async throws -> [Date]
     /// Whether `author` posted the same text (by hash) at or after `since`.
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool
 

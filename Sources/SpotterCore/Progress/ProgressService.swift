@@ -33,11 +33,14 @@ public struct ProgressService: Sendable {
             workouts: history.map { ($0.performedAt, $0.workout?.volumeKg ?? 0) }, timeZone: zone, now: now,
             weeks: weekCount)
         let streaks = ProgressStats.streaks(workoutDays: history.map(\.performedAt), timeZone: zone, now: now)
+        let lifts = ProgressStats.mainLifts(
+            workouts: history.compactMap { entry in entry.workout.map { (entry.performedAt, $0) } },
+            since: weekly.first?.weekStart ?? now)
         return ProgressReport(
             timeZone: zone.identifier,
             weeks: weekly.map { .init(weekStart: $0.weekStart, workouts: $0.workouts, volumeKg: $0.volumeKg) },
             currentStreak: streaks.current, longestStreak: streaks.longest,
-            personalRecords: Self.standing(history.flatMap(\.records)))
+            personalRecords: Self.standing(history.flatMap(\.records)), exercises: lifts)
     }
 
     /// The latest record of each kind per exercise (per weight for most reps): a newer record of a kind only

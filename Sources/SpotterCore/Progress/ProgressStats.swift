@@ -1,4 +1,5 @@
 import Foundation
+import SpotterModels
 
 /// One week of training, for the progress chart.
 public struct WeeklyProgress: Sendable, Equatable {
@@ -86,6 +87,34 @@ public enum ProgressStats {
             day -= 1
         }
         return Streaks(current: current, longest: longest)
+    }
+
+    /// The main lifts of `workouts` (oldest first): the `limit` exercises done in the most workouts at or after
+    /// `since` (ties: the heavier estimate first), each with its best estimated one-rep max per workout, oldest
+    /// first. The estimate is the record detector's (Epley, `PersonalRecordDetector.estimatedOneRepMax`).
+    public static func mainLifts(
+        workouts: [(performedAt: Date, workout: WorkoutRecord)], since: Date, limit: Int = 3
+    ) -> [ExerciseProgress] {
+        var series: [String: ExerciseProgress] = [:]
+        for (performedAt, workout) in workouts where performedAt >= since {
+            for lift in PersonalRecordDetector.estimatedOneRepMaxes(in: workout) {
+                let point = ExerciseProgress.Point(performedAt: performedAt, estimatedOneRepMaxKg: lift.kg)
+                series[lift.key, default: ExerciseProgress(exercise: lift.name, points: [])].points.append(point)
+                series[lift.key]?.exercise = lift.name  // as last written
+            }
+        }
+        return series.values.map { lift in
+            var lift = lift
+            lift.points.sort { $0.performedAt < $1.performedAt }
+            return lift
+        }
+        .sorted {
+            let best = { (lift: ExerciseProgress) in lift.points.map(\.estimatedOneRepMaxKg).max() ?? 0 }
+            return ($0.points.count, best($0), $1.exercise.lowercased()) > (
+                $1.points.count, best($1), $0.exercise.lowercased()
+            )
+        }
+        .prefix(limit).map { $0 }
     }
 
     /// A Gregorian calendar in `timeZone` whose weeks start on Monday, as ISO 8601 weeks do.

@@ -1,3 +1,4 @@
+import Foundation
 import SpotterModels
 
 /// A failure the domain reports to its caller. The HTTP layer turns each case into a problem+json response;
@@ -15,8 +16,9 @@ public enum SpotterError: Error, Sendable, Equatable {
     case notFound(String)
     /// A uniqueness rule would break (409): `field` names what is taken.
     case conflict(field: String, detail: String)
-    /// Too many attempts; try again after this many seconds (429).
-    case rateLimited(retryAfter: Int, detail: String)
+    /// Too many attempts; try again after this many seconds (429), at `retryAt` when the rule knows the moment
+    /// (the new-account post limit does: the oldest post in the hour's window, plus an hour).
+    case rateLimited(retryAfter: Int, detail: String, retryAt: Date? = nil)
     /// A dependency outside Spotter is unreachable (503), for example Apple's key set.
     case unavailable(String)
 

@@ -104,6 +104,16 @@ public enum PersonalRecordDetector {
         return (records, bests)
     }
 
+    /// Each exercise of `workout` with its best estimated one-rep max from the sets that count for records (as
+    /// `detect` counts them), in workout order: what a progress chart plots per lift. Exercises without such a
+    /// set (cardio, body weight, warm-ups only) are left out.
+    public static func estimatedOneRepMaxes(in workout: WorkoutRecord) -> [(key: String, name: String, kg: Double)] {
+        group(workout.exercises).compactMap { exercise in
+            let best = exercise.sets.map { estimatedOneRepMax(weightKg: $0.weightKg, reps: $0.reps) }.max() ?? 0
+            return best > 0 ? (exercise.key, exercise.name, best) : nil
+        }
+    }
+
     /// How much a new best must exceed the old one by, so floating-point noise is a tie rather than a record:
     /// 100 kg × 10 and 125 kg × 2 both estimate 133⅓ kg, but in `Double` the second comes out a hair higher.
     static let tolerance = 1e-9

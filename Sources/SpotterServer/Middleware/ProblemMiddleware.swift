@@ -79,9 +79,9 @@ enum ProblemResponse {
         case .conflict(let field, let detail):
             return Problem(
                 title: "Conflict", status: 409, detail: detail, errors: [FieldError(field: field, detail: detail)])
-        case .rateLimited(let retryAfter, let detail):
+        case .rateLimited(let retryAfter, let detail, let retryAt):
             headers[.retryAfter] = String(retryAfter)
-            return Problem(title: "Too Many Requests", status: 429, detail: detail)
+            return Problem(title: "Too Many Requests", status: 429, detail: detail, retryAt: retryAt)
         case .unavailable(let detail):
             headers[.retryAfter] = "30"
             return Problem(title: "Service Unavailable", status: 503, detail: detail)

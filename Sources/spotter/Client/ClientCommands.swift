@@ -3,15 +3,21 @@ import Foundation
 import SpotterKit
 import SpotterModels
 
-/// Where the terminal client keeps its state: `$SPOTTER_HOME`, else `~/.config/spotter`.
+/// Where the terminal client keeps its state: `$SPOTTER_HOME`, else `$XDG_CONFIG_HOME/spotter`, else
+/// `$HOME/.config/spotter`.
 struct ClientHome {
     let folder: URL
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         if let home = environment["SPOTTER_HOME"], !home.isEmpty {
             folder = URL(fileURLWithPath: home)
+        } else if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            // The XDG Base Directory spec ignores a relative path.
+            folder = URL(fileURLWithPath: config).appendingPathComponent("spotter")
         } else {
-            folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/spotter")
+            // `$HOME` first: on Linux, FileManager's home directory is the password file's, whatever `HOME` says.
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            folder = (home ?? FileManager.default.homeDirectoryForCurrentUser).appendingPathComponent(".config/spotter")
         }
     }
 
@@ -99,8 +105,8 @@ struct Kudos: AsyncParsableCommand {
     func run() async throws {
         guard let id = PostID(post) else { throw ValidationError("\(post) is not a post id.") }
         let outbox = try options.outbox()
-        try await outbox.enqueue(.setKudos(id, given: !undo))
-        try await OutboxReport.drainAndReport(outbox)
+        let queued = try await outbox.enqueue(.setKudos(id, given: !undo))
+        try await OutboxReport.drainAndReport(outbox, sending: queued)
     }
 }
 
@@ -112,8 +118,8 @@ struct PostNote: AsyncParsableCommand {
 
     func run() async throws {
         let outbox = try options.outbox()
-        try await outbox.enqueue(.createPost(CreatePostRequest(kind: .note, text: text)))
-        try await OutboxReport.drainAndReport(outbox)
+        let queued = try await outbox.enqueue(.createPost(CreatePostRequest(kind: .note, text: text)))
+        try await OutboxReport.drainAndReport(outbox, sending: queued)
     }
 }
 
@@ -148,12 +154,18 @@ struct Tail: AsyncParsableCommand {
         await live.join(topic)
         for await event in live.events {
             switch event {
-            case .newPost(let post, _): print(PostText.render(post))
+            case .newPost(let post, _): Self.write(PostText.render(post))
             case .connection(let up): FileHandle.standardError.write(Data((up ? "live\n" : "offline…\n").utf8))
-            case .reset: print("(too much missed; run `spotter feed` to catch up)")
+            case .reset: Self.write("(too much missed; run `spotter feed` to catch up)")
             case .push: break
             }
         }
+    }
+
+    /// Writes a line straight to the output, unbuffered: `spotter tail > file` (or into a pipe, where `print`
+    /// would hold lines until exit) shows each post as it comes.
+    static func write(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
 
@@ -165,8 +177,8 @@ enum PostText {
         }
         if !post.text.isEmpty { lines.append("  \(post.text)") }
         lines.append(
-            "  \(post.kudosCount) kudos\(post.kudosedByMe ? " (yours)" : "") · \(post.commentsCount) comment\(post.commentsCount == 1 ? "" : "s")"
-        )
+            "  \(post.kudosCount) kudos\(post.kudosedByMe ? " (yours)" : "") · "
+                + Plural.count(post.commentsCount, "comment"))
         return lines.joined(separator: "\n")
     }
 
@@ -179,7 +191,6 @@ enum PostText {
             ]
             return "\(workout.exercises[0].name) " + parts.compactMap { $0 }.joined(separator: " · ")
         }
-        let count = workout.exercises.count
-        return "\(count) \(count == 1 ? "exercise" : "exercises")"
+        return Plural.count(workout.exercises.count, "exercise")
     }
 }

@@ -64,9 +64,9 @@ struct LogWorkout: AsyncParsableCommand {
             startTime: end - Double(minutes) * 60, endTime: end,
             exercises: exercises, templateID: templateID)
         let outbox = try options.outbox()
-        try await outbox.enqueue(
+        let queued = try await outbox.enqueue(
             .createPost(CreatePostRequest(kind: .workout, text: text, visibility: visibility, workout: workout)))
-        try await OutboxReport.drainAndReport(outbox)
+        try await OutboxReport.drainAndReport(outbox, sending: queued)
     }
 
     /// "Back Squat: 100x5, 100x5, 105x3" → the exercise and its sets (kg × reps).

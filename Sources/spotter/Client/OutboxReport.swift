@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import SpotterKit
 import SpotterModels
@@ -5,19 +6,29 @@ import SpotterModels
 /// What the terminal client says after it drains the outbox: what was sent or refused, and what still waits
 /// and why, so a rate limit is not mistaken for a dead network.
 enum OutboxReport {
-    /// Drains (`listing`, as `spotter outbox`: without waiting out the backoff) and reports.
-    static func drainAndReport(_ outbox: ActionQueue, listing: Bool = false) async throws {
+    /// Drains (`listing`, as `spotter outbox`: without waiting out the backoff) and reports. When the server
+    /// refused `sending` (the action this command just queued), for good or for now, the command exits 1 after
+    /// saying so: a script must not take a refused post for a sent one.
+    static func drainAndReport(
+        _ outbox: ActionQueue, listing: Bool = false, sending: QueuedAction? = nil
+    )
+        async throws
+    {
+        var refused = false
         for outcome in await outbox.drain(ignoringBackoff: listing) {
             switch outcome {
             case .landed(let queued): print("sent: \(describe(queued.action))")
             case .refused(let queued, let problem):
                 print("refused: \(describe(queued.action)): \(problem.explanation)")
+                refused = refused || queued.id == sending?.id
             }
         }
         let now = Date()
         let pending = try await outbox.pending
         let failed = try await outbox.failed
         for line in summary(pending, now: now) { print(line) }
+        refused = refused || pending.contains { $0.id == sending?.id && $0.retry?.reason == .refusedForNow }
+        if refused { throw ExitCode.failure }
         guard listing else { return }
         for queued in pending {
             print("  waiting #\(queued.id): \(describe(queued.action)) — \(why(queued, now: now))")
@@ -40,8 +51,9 @@ enum OutboxReport {
                 continue
             }
             lines.append(
-                "Refused for now: \(describe(queued.action)): \(retry.detail) Will retry at "
-                    + "\(time(retry.nextAttempt, from: now)).")
+                "Refused: \(describe(queued.action)): \(rule(retry.detail)) Try again at "
+                    + "\(time(retry.nextAttempt, from: now)); it waits in the outbox until then, and "
+                    + "`spotter outbox` sends it.")
         }
         guard !others.isEmpty else { return lines }
         let reasons = others.compactMap(\.retry)
@@ -56,6 +68,13 @@ enum OutboxReport {
             lines.append("\(waiting); `spotter outbox` sends them.")
         }
         return lines
+    }
+
+    /// The rule a rate limit's detail states, without the server's own "you can post again at …" (said here in
+    /// the terminal's time zone): "New accounts can post 5 times an hour."
+    static func rule(_ detail: String) -> String {
+        let rule = detail.components(separatedBy: "; ").first ?? detail
+        return rule.hasSuffix(".") ? rule : rule + "."
     }
 
     /// Why an action waits, and when it is tried next.

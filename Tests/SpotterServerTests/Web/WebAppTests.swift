@@ -243,7 +243,7 @@ struct WebAppTests {
             let profile = try await dee.get("/u/cal")
             #expect(profile.status == .ok)
             #expect(profile.text.contains("<svg"))
-            #expect(profile.text.contains("Training volume per week"))
+            #expect(profile.text.contains("Workouts per week"))
             #expect(profile.text.contains("Pull day"))
             #expect(profile.text.contains(#"action="/u/cal/follow""#))
             // When Dee follows Cal, Cal's posts reach Dee's Following feed

@@ -48,10 +48,9 @@ struct WebProfileController {
                 followers: profile.followersCount, following: profile.followingCount, postsCount: profile.postsCount,
                 isMe: viewer?.id == profile.id, canFollow: viewer != nil && viewer?.id != profile.id,
                 isFollowing: relationship?.following == .following, isRequested: relationship?.following == .requested,
-                followsYou: relationship?.followedBy == true, chart: report.map(ProgressChart.init),
-                posts: page.items.map {
-                    PostView($0, now: now, viewer: viewer)
-                },
+                followsYou: relationship?.followedBy == true,
+                chart: report.map { ProgressChart($0, units: viewer?.profile.units ?? .kg) },
+                posts: page.items.map { PostView($0, now: now, viewer: viewer) },
                 nextHref: page.nextCursor.map { "/u/\(profile.username)?cursor=\($0)" })
             let nav: WebNav = viewer?.id == profile.id ? .profile : .none
             return try await pages.page(
