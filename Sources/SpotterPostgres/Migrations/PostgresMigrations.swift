@@ -24,6 +24,7 @@ enum PostgresMigrations {
         commentsCounted,
         peopleCounted,
         mutesByMuted,
+        accountLinks,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

@@ -24,6 +24,7 @@ enum SQLiteMigrations {
         commentsCounted,
         peopleCounted,
         mutesByMuted,
+        accountLinks,
     ]
 
     static var migrator: DatabaseMigrator {

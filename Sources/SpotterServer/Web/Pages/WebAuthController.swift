@@ -17,36 +17,53 @@ struct WebAuthController {
         let username: String
         let errors: [String]
         let hasErrors: Bool
+        /// Where sign-in leads, when it isn't the feed: a local path only (see `ReturnTo`).
+        let returnTo: String?
+        /// A line above the form: the password was reset, or the new email confirmed.
+        let notice: String?
 
-        init(login: String = "", email: String = "", username: String = "", errors: [String] = []) {
+        init(
+            login: String = "", email: String = "", username: String = "", errors: [String] = [],
+            returnTo: String? = nil, notice: String? = nil
+        ) {
             self.login = login
             self.email = email
             self.username = username
             self.errors = errors
             hasErrors = !errors.isEmpty
+            self.returnTo = returnTo
+            self.notice = notice
         }
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
-        routes.get("signin") { _, context in
-            if context.identity != nil { return WebPages.redirect(to: "/") }
-            return try await pages.page("signin", title: "Sign in", content: FormView(), context: context)
+        routes.get("signin") { request, context in
+            let query = request.uri.queryParameters
+            let returnTo = ReturnTo.localPath(query["return_to"].map(String.init))
+            if context.identity != nil { return WebPages.redirect(to: returnTo ?? "/") }
+            let notice =
+                query["reset"] != nil
+                ? "Your password is changed and every device was signed out. Sign in with the new password."
+                : query["email"] != nil ? "Your new email is confirmed. Sign in to go on." : nil
+            return try await pages.page(
+                "signin", title: "Sign in", content: FormView(returnTo: returnTo, notice: notice), context: context)
         }
         routes.post("signin") { request, context in
             let form = context.web.form
             let login = form["login"] ?? ""
+            let returnTo = ReturnTo.localPath(form["return_to"])
             do {
                 let tokens = try await accounts.signin(
                     SigninRequest(login: login, password: form.all("password").first ?? ""),
                     clientAddress: request.clientAddress(context: context, trustForwardedFor: trustForwardedFor),
                     device: request.headers[.userAgent])
-                return signedIn(tokens)
+                return signedIn(tokens, to: returnTo ?? "/")
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
                 return try await pages.page(
-                    "signin", title: "Sign in", content: FormView(login: login, errors: messages), context: context,
-                    status: status)
+                    "signin", title: "Sign in", content: FormView(login: login, errors: messages, returnTo: returnTo),
+                    context: context, status: status)
             }
         }
         routes.get("signup") { _, context in
@@ -88,8 +105,8 @@ struct WebAuthController {
     }
 
     /// The login's refresh token becomes the session cookie (see `WebSessions`); the access token is dropped.
-    private func signedIn(_ tokens: TokenResponse) -> Response {
-        var response = WebPages.redirect(to: "/")
+    private func signedIn(_ tokens: TokenResponse, to location: String = "/") -> Response {
+        var response = WebPages.redirect(to: location)
         response.setCookie(sessions.sessionCookie(tokens.refreshToken))
         return response
     }
