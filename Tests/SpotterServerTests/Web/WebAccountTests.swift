@@ -152,4 +152,56 @@ struct WebAccountTests {
             }
         }
     }
+
+    @Test(
+        "a new account starts in the browser's time zone, which the sign-up form carries",
+        arguments: StorageBackend.available)
+    func signupTimeZone(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            var kai = WebBrowser(api)
+            try await kai.get("/signup")
+            #expect(kai.lastPage.contains("data-browser-zone=\"fill\""))
+            let response = try await kai.post(
+                "/signup",
+                [
+                    ("username", "kai"), ("email", "kai@example.com"), ("password", "correct horse battery"),
+                    ("time_zone", "Asia/Tokyo"),
+                ])
+            #expect(response.status == .seeOther)
+            let token = try await api.signin("kai").decode(TokenResponse.self).accessToken
+            #expect(try await api.call(.get, "/api/v1/me", token: token).decode(Account.self).timeZone == "Asia/Tokyo")
+            // A zone that isn't one doesn't fail sign-up; the account stays on UTC.
+            var lea = WebBrowser(api)
+            try await lea.get("/signup")
+            let other = try await lea.post(
+                "/signup",
+                [
+                    ("username", "lea"), ("email", "lea@example.com"), ("password", "correct horse battery"),
+                    ("time_zone", "Mars/Base"),
+                ])
+            #expect(other.status == .seeOther)
+            let leaToken = try await api.signin("lea").decode(TokenResponse.self).accessToken
+            #expect(try await api.call(.get, "/api/v1/me", token: leaToken).decode(Account.self).timeZone == "UTC")
+        }
+    }
+
+    @Test("a mailed link's token never reaches the log, opened or used", arguments: StorageBackend.available)
+    func tokensStayOutOfLogs(backend: StorageBackend) async throws {
+        let mailer = RecordingMailer()
+        let capture = LogCapture()
+        try await TestApp.run(
+            backend, logger: capture.logger(), configure: { $0.delivery.accountMailer = mailer }
+        ) { api in
+            _ = try await api.signup("max")
+            var max = WebBrowser(api)
+            try await max.get("/forgot-password")
+            try await max.post("/forgot-password", [("email", "max@example.com")])
+            let token = try #require(RecordingMailer.token(in: await mailer.next()))
+            try await max.get("/reset-password?token=\(token)")
+            try await max.post("/reset-password", [("token", token), ("password", "a new long one")])
+            try await max.post("/reset-password", [("token", token), ("password", "a new long one")])
+            #expect(!capture.all.isEmpty, "the access log was captured")
+            #expect(!capture.all.contains { $0.contains(token) || $0.contains(String(token.dropFirst(4))) })
+        }
+    }
 }

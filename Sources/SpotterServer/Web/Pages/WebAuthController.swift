@@ -78,6 +78,7 @@ struct WebAuthController {
                 let tokens = try await accounts.signup(
                     SignupRequest(email: email, username: username, password: form.all("password").first ?? ""),
                     device: request.headers[.userAgent])
+                try await adoptBrowserTimeZone(form["time_zone"], tokens)
                 return signedIn(tokens)
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
@@ -102,6 +103,15 @@ struct WebAuthController {
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         return routes
+    }
+
+    /// A new account starts in the browser's time zone (the sign-up page's script fills it in) rather than UTC;
+    /// a zone that isn't one is left out, never an error on sign-up.
+    private func adoptBrowserTimeZone(_ zone: String?, _ tokens: TokenResponse) async throws {
+        guard let zone, AccountRules.isTimeZone(zone),
+            let session = try await accounts.session(refreshToken: tokens.refreshToken)
+        else { return }
+        _ = try await accounts.update(session, with: UpdateAccountRequest(timeZone: zone))
     }
 
     /// The login's refresh token becomes the session cookie (see `WebSessions`); the access token is dropped.
