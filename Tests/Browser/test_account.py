@@ -97,8 +97,20 @@ class AccountStory(BrowserStory):
         self.wait(self.ana, ec.presence_of_element_located((By.CSS_SELECTOR, ".alert")))
         self.assertIn("not valid", self.ana.find_element(By.CSS_SELECTOR, ".alert").text)
 
-        # Bo, on a phone: the header is one row, and the rest of the navigation is in a menu.
+        # Bo, on a phone: the quiet-hours row gives each label room (one line each, nothing squeezed).
         self.sign_up(self.bo, bo_name)
+        self.bo.get(f"{BASE}/settings")
+        zone = self.bo.find_element(By.ID, "quiet-zone")
+        self.bo.execute_script("arguments[0].scrollIntoView({block: 'center'})", zone)
+        for field in ("quiet-start", "quiet-end", "quiet-zone"):
+            label = self.bo.find_element(By.CSS_SELECTOR, f"label[for='{field}']")
+            self.assertLess(label.size["height"], 30, f"the {field} label wraps")
+            self.assertGreater(self.bo.find_element(By.ID, field).size["width"], 120, f"{field} is squeezed")
+        self.shot(self.bo, "account-05-phone-quiet-hours")
+        self.check_accessibility(self.bo, "settings on a phone")
+
+        # Bo's header is one row, and the rest of the navigation is in a menu.
+        self.bo.get(f"{BASE}/")
         header = self.bo.find_element(By.CSS_SELECTOR, "header.topbar")
         self.assertLess(header.size["height"], 80, "the phone header should be one row")
         menu = self.bo.find_element(By.CSS_SELECTOR, "details.menu")
