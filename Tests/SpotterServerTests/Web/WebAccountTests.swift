@@ -107,7 +107,11 @@ struct WebAccountTests {
             #expect(try await ida.get("/settings").status == .ok, "this browser stays signed in")
             #expect(try await api.call(.get, "/api/v1/me", token: other.accessToken).status == .unauthorized)
 
-            // Email: a link to the new address; the email changes when it is confirmed
+            // Email: a wrong password keeps the address typed; a right one mails a link to it
+            let refused = try await ida.post(
+                "/settings/email", [("email", "ida.new@example.com"), ("password", "not it")])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("value=\"ida.new@example.com\""))
             let asked = try await ida.post(
                 "/settings/email", [("email", "ida.new@example.com"), ("password", "a new long one")])
             #expect(asked.headers[.location] == "/settings?saved=email")

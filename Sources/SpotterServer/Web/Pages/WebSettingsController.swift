@@ -24,6 +24,8 @@ struct WebSettingsController {
         let suggestBrowserZone: Bool
         let quietTimeZones: [Choice]
         let email: String
+        /// The new address typed in the email form, kept when the form comes back with an error.
+        let newEmail: String
         let hasPassword: Bool
         let canSendMail: Bool
         let channels: [Toggle]
@@ -86,7 +88,9 @@ struct WebSettingsController {
             let form = context.web.form
             guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
             let request = EmailChangeRequest(email: form["email"] ?? "", password: form.all("password").first ?? "")
-            return try await saving(context, as: "email") { try await links.requestEmailChange(session, with: request) }
+            return try await saving(context, as: "email", newEmail: request.email) {
+                try await links.requestEmailChange(session, with: request)
+            }
         }
         routes.post("settings/notifications") { _, context in
             let viewer = try context.requireWebViewer()
@@ -113,14 +117,15 @@ struct WebSettingsController {
     /// Runs a change; on success back to the page (POST/redirect/GET), on invalid input the page again with
     /// the service's words.
     private func saving(
-        _ context: AppRequestContext, as what: String = "1", _ change: () async throws -> Void
+        _ context: AppRequestContext, as what: String = "1", newEmail: String = "",
+        _ change: () async throws -> Void
     ) async throws -> Response {
         do {
             try await change()
             return WebPages.redirect(to: "/settings?saved=\(what)")
         } catch {
             guard let (status, messages) = WebErrors.explain(error) else { throw error }
-            var response = try await settings(errors: messages, saved: nil, context: context)
+            var response = try await settings(errors: messages, saved: nil, newEmail: newEmail, context: context)
             response.status = status
             return response
         }
@@ -133,7 +138,9 @@ struct WebSettingsController {
         "email-confirmed": "Your new email is confirmed.",
     ]
 
-    private func settings(errors: [String], saved: String?, context: AppRequestContext) async throws -> Response {
+    private func settings(
+        errors: [String], saved: String?, newEmail: String = "", context: AppRequestContext
+    ) async throws -> Response {
         let viewer = try context.requireWebViewer()
         let preferences = try await notifications.preferences(viewer)
         let quiet = preferences.quietHours
@@ -151,7 +158,8 @@ struct WebSettingsController {
             suggestBrowserZone: viewer.profile.timeZone == "UTC",
             quietTimeZones: [Choice(value: "", label: "Same as my profile", selected: quiet.timeZone == nil)]
                 + Self.zoneChoices(zones, selected: quiet.timeZone),
-            email: viewer.email ?? "", hasPassword: viewer.passwordHash != nil, canSendMail: links.canSendMail,
+            email: viewer.email ?? "", newEmail: newEmail, hasPassword: viewer.passwordHash != nil,
+            canSendMail: links.canSendMail,
             channels: [
                 Toggle(name: "in_app", label: "In the app", on: preferences.inApp, unavailable: false),
                 Toggle(
