@@ -20,6 +20,53 @@ extension SpotterClient {
         return response.user
     }
 
+    // MARK: Password reset and email change
+
+    /// Asks for a password-reset link by email. The server answers the same whether or not the address has an
+    /// account, so this returning tells nothing about it.
+    ///
+    /// ```swift
+    /// try await client.requestPasswordReset(email: "ana@example.com")
+    /// // …later, with the token from the mailed link:
+    /// try await client.resetPassword(token: token, newPassword: "a new long one")
+    /// ```
+    public func requestPasswordReset(email: String) async throws {
+        _ = try await send(
+            Call(
+                method: "POST", path: "/api/v1/auth/password-reset",
+                body: try Self.encoder.encode(PasswordResetRequest(email: email)), authenticated: false))
+    }
+
+    /// Sets a new password with the token of a reset link. Every login of the account is signed out, this
+    /// client's too: sign in again with the new password.
+    public func resetPassword(token: String, newPassword: String) async throws {
+        _ = try await send(
+            Call(
+                method: "POST", path: "/api/v1/auth/password-reset/confirm",
+                body: try Self.encoder.encode(PasswordResetConfirmation(token: token, password: newPassword)),
+                authenticated: false))
+    }
+
+    /// Asks to change the account's email: the new address gets a confirmation link, and the email changes
+    /// when ``confirmEmailChange(token:idempotencyKey:)`` is called with its token.
+    public func requestEmailChange(to email: String, password: String, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            .change(
+                "POST", "/api/v1/me/email",
+                body: try Self.encoder.encode(EmailChangeRequest(email: email, password: password)),
+                key: idempotencyKey))
+    }
+
+    /// Confirms the new email with the token of the link mailed to it; returns the account as it now is.
+    @discardableResult
+    public func confirmEmailChange(token: String, idempotencyKey: String? = nil) async throws -> Account {
+        try await call(
+            .change(
+                "POST", "/api/v1/me/email/confirm",
+                body: try Self.encoder.encode(EmailChangeConfirmation(token: token)),
+                key: idempotencyKey))
+    }
+
     // MARK: People
 
     public func followers(of username: String, cursor: String? = nil) async throws -> Page<AuthorSummary> {

@@ -187,3 +187,41 @@ public struct UpdateAccountRequest: Codable, Sendable, Equatable {
         case privacy
     }
 }
+
+/// `POST /api/v1/auth/password-reset`: mail a reset link to this address if an account has it. The answer
+/// is the same either way, so nobody learns which addresses have accounts.
+public struct PasswordResetRequest: Codable, Sendable, Equatable {
+    public var email: String
+
+    public init(email: String) { self.email = email }
+}
+
+/// `POST /api/v1/auth/password-reset/confirm`: the token from the mailed link and the new password.
+public struct PasswordResetConfirmation: Codable, Sendable, Equatable {
+    public var token: String
+    public var password: String
+
+    public init(token: String, password: String) {
+        self.token = token
+        self.password = password
+    }
+}
+
+/// `POST /api/v1/me/email`: the new address gets a link; the account's email changes when it is opened.
+/// The password proves it is the owner, not someone at an unlocked phone.
+public struct EmailChangeRequest: Codable, Sendable, Equatable {
+    public var email: String
+    public var password: String
+
+    public init(email: String, password: String) {
+        self.email = email
+        self.password = password
+    }
+}
+
+/// `POST /api/v1/me/email/confirm`: the token from the link mailed to the new address.
+public struct EmailChangeConfirmation: Codable, Sendable, Equatable {
+    public var token: String
+
+    public init(token: String) { self.token = token }
+}

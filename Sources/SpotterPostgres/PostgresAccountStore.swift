@@ -87,6 +87,14 @@ struct PostgresAccountStore: AccountStore {
         try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(id.rawValue)", logger: logger)
     }
 
+    func setEmail(_ id: UserID, _ email: String) async throws {
+        try await mappingConstraintErrors {
+            try await client.query(
+                "UPDATE users SET email = \(email), email_key = \(email.lowercased()) WHERE id = \(id.rawValue)",
+                logger: logger)
+        }
+    }
+
     func setFeatured(_ id: UserID, at date: Date?) async throws {
         try await client.query("UPDATE users SET featured_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
     }

@@ -19,6 +19,7 @@ public final class PostgresStorage: SpotterStorage, Service {
 
     public let accounts: any AccountStore
     public let tokens: any TokenStore
+    public let accountLinks: any AccountLinkStore
     public let idempotency: any IdempotencyStore
     public let graph: any GraphStore
     public let posts: any PostStore
@@ -37,6 +38,7 @@ public final class PostgresStorage: SpotterStorage, Service {
         self.database = database
         accounts = PostgresAccountStore(client: database, logger: logger)
         tokens = PostgresTokenStore(client: database, logger: logger)
+        accountLinks = PostgresAccountLinkStore(client: database, logger: logger)
         idempotency = PostgresIdempotencyStore(client: database, logger: logger)
         graph = PostgresGraphStore(client: database, logger: logger)
         let postStore = PostgresPostStore(client: database, logger: logger)

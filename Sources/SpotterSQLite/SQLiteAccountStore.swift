@@ -98,6 +98,16 @@ struct SQLiteAccountStore: AccountStore {
         try await set("password_hash", hash.databaseValue, id)
     }
 
+    func setEmail(_ id: UserID, _ email: String) async throws {
+        try await mappingConstraintErrors {
+            try await pool.write { db in
+                try db.execute(
+                    cached: "UPDATE users SET email = ?, email_key = ? WHERE id = ?",
+                    arguments: [email, email.lowercased(), id.description])
+            }
+        }
+    }
+
     func setFeatured(_ id: UserID, at date: Date?) async throws {
         try await set("featured_at", date?.sqliteValue.databaseValue ?? .null, id)
     }

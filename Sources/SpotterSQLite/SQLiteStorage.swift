@@ -12,6 +12,7 @@ public final class SQLiteStorage: SpotterStorage {
 
     public let accounts: any AccountStore
     public let tokens: any TokenStore
+    public let accountLinks: any AccountLinkStore
     public let idempotency: any IdempotencyStore
     public let graph: any GraphStore
     public let posts: any PostStore
@@ -29,6 +30,7 @@ public final class SQLiteStorage: SpotterStorage {
         self.database = database
         accounts = SQLiteAccountStore(pool: database)
         tokens = SQLiteTokenStore(pool: database)
+        accountLinks = SQLiteAccountLinkStore(pool: database)
         idempotency = SQLiteIdempotencyStore(pool: database)
         graph = SQLiteGraphStore(pool: database)
         let postStore = SQLitePostStore(pool: database)

@@ -57,6 +57,7 @@ struct ServerOptions: ParsableArguments {
         configuration.appleJWKSURL = environment["SPOTTER_APPLE_JWKS_URL"] ?? configuration.appleJWKSURL
         configuration.trustForwardedFor = ["1", "true", "yes"].contains(environment["SPOTTER_TRUST_PROXY"] ?? "")
         configuration.secureCookies = ["1", "true", "yes"].contains(environment["SPOTTER_SECURE_COOKIES"] ?? "")
+        configuration.publicURL = environment["SPOTTER_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : $0 }
         try DeliveryOptions.apply(environment, to: &configuration.delivery)
         try applyConnectionLimits(environment, to: &configuration)
         return configuration

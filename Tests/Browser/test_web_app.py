@@ -129,11 +129,12 @@ class WebAppStory(BrowserStory):
         self.ana.find_element(By.CSS_SELECTOR, "form[action='/signout'] button").click()
         self.wait(self.ana, ec.url_contains("/signin"))
         self.ana.get(f"{BASE}/feed/following")
-        self.assertTrue(self.ana.current_url.endswith("/signin"))
+        self.assertTrue(self.ana.current_url.endswith("/signin?return_to=/feed/following"))
         self.ana.find_element(By.ID, "login").send_keys(ana_name)
         self.ana.find_element(By.ID, "password").send_keys("correct horse battery")
         self.ana.find_element(By.CSS_SELECTOR, "form[action='/signin'] button[type=submit]").click()
         self.wait(self.ana, ec.presence_of_element_located((By.CSS_SELECTOR, "body[data-user-id]")))
+        self.assertTrue(self.ana.current_url.endswith("/feed/following"), "sign-in returns to the page it came from")
         self.wait_live(self.ana)
 
         # A kudos the server refuses (his session ended in another tab) goes back, with a message.

@@ -149,6 +149,10 @@ private struct RequestFixture {
             "POST /api/v1/auth/apple": #"{"identity_token":"eyJ.e30.c2ln","nonce":"nonce-1","username":"cara"}"#,
             "POST /api/v1/auth/password":
                 #"{"current_password":"correct horse battery","new_password":"another horse battery"}"#,
+            "POST /api/v1/auth/password-reset": #"{"email":"ana@example.com"}"#,
+            "POST /api/v1/auth/password-reset/confirm": #"{"token":"spl_abc","password":"another horse battery"}"#,
+            "POST /api/v1/me/email": #"{"email":"ana.new@example.com","password":"correct horse battery"}"#,
+            "POST /api/v1/me/email/confirm": #"{"token":"spl_abc"}"#,
             "PATCH /api/v1/me": """
             {"display_name":"Ana","bio":"Lifts.","avatar_url":"https://example.com/ana.png",\
             "time_zone":"Europe/Berlin","units":"kg","privacy":"public"}

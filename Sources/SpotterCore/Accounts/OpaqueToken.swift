@@ -9,10 +9,19 @@ import SpotterModels
 public enum OpaqueToken {
     /// 32 random bytes from the system's CSPRNG, base64url without padding.
     public static func generate(_ kind: TokenKind) -> String {
+        generate(prefix: kind == .access ? "spa_" : "spr_")
+    }
+
+    /// A token for a mailed link (`spl_`): a password reset or an email confirmation.
+    public static func generateLink() -> String {
+        generate(prefix: "spl_")
+    }
+
+    private static func generate(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let text = Base64URL.encode(Data(bytes))
-        return (kind == .access ? "spa_" : "spr_") + text
+        return prefix + text
     }
 
     /// The hex SHA-256 under which a token is stored and looked up.

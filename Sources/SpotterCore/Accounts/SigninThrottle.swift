@@ -21,13 +21,19 @@ public actor SigninThrottle {
 
     private let limits: Limits
     private let clock: any WallClock
+    /// What a refused caller is told.
+    private let refusal: String
     private var failures: [String: [Date]] = [:]
     /// Bounds memory under a flood of distinct keys: past this many, expired entries are swept.
     private let sweepThreshold = 10_000
 
-    public init(limits: Limits = Limits(), clock: any WallClock) {
+    public init(
+        limits: Limits = Limits(), clock: any WallClock,
+        refusal: String = "Too many failed sign-in attempts; try again later."
+    ) {
         self.limits = limits
         self.clock = clock
+        self.refusal = refusal
     }
 
     /// Throws `SpotterError.rateLimited` when either key is over its limit.
@@ -39,7 +45,7 @@ public actor SigninThrottle {
                 let retryAfter = max(
                     1, Int(oldest.addingTimeInterval(limits.window).timeIntervalSince(now).rounded(.up)))
                 throw SpotterError.rateLimited(
-                    retryAfter: retryAfter, detail: "Too many failed sign-in attempts; try again later.")
+                    retryAfter: retryAfter, detail: refusal)
             }
         }
     }

@@ -9,6 +9,7 @@ import SpotterModels
 public protocol SpotterStorage: Sendable {
     var accounts: any AccountStore { get }
     var tokens: any TokenStore { get }
+    var accountLinks: any AccountLinkStore { get }
     var idempotency: any IdempotencyStore { get }
     var graph: any GraphStore { get }
     var posts: any PostStore { get }
@@ -64,6 +65,9 @@ public protocol AccountStore: Sendable {
     func setRole(_ id: UserID, _ role: Role) async throws
     /// Replaces the bcrypt hash of the account's password.
     func setPasswordHash(_ id: UserID, _ hash: String) async throws
+    /// Replaces the account's email. Throws `StorageError.duplicate(field: "email")` when another account
+    /// has it, ignoring case.
+    func setEmail(_ id: UserID, _ email: String) async throws
     /// Features (a date) or unfeatures (`nil`) an account in the Featured feed.
     func setFeatured(_ id: UserID, at date: Date?) async throws
 }

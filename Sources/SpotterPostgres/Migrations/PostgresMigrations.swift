@@ -25,6 +25,7 @@ enum PostgresMigrations {
         peopleCounted,
         mutesByMuted,
         postsSearchWorkouts,
+        accountLinks,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

@@ -25,6 +25,7 @@ enum SQLiteMigrations {
         peopleCounted,
         mutesByMuted,
         postsSearchWorkouts,
+        accountLinks,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -37,8 +37,14 @@ public struct AppConfiguration: Sendable {
     /// Mark the web app's cookies `Secure`: set it when browsers reach the server over TLS (a proxy in front
     /// terminating it counts). Plain-HTTP development on localhost needs it off, or browsers drop the cookie.
     public var secureCookies = false
+    /// The site's address as people reach it (`https://spotter.example`), for links in mail. Unset, links
+    /// point at `host:port`, which suits a server reached directly.
+    public var publicURL: String?
 
     public init() {}
+
+    /// Where mailed links point.
+    public var siteURL: String { publicURL ?? "http://\(host):\(port)" }
 
     /// The SQLite file inside the data directory.
     public var sqlitePath: String { URL(fileURLWithPath: dataDirectory).appendingPathComponent("spotter.sqlite").path }
@@ -60,6 +66,18 @@ public struct DeliveryConfiguration: Sendable {
     public var webPush: VAPIDKeys?
     /// The relay digests and security alerts are emailed through.
     public var smtp: SMTPConfiguration?
+    /// Replaces the mailer built from `smtp` for account links (password resets, email changes): a test's own.
+    public var accountMailer: (any AccountMailer)?
+
+    /// Whether pushes can reach anyone: APNs or Web Push is set up. Settings offer only what can be delivered.
+    public var offersPush: Bool { apns != nil || webPush != nil }
+    /// Whether email can reach anyone: an SMTP relay is set up.
+    public var offersEmail: Bool { smtp != nil }
+
+    /// What sends account links: the test's mailer, else the SMTP relay, else nothing.
+    var accountMail: (any AccountMailer)? {
+        accountMailer ?? smtp.map { SMTPAccountMailer(mailer: SMTPMailer(configuration: $0)) }
+    }
 
     public init() {}
 }

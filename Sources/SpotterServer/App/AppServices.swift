@@ -10,6 +10,7 @@ struct AppServices {
     let events: (any EventBus)?
     let notifier: Notifier
     let accounts: AccountService
+    let accountLinks: AccountLinkService
     let admin: AdminService
     let social: SocialService
     let feeds: FeedService
@@ -31,10 +32,18 @@ struct AppServices {
         self.clock = clock
         self.events = events
         self.notifier = notifier
+        let hasher = BcryptPasswordHasher(cost: configuration.bcryptCost)
+        let signinThrottle = SigninThrottle(limits: configuration.throttle, clock: clock)
         accounts = AccountService(
-            storage: storage, hasher: BcryptPasswordHasher(cost: configuration.bcryptCost), clock: clock,
-            throttle: SigninThrottle(limits: configuration.throttle, clock: clock), apple: apple,
+            storage: storage, hasher: hasher, clock: clock, throttle: signinThrottle, apple: apple,
             lifetimes: configuration.tokenLifetimes, notifier: notifier, events: events)
+        accountLinks = AccountLinkService(
+            storage: storage, hasher: hasher, clock: clock,
+            throttle: SigninThrottle(
+                limits: AccountLinkService.askLimits, clock: clock,
+                refusal: "Too many requests for mail; try again later."),
+            signinThrottle: signinThrottle, mailer: configuration.delivery.accountMail, siteURL: configuration.siteURL,
+            notifier: notifier, events: events)
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
         feeds = FeedService(storage: storage, clock: clock)

@@ -99,7 +99,8 @@ func buildRouter(
     let posts = PostsController(posts: services.posts)
     let feedRoutes = FeedsController(feeds: services.feeds)
     let templates = TemplatesController(templates: services.templates)
-    let auth = AuthController(accounts: accounts, trustForwardedFor: configuration.trustForwardedFor)
+    let auth = AuthController(
+        accounts: accounts, links: services.accountLinks, trustForwardedFor: configuration.trustForwardedFor)
 
     let api = router.group("api/v1")
     api.addRoutes(auth.publicEndpoints, atPath: "auth")
@@ -120,7 +121,7 @@ func buildRouter(
             middleware: IdempotencyMiddleware(
                 storage: storage, clock: services.clock, retention: configuration.idempotencyRetention))
     signedIn.addRoutes(auth.signedInEndpoints, atPath: "auth")
-    signedIn.addRoutes(MeController(accounts: accounts).endpoints, atPath: "me")
+    signedIn.addRoutes(MeController(accounts: accounts, links: services.accountLinks).endpoints, atPath: "me")
     signedIn.addRoutes(users.requestEndpoints, atPath: "me/follow-requests")
     signedIn.addRoutes(users.signedInEndpoints, atPath: "users")
     signedIn.addRoutes(posts.signedInEndpoints, atPath: "posts")

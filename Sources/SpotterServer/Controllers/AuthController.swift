@@ -6,6 +6,7 @@ import SpotterModels
 /// `/api/v1/auth/*`: sign up, sign in (password or Apple), refresh, sign out.
 struct AuthController {
     let accounts: AccountService
+    let links: AccountLinkService
     let trustForwardedFor: Bool
 
     /// Routes that mint tokens: open to anyone.
@@ -29,6 +30,18 @@ struct AuthController {
             let body = try await request.decodeJSON(AppleSigninRequest.self, context: context)
             return try await accounts.signInWithApple(body)
         }
+        // 202 whether or not the address has an account: the answer must not tell.
+        routes.post("password-reset") { request, context in
+            let body = try await request.decodeJSON(PasswordResetRequest.self, context: context)
+            let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
+            try await links.requestPasswordReset(body, clientAddress: address)
+            return Response(status: .accepted)
+        }
+        routes.post("password-reset/confirm") { request, context in
+            let body = try await request.decodeJSON(PasswordResetConfirmation.self, context: context)
+            try await links.resetPassword(body)
+            return Response(status: .noContent)
+        }
         return routes
     }
 
@@ -51,6 +64,7 @@ struct AuthController {
 /// `/api/v1/me`: the caller's own account.
 struct MeController {
     let accounts: AccountService
+    let links: AccountLinkService
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
@@ -58,6 +72,15 @@ struct MeController {
         routes.patch { request, context in
             let body = try await request.decodeJSON(UpdateAccountRequest.self, context: context)
             return try await accounts.update(try context.requireIdentity(), with: body)
+        }
+        routes.post("email") { request, context in
+            let body = try await request.decodeJSON(EmailChangeRequest.self, context: context)
+            try await links.requestEmailChange(try context.requireIdentity(), with: body)
+            return Response(status: .accepted)
+        }
+        routes.post("email/confirm") { request, context in
+            let body = try await request.decodeJSON(EmailChangeConfirmation.self, context: context)
+            return try await links.confirmEmailChange(body, by: try context.requireIdentity().account.id)
         }
         return routes
     }

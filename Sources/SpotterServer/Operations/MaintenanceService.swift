@@ -32,8 +32,11 @@ struct MaintenanceService: Service {
             let tokens = try await storage.tokens.deleteExpired(before: now.addingTimeInterval(-24 * 3600))
             let keys = try await storage.idempotency.deleteExpired(
                 before: now.addingTimeInterval(-idempotencyRetention))
-            if tokens + keys > 0 {
-                logger.info("swept expired records", metadata: ["tokens": "\(tokens)", "idempotency_keys": "\(keys)"])
+            let links = try await storage.accountLinks.deleteExpired(before: now.addingTimeInterval(-24 * 3600))
+            if tokens + keys + links > 0 {
+                logger.info(
+                    "swept expired records",
+                    metadata: ["tokens": "\(tokens)", "idempotency_keys": "\(keys)", "account_links": "\(links)"])
             }
         } catch {
             logger.warning("maintenance sweep failed", metadata: ["error": "\(error)"])

@@ -45,6 +45,13 @@ struct WebApp {
                 .endpoints)
         web.addRoutes(WebSearchController(search: services.search, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
-            WebSettingsController(accounts: accounts, notifications: services.notifications, pages: pages).endpoints)
+            WebSettingsController(
+                accounts: accounts, links: services.accountLinks, notifications: services.notifications, pages: pages,
+                channels: WebChannels(configuration.delivery)
+            ).endpoints)
+        web.addRoutes(
+            WebAccountLinksController(
+                links: services.accountLinks, pages: pages, trustForwardedFor: configuration.trustForwardedFor
+            ).endpoints)
     }
 }

@@ -86,7 +86,7 @@ struct WebSessionMiddleware: RouterMiddleware {
                     status: .internalServerError, title: "Something went wrong",
                     detail: "Something went wrong on our side. Try again in a moment.", context: context)
             }
-            if status == .unauthorized { return WebPages.redirect(to: "/signin") }
+            if status == .unauthorized { return WebPages.redirect(to: ReturnTo.signinPath(returningTo: request)) }
             let title = status == .notFound ? "Not found" : status.reasonPhrase
             return pages.error(status: status, title: title, detail: messages.joined(separator: " "), context: context)
         }

@@ -28,11 +28,11 @@ struct WebAppTests {
             #expect(browser.lastPage.contains(#"name="_csrf""#))
             #expect(try await browser.get("/signup").status == .ok)
             #expect(try await browser.get("/feed/featured").status == .ok)
-            // And pages that need an account send them to sign in
+            // And pages that need an account send them to sign in, and back afterwards
             let compose = try await browser.get("/compose")
             #expect(compose.status == .seeOther)
-            #expect(compose.headers[.location] == "/signin")
-            #expect(try await browser.get("/feed/following").headers[.location] == "/signin")
+            #expect(compose.headers[.location] == "/signin?return_to=/compose")
+            #expect(try await browser.get("/feed/following").headers[.location] == "/signin?return_to=/feed/following")
             // And the static files are served with their types
             let script = try await browser.get("/assets/app.js")
             #expect(script.status == .ok)

@@ -17,36 +17,53 @@ struct WebAuthController {
         let username: String
         let errors: [String]
         let hasErrors: Bool
+        /// Where sign-in leads, when it isn't the feed: a local path only (see `ReturnTo`).
+        let returnTo: String?
+        /// A line above the form: the password was reset, or the new email confirmed.
+        let notice: String?
 
-        init(login: String = "", email: String = "", username: String = "", errors: [String] = []) {
+        init(
+            login: String = "", email: String = "", username: String = "", errors: [String] = [],
+            returnTo: String? = nil, notice: String? = nil
+        ) {
             self.login = login
             self.email = email
             self.username = username
             self.errors = errors
             hasErrors = !errors.isEmpty
+            self.returnTo = returnTo
+            self.notice = notice
         }
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
-        routes.get("signin") { _, context in
-            if context.identity != nil { return WebPages.redirect(to: "/") }
-            return try await pages.page("signin", title: "Sign in", content: FormView(), context: context)
+        routes.get("signin") { request, context in
+            let query = request.uri.queryParameters
+            let returnTo = ReturnTo.localPath(query["return_to"].map(String.init))
+            if context.identity != nil { return WebPages.redirect(to: returnTo ?? "/") }
+            let notice =
+                query["reset"] != nil
+                ? "Your password is changed and every device was signed out. Sign in with the new password."
+                : query["email"] != nil ? "Your new email is confirmed. Sign in to go on." : nil
+            return try await pages.page(
+                "signin", title: "Sign in", content: FormView(returnTo: returnTo, notice: notice), context: context)
         }
         routes.post("signin") { request, context in
             let form = context.web.form
             let login = form["login"] ?? ""
+            let returnTo = ReturnTo.localPath(form["return_to"])
             do {
                 let tokens = try await accounts.signin(
                     SigninRequest(login: login, password: form.all("password").first ?? ""),
                     clientAddress: request.clientAddress(context: context, trustForwardedFor: trustForwardedFor),
                     device: request.headers[.userAgent])
-                return signedIn(tokens)
+                return signedIn(tokens, to: returnTo ?? "/")
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
                 return try await pages.page(
-                    "signin", title: "Sign in", content: FormView(login: login, errors: messages), context: context,
-                    status: status)
+                    "signin", title: "Sign in", content: FormView(login: login, errors: messages, returnTo: returnTo),
+                    context: context, status: status)
             }
         }
         routes.get("signup") { _, context in
@@ -61,6 +78,7 @@ struct WebAuthController {
                 let tokens = try await accounts.signup(
                     SignupRequest(email: email, username: username, password: form.all("password").first ?? ""),
                     device: request.headers[.userAgent])
+                try await adoptBrowserTimeZone(form["time_zone"], tokens)
                 return signedIn(tokens)
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
@@ -87,9 +105,18 @@ struct WebAuthController {
         return routes
     }
 
+    /// A new account starts in the browser's time zone (the sign-up page's script fills it in) rather than UTC;
+    /// a zone that isn't one is left out, never an error on sign-up.
+    private func adoptBrowserTimeZone(_ zone: String?, _ tokens: TokenResponse) async throws {
+        guard let zone, AccountRules.isTimeZone(zone),
+            let session = try await accounts.session(refreshToken: tokens.refreshToken)
+        else { return }
+        _ = try await accounts.update(session, with: UpdateAccountRequest(timeZone: zone))
+    }
+
     /// The login's refresh token becomes the session cookie (see `WebSessions`); the access token is dropped.
-    private func signedIn(_ tokens: TokenResponse) -> Response {
-        var response = WebPages.redirect(to: "/")
+    private func signedIn(_ tokens: TokenResponse, to location: String = "/") -> Response {
+        var response = WebPages.redirect(to: location)
         response.setCookie(sessions.sessionCookie(tokens.refreshToken))
         return response
     }

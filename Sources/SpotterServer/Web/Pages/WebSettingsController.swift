@@ -3,17 +3,31 @@ import Hummingbird
 import SpotterCore
 import SpotterModels
 
-/// `/settings`: the profile (name, bio, privacy) and notification preferences, quiet hours included.
-/// Both forms hand their values to the services, which check every field before changing anything.
+/// `/settings`: the profile (name, bio, privacy, units, time zone), notification preferences with quiet
+/// hours, the password and the email. Each form hands its values to the services, which check every field
+/// before changing anything.
 struct WebSettingsController {
     let accounts: AccountService
+    let links: AccountLinkService
     let notifications: NotificationService
     let pages: WebPages
+    /// The channels this server can deliver on; the others show as not set up.
+    let channels: WebChannels
 
     struct SettingsView {
         let displayName: String
         let bio: String
         let privacy: [Choice]
+        let units: [Choice]
+        let timeZones: [Choice]
+        /// The profile is still on UTC, the default: the page's script offers the browser's zone instead.
+        let suggestBrowserZone: Bool
+        let quietTimeZones: [Choice]
+        let email: String
+        /// The new address typed in the email form, kept when the form comes back with an error.
+        let newEmail: String
+        let hasPassword: Bool
+        let canSendMail: Bool
         let channels: [Toggle]
         let types: [TypeRow]
         let quietEnabled: Bool
@@ -22,7 +36,7 @@ struct WebSettingsController {
         let quietTimeZone: String
         let errors: [String]
         let hasErrors: Bool
-        let saved: Bool
+        let saved: String?
     }
 
     struct Choice {
@@ -35,6 +49,8 @@ struct WebSettingsController {
         let name: String
         let label: String
         let on: Bool
+        /// Not set up on this server: shown disabled, never ticked.
+        let unavailable: Bool
     }
 
     struct TypeRow {
@@ -46,23 +62,43 @@ struct WebSettingsController {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("settings") { request, context in
-            try await settings(errors: [], saved: request.uri.queryParameters["saved"] != nil, context: context)
+            let saved = request.uri.queryParameters["saved"].map { Self.savedMessages[String($0)] ?? "Saved." }
+            return try await settings(errors: [], saved: saved, context: context)
         }
         routes.post("settings/profile") { _, context in
             let form = context.web.form
             guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
             let request = UpdateAccountRequest(
                 displayName: form["display_name"] ?? "", bio: form.all("bio").first ?? "",
+                units: form["units"].flatMap(Units.init(rawValue:)), timeZone: form["time_zone"],
                 privacy: form["privacy"].flatMap(Privacy.init(rawValue:)))
             return try await saving(context) { _ = try await accounts.update(session, with: request) }
+        }
+        routes.post("settings/password") { _, context in
+            let form = context.web.form
+            guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
+            let request = ChangePasswordRequest(
+                currentPassword: form.all("current_password").first ?? "",
+                newPassword: form.all("new_password").first ?? "")
+            return try await saving(context, as: "password") {
+                try await accounts.changePassword(session, with: request)
+            }
+        }
+        routes.post("settings/email") { _, context in
+            let form = context.web.form
+            guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
+            let request = EmailChangeRequest(email: form["email"] ?? "", password: form.all("password").first ?? "")
+            return try await saving(context, as: "email", newEmail: request.email) {
+                try await links.requestEmailChange(session, with: request)
+            }
         }
         routes.post("settings/notifications") { _, context in
             let viewer = try context.requireWebViewer()
             let form = context.web.form
             var preferences = try await notifications.preferences(viewer)
-            preferences.push = form["push"] != nil
+            preferences.push = form["push"] != nil && channels.push
             preferences.inApp = form["in_app"] != nil
-            preferences.email = form["email"] != nil
+            preferences.email = form["email"] != nil && channels.email
             preferences.badge = form["badge"] != nil
             for type in NotificationType.allCases {
                 if let setting = form["type_\(type.rawValue)"].flatMap(NotificationSetting.init(rawValue:)) {
@@ -72,7 +108,7 @@ struct WebSettingsController {
             preferences.quietHours.enabled = form["quiet_enabled"] != nil
             preferences.quietHours.start = form["quiet_start"] ?? preferences.quietHours.start
             preferences.quietHours.end = form["quiet_end"] ?? preferences.quietHours.end
-            preferences.quietHours.timeZone = form["quiet_time_zone"]
+            preferences.quietHours.timeZone = form["quiet_time_zone"]  // empty: the profile's zone
             return try await saving(context) { _ = try await notifications.updatePreferences(viewer, to: preferences) }
         }
         return routes
@@ -81,47 +117,123 @@ struct WebSettingsController {
     /// Runs a change; on success back to the page (POST/redirect/GET), on invalid input the page again with
     /// the service's words.
     private func saving(
-        _ context: AppRequestContext, _ change: () async throws -> Void
+        _ context: AppRequestContext, as what: String = "1", newEmail: String = "",
+        _ change: () async throws -> Void
     ) async throws -> Response {
         do {
             try await change()
-            return WebPages.redirect(to: "/settings?saved=1")
+            return WebPages.redirect(to: "/settings?saved=\(what)")
         } catch {
             guard let (status, messages) = WebErrors.explain(error) else { throw error }
-            var response = try await settings(errors: messages, saved: false, context: context)
+            var response = try await settings(errors: messages, saved: nil, newEmail: newEmail, context: context)
             response.status = status
             return response
         }
     }
 
-    private func settings(errors: [String], saved: Bool, context: AppRequestContext) async throws -> Response {
+    static let savedMessages = [
+        "1": "Saved.",
+        "password": "Your password is changed. Every other device was signed out.",
+        "email": "We mailed a link to your new address. Your email changes when you open it.",
+        "email-confirmed": "Your new email is confirmed.",
+    ]
+
+    private func settings(
+        errors: [String], saved: String?, newEmail: String = "", context: AppRequestContext
+    ) async throws -> Response {
         let viewer = try context.requireWebViewer()
         let preferences = try await notifications.preferences(viewer)
         let quiet = preferences.quietHours
+        let zones = TimeZone.knownTimeZoneIdentifiers.sorted()
         let view = SettingsView(
             displayName: viewer.displayName, bio: viewer.profile.bio,
             privacy: Privacy.allCases.map {
                 Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == viewer.profile.privacy)
             },
+            units: [
+                Choice(value: Units.kg.rawValue, label: "Kilograms (kg)", selected: viewer.profile.units == .kg),
+                Choice(value: Units.lb.rawValue, label: "Pounds (lb)", selected: viewer.profile.units == .lb),
+            ],
+            timeZones: Self.zoneChoices(zones, selected: viewer.profile.timeZone),
+            suggestBrowserZone: viewer.profile.timeZone == "UTC",
+            quietTimeZones: [Choice(value: "", label: "Same as my profile", selected: quiet.timeZone == nil)]
+                + Self.zoneChoices(zones, selected: quiet.timeZone),
+            email: viewer.email ?? "", newEmail: newEmail, hasPassword: viewer.passwordHash != nil,
+            canSendMail: links.canSendMail,
             channels: [
-                Toggle(name: "in_app", label: "In the app", on: preferences.inApp),
-                Toggle(name: "push", label: "Push to my devices", on: preferences.push),
-                Toggle(name: "email", label: "Email", on: preferences.email),
-                Toggle(name: "badge", label: "Unread badge", on: preferences.badge),
+                Toggle(name: "in_app", label: "In the app", on: preferences.inApp, unavailable: false),
+                Toggle(
+                    name: "push", label: "Push to my devices", on: preferences.push && channels.push,
+                    unavailable: !channels.push),
+                Toggle(
+                    name: "email", label: "Email", on: preferences.email && channels.email,
+                    unavailable: !channels.email),
+                Toggle(name: "badge", label: "Unread badge", on: preferences.badge, unavailable: false),
             ],
             types: NotificationType.allCases.filter { !$0.isSecurity }.map { type in
                 TypeRow(
-                    name: "type_\(type.rawValue)",
-                    label: type.rawValue.replacingOccurrences(of: "_", with: " ").capitalized,
+                    name: "type_\(type.rawValue)", label: Self.label(type),
                     choices: NotificationSetting.allCases.map {
                         Choice(
-                            value: $0.rawValue, label: $0.rawValue.capitalized,
-                            selected: $0 == preferences.setting(for: type))
+                            value: $0.rawValue, label: Self.label($0), selected: $0 == preferences.setting(for: type))
                     })
             },
             quietEnabled: quiet.enabled, quietStart: quiet.start, quietEnd: quiet.end,
             quietTimeZone: quiet.timeZone ?? viewer.profile.timeZone, errors: errors, hasErrors: !errors.isEmpty,
             saved: saved)
         return try await pages.page("settings", title: "Settings", content: view, context: context, nav: .profile)
+    }
+}
+
+extension WebSettingsController {
+    static func zoneChoices(_ zones: [String], selected: String?) -> [Choice] {
+        var choices = zones.map {
+            Choice(value: $0, label: $0.replacingOccurrences(of: "_", with: " "), selected: $0 == selected)
+        }
+        // An old profile may hold a zone this system doesn't list; keep it rather than lose it on save.
+        if let selected, !selected.isEmpty, !zones.contains(selected) {
+            choices.insert(Choice(value: selected, label: selected, selected: true), at: 0)
+        }
+        return choices
+    }
+
+    /// What a type of notification is about, as a person would say it.
+    static func label(_ type: NotificationType) -> String {
+        switch type {
+        case .follow: "Someone follows you"
+        case .followRequest: "Someone asks to follow you"
+        case .kudos: "Kudos on your workouts"
+        case .comment: "Comments on your workouts"
+        case .reply: "Replies to your comments"
+        case .mention: "Someone mentions you"
+        case .personalRecord: "Your personal records"
+        case .streakAtRisk: "Your streak is about to end"
+        case .weeklySummary: "Your week in training"
+        case .securityNewDevice: "Sign-in from a new device"
+        case .securityPasswordChanged: "Password changed"
+        }
+    }
+
+    /// How often, in words (see `NotificationSetting`).
+    static func label(_ setting: NotificationSetting) -> String {
+        switch setting {
+        case .disabled: "Off"
+        case .enabled: "On (grouped if many come in an hour)"
+        case .batched: "Grouped into one message"
+        case .immediate: "Right away, every time"
+        case .daily: "Daily digest (mornings)"
+        case .weekly: "Weekly digest (Monday mornings)"
+        }
+    }
+}
+
+/// The channels this server can deliver on, as `DeliveryConfiguration` decides.
+struct WebChannels: Sendable {
+    let push: Bool
+    let email: Bool
+
+    init(_ delivery: DeliveryConfiguration) {
+        push = delivery.offersPush
+        email = delivery.offersEmail
     }
 }

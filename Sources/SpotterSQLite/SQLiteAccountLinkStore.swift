@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import SpotterCore
+import SpotterModels
+
+struct SQLiteAccountLinkStore: AccountLinkStore {
+    let pool: SQLiteDatabase
+
+    func insert(_ link: AccountLinkRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                cached: """
+                    INSERT INTO account_links (hash, user_id, purpose, new_email, created_at, expires_at, used_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    link.hash, link.userID.description, link.purpose.rawValue, link.newEmail,
+                    link.createdAt.sqliteValue, link.expiresAt.sqliteValue, link.usedAt?.sqliteValue,
+                ])
+        }
+    }
+
+    /// The writer runs one write at a time, so the read and the updates below are one step.
+    func consume(hash: String, purpose: AccountLinkPurpose, at date: Date) async throws -> AccountLinkRecord? {
+        try await pool.write { db in
+            guard
+                let row = try Row.fetchOne(
+                    cached: db,
+                    sql: """
+                        SELECT user_id, new_email, created_at, expires_at FROM account_links
+                        WHERE hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
+                        """,
+                    arguments: [hash, purpose.rawValue, date.sqliteValue]),
+                let userID = UserID(row[0] as String)
+            else { return nil }
+            try db.execute(
+                cached: "UPDATE account_links SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL",
+                arguments: [date.sqliteValue, userID.description, purpose.rawValue])
+            return AccountLinkRecord(
+                hash: hash, userID: userID, purpose: purpose, newEmail: row[1],
+                createdAt: Date(sqliteValue: row[2]), expiresAt: Date(sqliteValue: row[3]), usedAt: date)
+        }
+    }
+
+    func deleteExpired(before date: Date) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(cached: "DELETE FROM account_links WHERE expires_at < ?", arguments: [date.sqliteValue])
+            return db.changesCount
+        }
+    }
+}

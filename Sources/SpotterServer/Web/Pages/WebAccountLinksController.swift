@@ -1,0 +1,111 @@
+import Foundation
+import Hummingbird
+import SpotterCore
+import SpotterModels
+
+/// `/forgot-password`, `/reset-password`, `/confirm-email`: the pages a mailed link leads to.
+///
+/// A link's token arrives in the query (`?token=`), which the access log never writes; the page puts it in
+/// a form, and only the form's POST uses it, so a mail scanner that fetches links spends nothing.
+struct WebAccountLinksController {
+    let links: AccountLinkService
+    let pages: WebPages
+    let trustForwardedFor: Bool
+
+    struct ForgotView {
+        let email: String
+        let canSendMail: Bool
+        let sent: Bool
+        let errors: [String]
+        let hasErrors: Bool
+
+        init(email: String, canSendMail: Bool, sent: Bool, errors: [String]) {
+            self.email = email
+            self.canSendMail = canSendMail
+            self.sent = sent
+            self.errors = errors
+            hasErrors = !errors.isEmpty
+        }
+    }
+
+    struct TokenView {
+        let token: String
+        let errors: [String]
+        let hasErrors: Bool
+    }
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("forgot-password") { _, context in
+            try await forgot(ForgotView(email: "", canSendMail: links.canSendMail, sent: false, errors: []), context)
+        }
+        routes.post("forgot-password") { request, context in
+            let email = context.web.form["email"] ?? ""
+            do {
+                let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
+                try await links.requestPasswordReset(PasswordResetRequest(email: email), clientAddress: address)
+                // The same page whether or not the address has an account.
+                return try await forgot(ForgotView(email: email, canSendMail: true, sent: true, errors: []), context)
+            } catch {
+                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                var response = try await forgot(
+                    ForgotView(email: email, canSendMail: links.canSendMail, sent: false, errors: messages), context)
+                response.status = status
+                return response
+            }
+        }
+        routes.get("reset-password") { request, context in
+            let token = request.uri.queryParameters["token"].map(String.init) ?? ""
+            return try await page("reset_password", "Choose a new password", token: token, errors: [], context)
+        }
+        routes.post("reset-password") { _, context in
+            let form = context.web.form
+            let token = form["token"] ?? ""
+            do {
+                try await links.resetPassword(
+                    PasswordResetConfirmation(token: token, password: form.all("password").first ?? ""))
+                // Every login ended, this browser's too: sign in afresh with the new password.
+                var response = WebPages.redirect(to: "/signin?reset=1")
+                if context.identity != nil { response.setCookie(pages.sessions.clearedSessionCookie()) }
+                return response
+            } catch {
+                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                var response = try await page(
+                    "reset_password", "Choose a new password", token: token, errors: messages, context)
+                response.status = status
+                return response
+            }
+        }
+        routes.get("confirm-email") { request, context in
+            let token = request.uri.queryParameters["token"].map(String.init) ?? ""
+            return try await page("confirm_email", "Confirm your new email", token: token, errors: [], context)
+        }
+        routes.post("confirm-email") { _, context in
+            let token = context.web.form["token"] ?? ""
+            do {
+                try await links.confirmEmailChange(EmailChangeConfirmation(token: token))
+                return WebPages.redirect(
+                    to: context.identity == nil ? "/signin?email=1" : "/settings?saved=email-confirmed")
+            } catch {
+                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                var response = try await page(
+                    "confirm_email", "Confirm your new email", token: token, errors: messages, context)
+                response.status = status
+                return response
+            }
+        }
+        return routes
+    }
+
+    private func forgot(_ view: ForgotView, _ context: AppRequestContext) async throws -> Response {
+        try await pages.page("forgot_password", title: "Forgot your password?", content: view, context: context)
+    }
+
+    private func page(
+        _ template: String, _ title: String, token: String, errors: [String], _ context: AppRequestContext
+    ) async throws -> Response {
+        try await pages.page(
+            template, title: title, content: TokenView(token: token, errors: errors, hasErrors: !errors.isEmpty),
+            context: context)
+    }
+}
