@@ -122,6 +122,7 @@ func buildRouter(
     signedIn.addRoutes(auth.signedInEndpoints, atPath: "auth")
     signedIn.addRoutes(MeController(accounts: accounts).endpoints, atPath: "me")
     signedIn.addRoutes(users.requestEndpoints, atPath: "me/follow-requests")
+    signedIn.addRoutes(users.restrictionEndpoints, atPath: "me")
     signedIn.addRoutes(users.signedInEndpoints, atPath: "users")
     signedIn.addRoutes(posts.signedInEndpoints, atPath: "posts")
     signedIn.addRoutes(feedRoutes.signedInEndpoints, atPath: "feeds")
