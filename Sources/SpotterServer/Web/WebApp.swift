@@ -45,5 +45,10 @@ struct WebApp {
         web.addRoutes(WebSearchController(search: services.search, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebSettingsController(accounts: accounts, notifications: services.notifications, pages: pages).endpoints)
+        web.addRoutes(WebPeopleController(social: services.social, pages: pages).endpoints)
+        web.addRoutes(
+            WebSecurityController(
+                accounts: accounts, pages: pages, trustForwardedFor: configuration.trustForwardedFor
+            ).endpoints)
     }
 }

@@ -61,7 +61,9 @@ struct WebAuthController {
                 let tokens = try await accounts.signup(
                     SignupRequest(email: email, username: username, password: form.all("password").first ?? ""),
                     device: request.headers[.userAgent])
-                return signedIn(tokens)
+                var response = signedIn(tokens)
+                response.headers[.location] = "/welcome"  // a first-run page suggests people to follow
+                return response
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
                 return try await pages.page(
