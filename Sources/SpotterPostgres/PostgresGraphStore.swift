@@ -210,13 +210,15 @@ struct PostgresGraphStore: GraphStore {
             case .mutes: ("mutes", "muter_id", "muted_id")
             }
         // Past the cursor, or from the start: a time far ahead and the greatest id let every row through.
-        let afterTime = after?.createdAt ?? Date.distantFuture
+        // The cursor's time is compared in whole microseconds, as stored: a `Date` bound back truncates to
+        // the microsecond below now and then, which skipped a row made in the same microsecond as the last.
+        let afterMicros = after.map { Int64(($0.createdAt.timeIntervalSince1970 * 1_000_000).rounded()) } ?? .max
         let afterID = after?.userID.rawValue ?? UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!
         let query: PostgresQuery = """
             SELECT \(unescaped: PostgresAccountStore.columns), r.created_at FROM \(unescaped: table) r
             JOIN users ON users.id = r.\(unescaped: other)
             WHERE r.\(unescaped: owner) = \(user.rawValue)
-              AND (r.created_at, r.\(unescaped: other)) < (\(afterTime), \(afterID))
+              AND ((extract(epoch FROM r.created_at) * 1000000)::bigint, r.\(unescaped: other)) < (\(afterMicros), \(afterID))
             ORDER BY r.created_at DESC, r.\(unescaped: other) DESC
             LIMIT \(limit)
             """

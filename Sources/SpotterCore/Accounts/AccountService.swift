@@ -132,6 +132,20 @@ public struct AccountService: Sendable {
         return revoked.count
     }
 
+    /// The account's logins in use, the caller's own among them (`LoginRecord.family` is
+    /// `session.token.family`), most recently active first.
+    public func logins(_ session: AuthenticatedSession) async throws -> [LoginRecord] {
+        try await storage.tokens.activeLogins(of: session.account.id, at: clock.now, limit: 50)
+    }
+
+    /// Signs out one of the account's other logins. A login that isn't the caller's, or is gone, is not found.
+    public func signOut(login family: UUID, _ session: AuthenticatedSession) async throws {
+        guard family != session.token.family, try await logins(session).contains(where: { $0.family == family })
+        else { throw SpotterError.notFound("No such login.") }
+        try await storage.tokens.revokeFamily(family, at: clock.now)
+        await events?.publish(.loginsRevoked(session.account.id, .logins([family])))
+    }
+
     // MARK: Tokens
 
     /// Resolves a bearer access token to its account. Throws `unauthorized` for unknown, expired or revoked

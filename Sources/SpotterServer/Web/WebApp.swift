@@ -48,7 +48,8 @@ struct WebApp {
         web.addRoutes(WebPeopleController(social: services.social, pages: pages).endpoints)
         web.addRoutes(
             WebSecurityController(
-                accounts: accounts, pages: pages, trustForwardedFor: configuration.trustForwardedFor
+                accounts: accounts, pages: pages, trustForwardedFor: configuration.trustForwardedFor,
+                clock: services.clock
             ).endpoints)
     }
 }

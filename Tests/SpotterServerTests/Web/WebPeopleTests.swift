@@ -136,18 +136,50 @@ struct WebPeopleTests {
         }
     }
 
-    @Test("signing out everywhere else ends the other logins and keeps this one", arguments: StorageBackend.available)
-    func signOutOthers(backend: StorageBackend) async throws {
+    @Test(
+        "the security page lists the logins; one or all others are signed out, never someone else's",
+        arguments: StorageBackend.available)
+    func logins(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
+            // Given Ana signed in on the web and twice through the API
             var ana = WebBrowser(api)
             try await ana.signUp("ana")
-            let other = try await api.signin("ana").decode(TokenResponse.self).accessToken
-            #expect(try await api.call(.get, "/api/v1/me", token: other).status == .ok)
+            let phone = try await api.signin("ana").decode(TokenResponse.self).accessToken
+            let laptop = try await api.signin("ana").decode(TokenResponse.self).accessToken
+            // Then her security page lists three logins, this one marked
+            let page = try await ana.get("/settings/security")
+            #expect(page.text.components(separatedBy: #"<li class="person-row">"#).count - 1 == 3)
+            #expect(page.text.contains("This device"))
+            let signOuts = page.text.components(separatedBy: #"action="/settings/security/logins/"#).dropFirst()
+            #expect(signOuts.count == 2)
+            let first = try #require(signOuts.first.map { String($0.prefix { $0 != "/" }) })
+            // And Bea can't sign out Ana's login
+            var bea = WebBrowser(api)
+            try await bea.signUp("bea")
+            let forged = try await bea.post("/settings/security/logins/\(first)/sign-out")
+            #expect(forged.status == .notFound)
+            #expect(try await bea.post("/settings/security/logins/not-a-login/sign-out").status == .notFound)
+            #expect(try await api.call(.get, "/api/v1/me", token: phone).status == .ok)
+            #expect(try await api.call(.get, "/api/v1/me", token: laptop).status == .ok)
+            // When Ana signs out one of them, that one ends and the other stays
             try await ana.get("/settings/security")
-            let ended = try await ana.post("/settings/security/sign-out-others")
+            let ended = try await ana.post("/settings/security/logins/\(first)/sign-out")
             #expect(ended.headers[.location] == "/settings/security?ended=1")
-            #expect(try await api.call(.get, "/api/v1/me", token: other).status == .unauthorized)
-            #expect(try await ana.get("/settings/security").status == .ok)
+            let statuses = [
+                try await api.call(.get, "/api/v1/me", token: laptop).status,
+                try await api.call(.get, "/api/v1/me", token: phone).status,
+            ]
+            #expect(statuses.sorted { $0.code < $1.code } == [.ok, .unauthorized])
+            #expect(try await ana.get("/settings/security?ended=1").text.contains("Signed out of 1 other login."))
+            // And then everywhere else: the phone ends too, her own page stays
+            try await ana.get("/settings/security")
+            let all = try await ana.post("/settings/security/sign-out-others")
+            #expect(all.headers[.location] == "/settings/security?ended=1")
+            #expect(try await api.call(.get, "/api/v1/me", token: phone).status == .unauthorized)
+            #expect(try await api.call(.get, "/api/v1/me", token: laptop).status == .unauthorized)
+            let after = try await ana.get("/settings/security")
+            #expect(after.status == .ok)
+            #expect(!after.text.contains("Sign out everywhere else"))
         }
     }
 
