@@ -133,6 +133,16 @@ struct WebPeopleTests {
             #expect(security.text.contains("Sign out everywhere else"))
             // And someone else's group is nobody's business: it just goes back to the inbox
             #expect(try await eve.get(alert).headers[.location] == "/notifications")
+            // And a comment leads to the post, at the comment
+            let anaToken = try await api.signin("ana").decode(TokenResponse.self).accessToken
+            let eveToken = try await api.signin("eve").decode(TokenResponse.self).accessToken
+            let post = try await api.post(anaToken, "Rest day walk")
+            let comment = try await api.call(
+                .post, "/api/v1/posts/\(post.id)/comments", token: eveToken, body: CreateCommentRequest(text: "Nice")
+            ).decode(SpotterModels.Comment.self)
+            let withComment = try await ana.get("/notifications")
+            let commentHref = try #require(Self.firstOpenHref(in: withComment.text))
+            #expect(try await ana.get(commentHref).headers[.location] == "/posts/\(post.id)#comment-\(comment.id)")
         }
     }
 
