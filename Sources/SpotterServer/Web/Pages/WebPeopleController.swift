@@ -25,6 +25,7 @@ struct WebPeopleController {
 
     struct ListView {
         let heading: String
+        let isFollowers: Bool
         let username: String
         let displayName: String
         let people: [PersonView]
@@ -120,7 +121,8 @@ struct WebPeopleController {
         let heading = kind == .followers ? "Followers" : "Following"
         let path = kind == .followers ? "followers" : "following"
         let view = ListView(
-            heading: heading, username: profile.username, displayName: profile.displayName,
+            heading: heading, isFollowers: kind == .followers, username: profile.username,
+            displayName: profile.displayName,
             people: page.items.map(PersonView.init), isEmpty: page.items.isEmpty,
             empty: kind == .followers ? "No followers yet." : "Not following anyone yet.",
             nextHref: page.nextCursor.map { "/u/\(profile.username)/\(path)?cursor=\($0)" })
