@@ -82,6 +82,20 @@ extension SpotterClient {
         try await page("/api/v1/me/follow-requests", cursor: cursor, authenticated: true)
     }
 
+    /// People I block, most recently blocked first.
+    ///
+    /// ```swift
+    /// for person in try await client.blocks().items { _ = try await client.setBlocked(false, person.username) }
+    /// ```
+    public func blocks(cursor: String? = nil) async throws -> Page<AuthorSummary> {
+        try await page("/api/v1/me/blocks", cursor: cursor, authenticated: true)
+    }
+
+    /// People I mute, most recently muted first.
+    public func mutes(cursor: String? = nil) async throws -> Page<AuthorSummary> {
+        try await page("/api/v1/me/mutes", cursor: cursor, authenticated: true)
+    }
+
     /// Approves (`true`) or denies a follow request.
     public func answerFollowRequest(from username: String, approve: Bool, idempotencyKey: String? = nil) async throws {
         _ = try await send(

@@ -198,6 +198,61 @@ struct PostgresGraphStore: GraphStore {
     }
 
     /// Column names come from the two callers above, never from input.
+    func restricted(
+        _ kind: RestrictionKind, by user: UserID, after: FollowCursor?, limit: Int
+    ) async throws
+        -> [FollowEntry]
+    {
+        // Table and column names come from the kind, never from input.
+        let (table, owner, other) =
+            switch kind {
+            case .blocks: ("blocks", "blocker_id", "blocked_id")
+            case .mutes: ("mutes", "muter_id", "muted_id")
+            }
+        // Past the cursor, or from the start: a time far ahead and the greatest id let every row through.
+        // The cursor's time is compared in whole microseconds, as stored: a `Date` bound back truncates to
+        // the microsecond below now and then, which skipped a row made in the same microsecond as the last.
+        let afterMicros = after.map { Int64(($0.createdAt.timeIntervalSince1970 * 1_000_000).rounded()) } ?? .max
+        let afterID = after?.userID.rawValue ?? UUID(uuidString: "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF")!
+        let query: PostgresQuery = """
+            SELECT \(unescaped: PostgresAccountStore.columns), r.created_at FROM \(unescaped: table) r
+            JOIN users ON users.id = r.\(unescaped: other)
+            WHERE r.\(unescaped: owner) = \(user.rawValue)
+              AND ((extract(epoch FROM r.created_at) * 1000000)::bigint, r.\(unescaped: other)) < (\(afterMicros), \(afterID))
+            ORDER BY r.created_at DESC, r.\(unescaped: other) DESC
+            LIMIT \(limit)
+            """
+        var entries: [FollowEntry] = []
+        for try await row in try await client.query(query, logger: logger) {
+            let access = row.makeRandomAccess()
+            entries.append(
+                FollowEntry(
+                    account: try PostgresAccountStore.record(access, offset: 0), since: try access[15].decode(Date.self)
+                ))
+        }
+        return entries
+    }
+
+    func suggestions(for user: UserID, limit: Int) async throws -> [AccountRecord] {
+        let u = user.rawValue
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: PostgresAccountStore.columns) FROM users
+            LEFT JOIN user_counts c ON c.user_id = users.id
+            WHERE users.id <> \(u) AND users.suspended_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(u) AND f.followee_id = users.id)
+              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = \(u) AND b.blocked_id = users.id)
+                                                      OR (b.blocker_id = users.id AND b.blocked_id = \(u)))
+            ORDER BY users.featured_at IS NULL, COALESCE(c.followers, 0) DESC, users.id DESC
+            LIMIT \(limit)
+            """, logger: logger)
+        var accounts: [AccountRecord] = []
+        for try await row in rows {
+            accounts.append(try PostgresAccountStore.record(row.makeRandomAccess(), offset: 0))
+        }
+        return accounts
+    }
+
     private func list(
         edgeColumn: String, otherColumn: String, user: UserID, state: FollowEdgeState, viewer: UserID?,
         after: FollowCursor?, limit: Int

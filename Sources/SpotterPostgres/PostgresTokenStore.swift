@@ -79,6 +79,21 @@ struct PostgresTokenStore: TokenStore {
         return families
     }
 
+    func activeLogins(of user: UserID, at date: Date, limit: Int) async throws -> [LoginRecord] {
+        let rows = try await client.query(
+            """
+            SELECT family, MIN(created_at), MAX(created_at) FROM tokens WHERE user_id = \(user.rawValue)
+            GROUP BY family
+            HAVING bool_or(kind = 'refresh' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > \(date))
+            ORDER BY MAX(created_at) DESC LIMIT \(limit)
+            """, logger: logger)
+        var logins: [LoginRecord] = []
+        for try await (family, started, active) in rows.decode((UUID, Date, Date).self) {
+            logins.append(LoginRecord(family: family, startedAt: started, lastActiveAt: active))
+        }
+        return logins
+    }
+
     func deleteExpired(before date: Date) async throws -> Int {
         let rows = try await client.query(
             "DELETE FROM tokens WHERE expires_at < \(date) RETURNING hash", logger: logger)

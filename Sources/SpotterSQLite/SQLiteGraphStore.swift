@@ -181,6 +181,61 @@ struct SQLiteGraphStore: GraphStore {
         return Set(rows.compactMap(UserID.init))
     }
 
+    func restricted(
+        _ kind: RestrictionKind, by user: UserID, after: FollowCursor?, limit: Int
+    ) async throws
+        -> [FollowEntry]
+    {
+        // Table and column names come from the kind, never from input.
+        let (table, owner, other) =
+            switch kind {
+            case .blocks: ("blocks", "blocker_id", "blocked_id")
+            case .mutes: ("mutes", "muter_id", "muted_id")
+            }
+        return try await pool.read { db in
+            var arguments: StatementArguments = ["user": user.description, "limit": limit]
+            var cursorClause = ""
+            if let after {
+                cursorClause = "AND (r.created_at, r.\(other)) < (:afterTime, :afterID)"
+                _ = arguments.append(contentsOf: [
+                    "afterTime": after.createdAt.sqliteValue, "afterID": after.userID.description,
+                ])
+            }
+            let rows = try Row.fetchAll(
+                cached: db,
+                sql: """
+                    SELECT \(SQLiteAccountStore.columns), r.created_at FROM \(table) r
+                    JOIN users ON users.id = r.\(other)
+                    WHERE r.\(owner) = :user \(cursorClause)
+                    ORDER BY r.created_at DESC, r.\(other) DESC
+                    LIMIT :limit
+                    """,
+                arguments: arguments)
+            return rows.compactMap { row in
+                SQLiteAccountStore.record(row).map { FollowEntry(account: $0, since: Date(sqliteValue: row[15])) }
+            }
+        }
+    }
+
+    func suggestions(for user: UserID, limit: Int) async throws -> [AccountRecord] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                cached: db,
+                sql: """
+                    SELECT \(SQLiteAccountStore.columns) FROM users
+                    LEFT JOIN user_counts c ON c.user_id = users.id
+                    WHERE users.id <> :user AND users.suspended_at IS NULL
+                      AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :user AND f.followee_id = users.id)
+                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = :user AND b.blocked_id = users.id)
+                                                              OR (b.blocker_id = users.id AND b.blocked_id = :user))
+                    ORDER BY users.featured_at IS NULL, COALESCE(c.followers, 0) DESC, users.id DESC
+                    LIMIT :limit
+                    """,
+                arguments: ["user": user.description, "limit": limit])
+            return rows.compactMap(SQLiteAccountStore.record)
+        }
+    }
+
     /// Accepted follows both ways whose other end is not suspended. Triggers keep every accepted follow's
     /// count in `user_counts`; this takes away those of suspended people, probing the follow's key once for
     /// each of them (`CROSS JOIN` keeps SQLite walking the few suspended, not the many followers), so a

@@ -104,6 +104,26 @@ struct SQLiteTokenStore: TokenStore {
         return Set(families.compactMap { UUID(uuidString: $0) })
     }
 
+    func activeLogins(of user: UserID, at date: Date, limit: Int) async throws -> [LoginRecord] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                cached: db,
+                sql: """
+                    SELECT family, MIN(created_at), MAX(created_at) FROM tokens WHERE user_id = :user
+                    GROUP BY family
+                    HAVING SUM(kind = 'refresh' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > :now) > 0
+                    ORDER BY MAX(created_at) DESC LIMIT :limit
+                    """,
+                arguments: ["user": user.description, "now": date.sqliteValue, "limit": limit])
+            return rows.compactMap { row in
+                UUID(uuidString: row[0] as String).map {
+                    LoginRecord(
+                        family: $0, startedAt: Date(sqliteValue: row[1]), lastActiveAt: Date(sqliteValue: row[2]))
+                }
+            }
+        }
+    }
+
     func deleteExpired(before date: Date) async throws -> Int {
         try await pool.write { db in
             try db.execute(cached: "DELETE FROM tokens WHERE expires_at < ?", arguments: [date.sqliteValue])

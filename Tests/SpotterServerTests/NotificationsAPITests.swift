@@ -121,7 +121,7 @@ struct NotificationsAPITests {
             #expect(try await api.signin("ana", headers: phone).status == .ok)
             #expect(try await api.signin("ana", headers: phone).status == .ok)
             let alerts = try await Self.inbox(api, ana).filter { $0.type == .securityNewDevice }
-            #expect(alerts.map(\.text) == ["New sign-in to your account: SpotterApp/1.0 (iPhone)"])
+            #expect(alerts.map(\.text) == ["New sign-in to your account: Spotter for iOS"])
         }
     }
 

@@ -85,7 +85,8 @@ public struct AccountService: Sendable {
         }
         await throttle.recordSuccess(login: login)
         if try await storage.pushAddresses.rememberDevice(Self.deviceKey(device), of: account.id, at: clock.now) {
-            await notifier?.notify(.signedIn(user: account.id, device: Self.deviceName(device)))
+            let detail = SignInDevice.describe(userAgent: device, address: clientAddress)
+            await notifier?.notify(.signedIn(user: account.id, device: detail))
         }
         return try await startLogin(for: account)
     }
@@ -119,6 +120,30 @@ public struct AccountService: Sendable {
         let revoked = try await storage.tokens.revokeFamilies(of: account.id, except: session.token.family, at: now)
         await events?.publish(.loginsRevoked(account.id, .logins(revoked)))
         await notifier?.notify(.passwordChanged(user: account.id))
+    }
+
+    /// Signs out every login of the account but the caller's own (a lost phone, a shared computer), and
+    /// tells the live sockets of those logins. Returns how many logins ended.
+    @discardableResult
+    public func signOutOthers(_ session: AuthenticatedSession) async throws -> Int {
+        let revoked = try await storage.tokens.revokeFamilies(
+            of: session.account.id, except: session.token.family, at: clock.now)
+        await events?.publish(.loginsRevoked(session.account.id, .logins(revoked)))
+        return revoked.count
+    }
+
+    /// The account's logins in use, the caller's own among them (`LoginRecord.family` is
+    /// `session.token.family`), most recently active first.
+    public func logins(_ session: AuthenticatedSession) async throws -> [LoginRecord] {
+        try await storage.tokens.activeLogins(of: session.account.id, at: clock.now, limit: 50)
+    }
+
+    /// Signs out one of the account's other logins. A login that isn't the caller's, or is gone, is not found.
+    public func signOut(login family: UUID, _ session: AuthenticatedSession) async throws {
+        guard family != session.token.family, try await logins(session).contains(where: { $0.family == family })
+        else { throw SpotterError.notFound("No such login.") }
+        try await storage.tokens.revokeFamily(family, at: clock.now)
+        await events?.publish(.loginsRevoked(session.account.id, .logins([family])))
     }
 
     // MARK: Tokens
@@ -277,7 +302,8 @@ public struct AccountService: Sendable {
         OpaqueToken.hash(deviceName(device))
     }
 
-    /// A short, printable form of the `User-Agent`, for the alert's text.
+    /// A short, printable form of the `User-Agent`: what tells devices apart (the alert itself names the
+    /// device with `SignInDevice`).
     static func deviceName(_ device: String?) -> String {
         let trimmed = (device ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return "an unknown device" }

@@ -34,6 +34,15 @@ public protocol GraphStore: Sendable {
         async throws -> [FollowEntry]
     /// A page of accounts `user` follows (accepted only), with the same filtering.
     func following(of user: UserID, viewer: UserID?, after: FollowCursor?, limit: Int) async throws -> [FollowEntry]
+    /// A page of the accounts `user` blocks or mutes, most recent first (suspended ones too: they can still
+    /// be unblocked).
+    func restricted(
+        _ kind: RestrictionKind, by user: UserID, after: FollowCursor?, limit: Int
+    ) async throws
+        -> [FollowEntry]
+    /// People `user` might follow: featured accounts first, then the most followed; never `user`, anyone they
+    /// follow or asked to, anyone blocked either way, or a suspended account.
+    func suggestions(for user: UserID, limit: Int) async throws -> [AccountRecord]
     /// Accepted followers and followings, not counting suspended accounts.
     func counts(of user: UserID) async throws -> (followers: Int, following: Int)
     /// Everyone who blocks someone or is blocked by someone. The realtime hub serves everyone else one shared
@@ -51,6 +60,11 @@ public protocol GraphStore: Sendable {
 
 public enum FollowEdgeState: String, Sendable {
     case accepted, pending
+}
+
+/// The two lists a person keeps of others: whom they block and whom they mute.
+public enum RestrictionKind: Sendable {
+    case blocks, mutes
 }
 
 /// Where a follower list page ends: the follow time and the other account's id.

@@ -80,13 +80,24 @@ public struct SocialService: Sendable {
         return after
     }
 
-    /// Unfollows, or withdraws a request.
+    /// Unfollows, or withdraws a request (and with it the request's notice in the other person's inbox).
     public func unfollow(_ username: String, viewer: AccountRecord) async throws -> Relationship {
         let target = try await visibleAccount(username, viewer: viewer)
+        let before = try await storage.graph.relationship(of: viewer.id, with: target.id)
         if try await storage.graph.unfollow(viewer.id, target.id) {
             await events?.publish(.relationshipChanged(viewer.id, target.id))
         }
+        if before.following == .requested { try await closeRequestNotice(from: viewer.id, to: target) }
         return try await storage.graph.relationship(of: viewer.id, with: target.id)
+    }
+
+    /// Takes a follow request's notice out of the inbox once the request is answered or withdrawn: its
+    /// Approve and Deny buttons would answer nothing. The notice's group is the requester's (see `Notifier`).
+    private func closeRequestNotice(from requester: UserID, to target: AccountRecord) async throws {
+        let key = Notifier.followRequestGroup(requester)
+        if try await storage.notifications.archive(of: target.id, groupKey: key, at: clock.now) {
+            await events?.publish(.notificationCountsChanged(target.id))
+        }
     }
 
     /// Approves or denies `username`'s request to follow the viewer.
@@ -103,6 +114,7 @@ public struct SocialService: Sendable {
         } else {
             try await storage.graph.unfollow(requester.id, viewer.id)
         }
+        try await closeRequestNotice(from: requester.id, to: viewer)
     }
 
     public func setBlocked(_ username: String, viewer: AccountRecord, blocked: Bool) async throws -> Relationship {
@@ -144,7 +156,7 @@ public struct SocialService: Sendable {
             if let viewer {
                 follows = try await storage.graph.relationship(of: viewer.id, with: account.id).following == .following
             }
-            guard follows else {
+            guard Self.listsVisible(privacy: account.profile.privacy, isSelf: false, following: follows) else {
                 throw SpotterError.forbidden("This account is private: only its approved followers see its lists.")
             }
         }
@@ -158,6 +170,28 @@ public struct SocialService: Sendable {
                     of: account.id, viewer: viewer?.id, after: page.cursor, limit: page.limit + 1)
             }
         return page.page(entries)
+    }
+
+    /// Whom the viewer blocks or mutes, most recent first, each with a way back (`setBlocked`, `setMuted`).
+    public func restricted(
+        _ kind: RestrictionKind, viewer: AccountRecord, page: FollowPage
+    ) async throws
+        -> Page<AuthorSummary>
+    {
+        let entries = try await storage.graph.restricted(kind, by: viewer.id, after: page.cursor, limit: page.limit + 1)
+        return page.page(entries)
+    }
+
+    /// People suggested to someone who just joined: featured accounts, then the most followed, leaving out
+    /// whom they follow already and anyone in a block with them.
+    public func suggestions(viewer: AccountRecord, limit: Int = 8) async throws -> [AuthorSummary] {
+        try await storage.graph.suggestions(for: viewer.id, limit: limit).map(\.summary)
+    }
+
+    /// Whether a viewer may see someone's followers and following: anyone for a public or followers-only
+    /// account; for a private one, the person and their approved followers.
+    public static func listsVisible(privacy: Privacy, isSelf: Bool, following: Bool) -> Bool {
+        privacy != .private || isSelf || following
     }
 
     /// People waiting for the viewer to approve their follow request, newest first.

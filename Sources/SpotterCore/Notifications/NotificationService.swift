@@ -130,6 +130,21 @@ public struct NotificationService: Sendable {
         return try await countsChanged(viewer.id)
     }
 
+    /// Opens a group as its recipient follows it from the inbox: marks it read and returns its newest
+    /// notification and the people behind the group, for the page to go to; `nil` when the recipient has no
+    /// such group they may still see.
+    public func open(
+        _ viewer: AccountRecord, groupKey: String
+    ) async throws -> (latest: NotificationRecord, actors: [AuthorSummary], total: Int)? {
+        try Self.checkGroupKey(groupKey)
+        let members = try await storage.notifications.members(
+            of: viewer.id, groupKey: groupKey, limit: Self.membersRead)
+        guard let latest = members.first else { return nil }
+        _ = try await markGroupRead(viewer, groupKey: groupKey)
+        let sample = try await sampleActors(of: members)
+        return (latest, sample.actors, sample.total)
+    }
+
     public func archive(_ viewer: AccountRecord, groupKey: String) async throws -> NotificationCounts {
         try Self.checkGroupKey(groupKey)
         guard try await storage.notifications.archive(of: viewer.id, groupKey: groupKey, at: clock.now) else {

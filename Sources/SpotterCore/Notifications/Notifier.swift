@@ -114,7 +114,11 @@ public struct Notifier: Sendable {
                     dedupe: "follow-\(follower)-\(day)")
             ]
         case .followRequested(let requester, let target):
-            return [Draft(recipient: target, type: .followRequest, actor: requester, dedupe: "request-\(requester)")]
+            return [
+                Draft(
+                    recipient: target, type: .followRequest, actor: requester,
+                    group: Self.followRequestGroup(requester), dedupe: "request-\(requester)")
+            ]
         case .kudos(let post, let author, let giver):
             return [
                 Draft(
@@ -170,6 +174,9 @@ public struct Notifier: Sendable {
             return [Draft(recipient: user, type: type, detail: text, dedupe: "\(type.rawValue)-\(period)")]
         }
     }
+
+    /// A follow request's inbox group: one per requester, so answering or withdrawing it can archive it.
+    public static func followRequestGroup(_ requester: UserID) -> String { "request-\(requester)" }
 
     private func mentioned(in usernames: [String]) async throws -> [UserID] {
         var users: [UserID] = []

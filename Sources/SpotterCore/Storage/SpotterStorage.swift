@@ -91,6 +91,24 @@ public protocol TokenStore: Sendable {
     /// Deletes tokens that expired before `date`; returns how many.
     @discardableResult
     func deleteExpired(before date: Date) async throws -> Int
+    /// The user's logins still in use at `date` (a refresh token neither used, revoked nor expired), the
+    /// most recently active first, at most `limit`.
+    func activeLogins(of user: UserID, at date: Date, limit: Int) async throws -> [LoginRecord]
+}
+
+/// One login (token family) as a person's security page lists it.
+public struct LoginRecord: Sendable, Equatable {
+    public var family: UUID
+    /// When the person signed in.
+    public var startedAt: Date
+    /// When the login last got a token (a refresh, or a page's socket token).
+    public var lastActiveAt: Date
+
+    public init(family: UUID, startedAt: Date, lastActiveAt: Date) {
+        self.family = family
+        self.startedAt = startedAt
+        self.lastActiveAt = lastActiveAt
+    }
 }
 
 /// A stored account.

@@ -123,6 +123,7 @@ func buildRouter(
     signedIn.addRoutes(auth.signedInEndpoints, atPath: "auth")
     signedIn.addRoutes(MeController(accounts: accounts, links: services.accountLinks).endpoints, atPath: "me")
     signedIn.addRoutes(users.requestEndpoints, atPath: "me/follow-requests")
+    signedIn.addRoutes(users.restrictionEndpoints, atPath: "me")
     signedIn.addRoutes(users.signedInEndpoints, atPath: "users")
     signedIn.addRoutes(posts.signedInEndpoints, atPath: "posts")
     signedIn.addRoutes(feedRoutes.signedInEndpoints, atPath: "feeds")

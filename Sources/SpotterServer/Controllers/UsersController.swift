@@ -58,6 +58,18 @@ struct UsersController {
         return routes
     }
 
+    /// `/api/v1/me/blocks` and `/api/v1/me/mutes`: whom the caller blocks and mutes, most recent first.
+    var restrictionEndpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("blocks") { request, context in
+            try await social.restricted(.blocks, viewer: try context.requireViewer(), page: try request.followPage)
+        }
+        routes.get("mutes") { request, context in
+            try await social.restricted(.mutes, viewer: try context.requireViewer(), page: try request.followPage)
+        }
+        return routes
+    }
+
     /// `/api/v1/me/follow-requests`.
     var requestEndpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)

@@ -53,5 +53,11 @@ struct WebApp {
             WebAccountLinksController(
                 links: services.accountLinks, pages: pages, trustForwardedFor: configuration.trustForwardedFor
             ).endpoints)
+        web.addRoutes(WebPeopleController(social: services.social, pages: pages).endpoints)
+        web.addRoutes(
+            WebSecurityController(
+                accounts: accounts, pages: pages, trustForwardedFor: configuration.trustForwardedFor,
+                clock: services.clock
+            ).endpoints)
     }
 }

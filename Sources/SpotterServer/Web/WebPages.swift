@@ -33,9 +33,11 @@ struct WebPages: Sendable {
             socketToken: nil, nav: nav, page: content)
         if let session = context.identity {
             layout.socketToken = try await sessions.socketToken(for: session)
-            let unread = try await notifications.counts(session.account).unread
-            layout.unreadCount = NotificationCounts.badge(unread)
-            layout.hasUnread = unread > 0
+            // The badge counts what the person has not seen yet; opening the inbox sees it all, as on
+            // Mastodon and Knock. Read or unread stays a mark on each notification in the inbox.
+            let unseen = try await notifications.counts(session.account).unseen
+            layout.unreadCount = NotificationCounts.badge(unseen)
+            layout.hasUnread = unseen > 0
         }
         return html(library.render(layout, withTemplate: template) ?? "", status: status)
     }

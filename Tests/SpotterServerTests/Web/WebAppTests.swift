@@ -71,9 +71,9 @@ struct WebAppTests {
             // When a newcomer fills it in
             let response = try await browser.post(
                 "/signup", [("username", "nina"), ("email", "nina@example.com"), ("password", "correct horse battery")])
-            // Then they land on their feed with a session cookie that script cannot read
+            // Then they land on the first-run page with a session cookie that script cannot read
             #expect(response.status == .seeOther)
-            #expect(response.headers[.location] == "/")
+            #expect(response.headers[.location] == "/welcome")
             let cookie = try #require(response.setCookie("spotter_session"))
             #expect(cookie.contains("HttpOnly"))
             #expect(cookie.contains("SameSite=Lax"))

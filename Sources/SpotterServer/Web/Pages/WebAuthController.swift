@@ -79,7 +79,9 @@ struct WebAuthController {
                     SignupRequest(email: email, username: username, password: form.all("password").first ?? ""),
                     device: request.headers[.userAgent])
                 try await adoptBrowserTimeZone(form["time_zone"], tokens)
-                return signedIn(tokens)
+                var response = signedIn(tokens)
+                response.headers[.location] = "/welcome"  // a first-run page suggests people to follow
+                return response
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
                 return try await pages.page(

@@ -3,7 +3,9 @@ import Hummingbird
 import SpotterCore
 import SpotterModels
 
-/// `/notifications`: the inbox. Opening it marks everything seen; "Mark all read" clears the badge.
+/// `/notifications`: the inbox. Opening it marks everything seen, which clears the badge; opening one
+/// notification marks its group read and goes to what it is about. A follow request carries its Approve
+/// and Deny buttons.
 struct WebNotificationsController {
     let notifications: NotificationService
     let pages: WebPages
@@ -22,6 +24,13 @@ struct WebNotificationsController {
         let createdAt: String
         let createdLabel: String
         let actorInitials: String
+        /// A follow request's asker, for the inline Approve and Deny.
+        let requester: Requester?
+    }
+
+    struct Requester {
+        let username: String
+        let displayName: String
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -34,11 +43,14 @@ struct WebNotificationsController {
             _ = try await notifications.markSeen(viewer, upTo: nil)
             let now = clock.now
             let items = page.items.map { group in
-                ItemView(
-                    text: group.text, href: group.postID.map { "/posts/\($0)" } ?? "/notifications",
-                    unread: group.unread, createdAt: WebFormat.iso(group.latestAt),
+                let first = group.sampleActors.first
+                return ItemView(
+                    text: group.text, href: Self.openHref(group.groupKey), unread: group.unread,
+                    createdAt: WebFormat.iso(group.latestAt),
                     createdLabel: WebFormat.relative(group.latestAt, now: now),
-                    actorInitials: ViewerView.initials(of: group.sampleActors.first?.displayName ?? "Spotter"))
+                    actorInitials: ViewerView.initials(of: first?.displayName ?? "Spotter"),
+                    requester: group.type == .followRequest
+                        ? first.map { Requester(username: $0.username, displayName: $0.displayName) } : nil)
             }
             let view = InboxView(
                 items: items, isEmpty: items.isEmpty,
@@ -46,10 +58,43 @@ struct WebNotificationsController {
             return try await pages.page(
                 "notifications", title: "Notifications", content: view, context: context, nav: .notifications)
         }
+        routes.get("notifications/groups/:key") { _, context in
+            let viewer = try context.requireWebViewer()
+            guard let opened = try await notifications.open(viewer, groupKey: try context.text("key")) else {
+                return WebPages.redirect(to: "/notifications")
+            }
+            return WebPages.redirect(
+                to: Self.target(of: opened.latest, actors: opened.actors, total: opened.total, viewer: viewer))
+        }
         routes.post("notifications/read") { _, context in
             _ = try await notifications.markRead(try context.requireWebViewer(), upTo: nil)
             return WebPages.redirect(to: "/notifications")
         }
         return routes
+    }
+
+    static func openHref(_ groupKey: String) -> String {
+        "/notifications/groups/\(groupKey.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? groupKey)"
+    }
+
+    /// The page a notification is about: the person who followed (or everyone, when several did), the
+    /// requests page, the post (at the comment, for comments, replies and mentions), or the security page.
+    static func target(
+        of latest: NotificationRecord, actors: [AuthorSummary], total: Int, viewer: AccountRecord
+    ) -> String {
+        let post = latest.postID.map { "/posts/\($0)" }
+        switch latest.type {
+        case .follow:
+            if total == 1, let actor = actors.first { return "/u/\(actor.username)" }
+            return "/u/\(viewer.username)/followers"
+        case .followRequest: return "/follow-requests"
+        case .kudos, .personalRecord: return post ?? "/notifications"
+        case .comment, .reply, .mention:
+            guard let post else { return "/notifications" }
+            return latest.commentID.map { "\(post)#comment-\($0)" } ?? post
+        case .securityNewDevice, .securityPasswordChanged: return "/settings/security"
+        case .streakAtRisk: return "/compose"
+        case .weeklySummary: return "/u/\(viewer.username)"
+        }
     }
 }

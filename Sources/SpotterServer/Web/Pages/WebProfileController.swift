@@ -23,6 +23,11 @@ struct WebProfileController {
         let canFollow: Bool
         let isFollowing: Bool
         let isRequested: Bool
+        /// Neither following nor requested: the Follow (or, for a private account, Request) button.
+        let canRequest: Bool
+        let isPrivate: Bool
+        let isMuted: Bool
+        let listsVisible: Bool
         let followsYou: Bool
         let chart: ProgressChart?
         let posts: [PostView]
@@ -48,6 +53,12 @@ struct WebProfileController {
                 followers: profile.followersCount, following: profile.followingCount, postsCount: profile.postsCount,
                 isMe: viewer?.id == profile.id, canFollow: viewer != nil && viewer?.id != profile.id,
                 isFollowing: relationship?.following == .following, isRequested: relationship?.following == .requested,
+                canRequest: (relationship?.following ?? FollowState.none) == FollowState.none,
+                isPrivate: profile.privacy == .private,
+                isMuted: relationship?.muting == true,
+                listsVisible: SocialService.listsVisible(
+                    privacy: profile.privacy, isSelf: viewer?.id == profile.id,
+                    following: relationship?.following == .following),
                 followsYou: relationship?.followedBy == true,
                 chart: report.map { ProgressChart($0, units: viewer?.profile.units ?? .kg) },
                 posts: page.items.map { PostView($0, now: now, viewer: viewer) },
@@ -60,7 +71,7 @@ struct WebProfileController {
         routes.post("u/:username/follow") { _, context in
             let username = try context.text("username")
             _ = try await social.follow(username, viewer: try context.requireWebViewer())
-            return WebPages.redirect(to: "/u/\(username)")
+            return WebPages.redirect(to: context.web.form.back(or: "/u/\(username)"))
         }
         routes.post("u/:username/unfollow") { _, context in
             let username = try context.text("username")

@@ -98,3 +98,9 @@
   });
 })();
 
+
+// ---- People: a form with data-confirm (Block) asks first; without script it posts at once. ----
+document.addEventListener("submit", (event) => {
+  const message = event.target.closest?.("form[data-confirm]")?.dataset.confirm;
+  if (message && !window.confirm(message)) event.preventDefault();
+});

@@ -84,9 +84,10 @@
     switch (event) {
       case "unread_count": {
         const badge = document.getElementById("unread-badge");
+        // The badge counts unseen notifications, as the page's own does (opening the inbox sees them all).
         // Counts stop at 100 (NotificationCounts.limit); the page's own badge writes that as 99+ too.
-        badge.textContent = payload.unread >= 100 ? "99+" : String(payload.unread);
-        badge.hidden = payload.unread === 0;
+        badge.textContent = payload.unseen >= 100 ? "99+" : String(payload.unseen);
+        badge.hidden = payload.unseen === 0;
         break;
       }
       case "new_post":
