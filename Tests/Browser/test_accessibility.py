@@ -24,10 +24,14 @@ SIGNED_OUT_PAGES = [
     "/search?q={other}",
     "/u/{other}",
     "/posts/{post}",
+    "/posts/{post}/kudos",
+    "/tags/legday",
+    "/u/{other}/followers",
+    "/u/{other}/following",
     "/no/such/page",
 ]
 
-# Pages for a signed-in person.
+# Pages for a signed-in person (Otto wrote the post: edit and delete are his pages, and Ally's 404).
 SIGNED_IN_PAGES = [
     "/",
     "/feed/following",
@@ -39,7 +43,17 @@ SIGNED_IN_PAGES = [
     "/u/{other}",
     "/notifications",
     "/search?q={other}",
+    "/posts/{post}/kudos",
+    "/posts/{post}/edit",
+    "/posts/{post}/delete",
+    "/tags/legday",
+    "/u/{other}/followers",
+    "/u/{me}/following",
+    "/welcome",
+    "/follow-requests",
     "/settings",
+    "/settings/people",
+    "/settings/security",
     "/confirm-email?token=spl_not_a_real_one",
     "/no/such/page",
 ]

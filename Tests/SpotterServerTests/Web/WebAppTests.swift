@@ -201,7 +201,7 @@ struct WebAppTests {
                     == .forbidden)
             // And Ana's badge counts the kudos
             let page = try await ana.get("/feed/following")
-            #expect(page.text.contains(#"id="unread-badge" aria-label="unread notifications">1<"#))
+            #expect(page.text.contains(#"id="unread-badge" aria-label="new notifications">1<"#))
         }
     }
 

@@ -108,10 +108,10 @@ struct WebPeopleTests {
             try await eve.post("/u/ana/follow")
             // Then Ana's badge shows one new notification
             let home = try await ana.get("/")
-            #expect(home.text.contains(#"id="unread-badge" aria-label="unread notifications">1</span>"#))
+            #expect(home.text.contains(#"id="unread-badge" aria-label="new notifications">1</span>"#))
             // When she opens the inbox, the badge clears but the notification stays unread
             let inbox = try await ana.get("/notifications")
-            #expect(inbox.text.contains(#"aria-label="unread notifications" hidden>"#))
+            #expect(inbox.text.contains(#"aria-label="new notifications" hidden>"#))
             #expect(inbox.text.contains("inbox-item unread"))
             // And opening it goes to Eve's profile and marks it read
             let href = try #require(Self.firstOpenHref(in: inbox.text))
@@ -298,7 +298,7 @@ struct WebPeopleTests {
             #expect(!after.text.contains(#"action="/u/cai/follow""#))
             #expect(after.text.contains(#"action="/u/bea/follow""#))
             var visitor = WebBrowser(api)
-            #expect(try await visitor.get("/welcome").headers[.location] == "/signin")
+            #expect(try await visitor.get("/welcome").headers[.location] == "/signin?return_to=/welcome")
         }
     }
 

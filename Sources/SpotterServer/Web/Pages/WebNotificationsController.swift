@@ -42,12 +42,13 @@ struct WebNotificationsController {
                 viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
             _ = try await notifications.markSeen(viewer, upTo: nil)
             let now = clock.now
+            let timeZone = WebDisplay(viewer: viewer).timeZone
             let items = page.items.map { group in
                 let first = group.sampleActors.first
                 return ItemView(
                     text: group.text, href: Self.openHref(group.groupKey), unread: group.unread,
                     createdAt: WebFormat.iso(group.latestAt),
-                    createdLabel: WebFormat.relative(group.latestAt, now: now),
+                    createdLabel: WebFormat.relative(group.latestAt, now: now, timeZone: timeZone),
                     actorInitials: ViewerView.initials(of: first?.displayName ?? "Spotter"),
                     requester: group.type == .followRequest
                         ? first.map { Requester(username: $0.username, displayName: $0.displayName) } : nil)

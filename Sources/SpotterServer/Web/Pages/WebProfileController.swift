@@ -43,10 +43,14 @@ struct WebProfileController {
             let cursor = request.uri.queryParameters["cursor"].map(String.init)
             let page = try await feeds.author(
                 username, viewer: viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
-            // A private account's progress is its followers' business: the service says so, the page shrugs.
-            let report = try? await progress.report(for: username, viewer: viewer, weeks: "12")
-            let now = clock.now
             let relationship = profile.relationship
+            let listsVisible = SocialService.listsVisible(
+                privacy: profile.privacy, isSelf: viewer?.id == profile.id,
+                following: relationship?.following == .following)
+            // A private account's progress, like its lists, is its followers' business: a stranger would see an
+            // empty chart (they see none of the workouts) and read it as "never trains", so they see none.
+            let report = listsVisible ? try? await progress.report(for: username, viewer: viewer, weeks: "12") : nil
+            let now = clock.now
             let view = ProfileView(
                 username: profile.username, displayName: profile.displayName,
                 initials: ViewerView.initials(of: profile.displayName), bio: profile.bio.isEmpty ? nil : profile.bio,
@@ -56,9 +60,7 @@ struct WebProfileController {
                 canRequest: (relationship?.following ?? FollowState.none) == FollowState.none,
                 isPrivate: profile.privacy == .private,
                 isMuted: relationship?.muting == true,
-                listsVisible: SocialService.listsVisible(
-                    privacy: profile.privacy, isSelf: viewer?.id == profile.id,
-                    following: relationship?.following == .following),
+                listsVisible: listsVisible,
                 followsYou: relationship?.followedBy == true,
                 chart: report.map { ProgressChart($0, units: viewer?.profile.units ?? .kg) },
                 posts: page.items.map { PostView($0, now: now, viewer: viewer) },
