@@ -41,7 +41,8 @@ struct SpotterSessionTests {
     }
 
     static func eventually(
-        timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool
+        // Generous: the whole suite shares two cores with a server process, and a reconnect's backoff.
+        timeout: Duration = .seconds(15), _ condition: @Sendable () async -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

@@ -147,6 +147,7 @@ struct HTTP: Sendable {
     let client = HTTPClient(
         eventLoopGroupProvider: .singleton,
         configuration: .init(
+            timeout: .init(connect: .seconds(30)),
             connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)))
 
     struct Answer: Sendable {

@@ -50,6 +50,10 @@ UNSTATABLE = [
     (422, r"workout\.template_id|exercises\[\d+\]\.exercise_id|parent_id", None, None),
     # Not oneself: who is asking decides, and the document can't know who will be signed in.
     (422, r"username", "yourself", None),
+    # The caller's current address: who is asking decides.
+    (422, r"email", "is already your email", "POST /api/v1/me/email"),
+    # A mailed link's token: one this server made, still unused and unexpired; to a schema it is any string.
+    (422, r"token", "this link is not valid", None),
     # An edited post keeps its kind (a note gets no workout and keeps saying something): the stored post's kind.
     (422, r"text|workout", None, "PATCH /api/v1/posts/{id}"),
 ]

@@ -258,13 +258,20 @@ public struct NotificationService: Sendable {
         }
     }
 
-    /// An http(s) URL of printable characters, as push services hand out.
+    /// An http(s) URL of printable characters, as push services hand out, whose host is a name or address of
+    /// letters, digits and `._~-` (the document's `PushEndpoint` pattern says the same).
     static func isPushEndpoint(_ endpoint: String) -> Bool {
-        guard endpoint.count <= 2000, endpoint.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }),
-            let url = URL(string: endpoint), url.scheme == "https" || url.scheme == "http", url.host != nil
+        guard endpoint.count <= 2000,
+            endpoint.unicodeScalars.allSatisfy({ $0.value > 0x20 && !(0x7F...0x9F).contains($0.value) }),
+            let url = URL(string: endpoint), url.scheme == "https" || url.scheme == "http",
+            let host = url.host(percentEncoded: true), !host.isEmpty,
+            host.unicodeScalars.allSatisfy({ $0.isASCII && (Self.hostCharacters.contains($0)) })
         else { return false }
         return true
     }
+
+    private static let hostCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._~-")
 }
 
 extension Data {
