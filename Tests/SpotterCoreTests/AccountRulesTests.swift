@@ -10,7 +10,9 @@ struct AccountRulesTests {
         arguments: [
             ("ana@example.com", true), ("a.b+c@sub.example.org", true), ("", false), ("ana", false),
             ("ana@example", false), ("@example.com", false), ("ana@@example.com", false), ("an a@example.com", false),
-            ("ana@.com", false), ("ana@example.com.", false),
+            ("ana@.com", false), ("ana@example.com.", false), ("ns|@true.example.com*", false),
+            ("ana@exa_mple.com", false), ("ana@-example.com", false), ("ana@example..com", false),
+            ("o'neil|x@mail.example.com", true), ("ana@bücher.example", true), ("ana@xn--bcher-kva.example", true),
         ])
     func emails(email: String, valid: Bool) {
         #expect((AccountRules.emailProblem(email) == nil) == valid)
