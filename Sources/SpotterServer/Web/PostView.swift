@@ -110,7 +110,10 @@ struct WorkoutView {
             if let cardio = entry.cardio {
                 return ExerciseLine(name: entry.name, detail: WebFormat.cardio(cardio, units: units))
             }
-            let sets = (entry.sets ?? []).map { "\($0.reps) × \(WebFormat.weight($0.weightKg, units: units))" }
+            let sets = WebFormat.setRuns(entry.sets ?? []).map { run in
+                let set = "\(run.set.reps) × \(WebFormat.weight(run.set.weightKg, units: units))"
+                return run.count == 1 ? set : "\(run.count) sets of \(set)"
+            }
             return ExerciseLine(name: entry.name, detail: sets.joined(separator: ", "))
         }
         let total = workout.exercises.flatMap { $0.sets ?? [] }.reduce(0) { $0 + $1.weightKg * Double($1.reps) }
@@ -141,6 +144,20 @@ enum WebFormat {
             formatter.dateFormat = "d MMM yyyy"
             return formatter.string(from: date)
         }
+    }
+
+    /// Consecutive sets of the same reps and weight, counted: three sets of 5 × 100 kg read as one, the way
+    /// lifters write "3×5".
+    static func setRuns(_ sets: [WorkoutSet]) -> [(set: WorkoutSet, count: Int)] {
+        var runs: [(set: WorkoutSet, count: Int)] = []
+        for set in sets {
+            if let last = runs.last, last.set.reps == set.reps, last.set.weightKg == set.weightKg {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((set, 1))
+            }
+        }
+        return runs
     }
 
     /// "1 comment", "2 comments".

@@ -168,6 +168,7 @@ struct WebAppTests {
                 [
                     ("kind", "workout"), ("title", "Heavy Monday"), ("type", "strength"), ("duration_min", "55"),
                     ("exercise_name", "Back Squat"), ("set_exercise", "0"), ("set_weight", "100"), ("set_reps", "5"),
+                    ("set_exercise", "0"), ("set_weight", "100"), ("set_reps", "5"),
                     ("set_exercise", "0"), ("set_weight", "105"), ("set_reps", "3"),
                     ("exercise_name", "Bench Press"), ("set_exercise", "1"), ("set_weight", "70,5"), ("set_reps", "8"),
                     ("text", "Felt strong"), ("visibility", "public"),
@@ -177,7 +178,8 @@ struct WebAppTests {
             // Then her Following feed shows it, sets and all
             let following = try await ana.get("/feed/following")
             #expect(following.text.contains("Heavy Monday"))
-            #expect(following.text.contains("5 × 100 kg, 3 × 105 kg"))
+            // Repeated sets read as lifters write them.
+            #expect(following.text.contains("2 sets of 5 × 100 kg, 3 × 105 kg"))
             #expect(following.text.contains("8 × 70.5 kg"))
             let postID = try #require(Self.firstPostID(in: following.text))
 
