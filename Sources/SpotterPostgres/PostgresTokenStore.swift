@@ -82,16 +82,34 @@ struct PostgresTokenStore: TokenStore {
     func activeLogins(of user: UserID, at date: Date, limit: Int) async throws -> [LoginRecord] {
         let rows = try await client.query(
             """
-            SELECT family, MIN(created_at), MAX(created_at) FROM tokens WHERE user_id = \(user.rawValue)
-            GROUP BY family
-            HAVING bool_or(kind = 'refresh' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > \(date))
-            ORDER BY MAX(created_at) DESC LIMIT \(limit)
+            SELECT l.family, l.started, l.active, d.user_agent, d.address FROM (
+                SELECT family, MIN(created_at) AS started, MAX(created_at) AS active FROM tokens
+                WHERE user_id = \(user.rawValue) GROUP BY family
+                HAVING bool_or(kind = 'refresh' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > \(date))
+                ORDER BY MAX(created_at) DESC LIMIT \(limit)
+            ) AS l
+            LEFT JOIN login_devices AS d ON d.family = l.family AND d.user_id = \(user.rawValue)
+            ORDER BY l.active DESC
             """, logger: logger)
         var logins: [LoginRecord] = []
-        for try await (family, started, active) in rows.decode((UUID, Date, Date).self) {
-            logins.append(LoginRecord(family: family, startedAt: started, lastActiveAt: active))
+        for try await (family, started, active, userAgent, address) in rows.decode(
+            (UUID, Date, Date, String?, String?).self)
+        {
+            logins.append(
+                LoginRecord(
+                    family: family, startedAt: started, lastActiveAt: active, userAgent: userAgent, address: address))
         }
         return logins
+    }
+
+    func recordLogin(_ family: UUID, of user: UserID, userAgent: String?, address: String?, at date: Date) async throws
+    {
+        try await client.query(
+            """
+            INSERT INTO login_devices (family, user_id, user_agent, address, created_at)
+            VALUES (\(family), \(user.rawValue), \(userAgent), \(address), \(date))
+            ON CONFLICT (family) DO NOTHING
+            """, logger: logger)
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
@@ -99,6 +117,11 @@ struct PostgresTokenStore: TokenStore {
             "DELETE FROM tokens WHERE expires_at < \(date) RETURNING hash", logger: logger)
         var count = 0
         for try await _ in rows { count += 1 }
+        // A login whose last token is gone is over: what it signed in from goes with it.
+        try await client.query(
+            """
+            DELETE FROM login_devices WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE tokens.family = login_devices.family)
+            """, logger: logger)
         return count
     }
 }

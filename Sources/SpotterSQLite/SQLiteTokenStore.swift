@@ -109,25 +109,48 @@ struct SQLiteTokenStore: TokenStore {
             let rows = try Row.fetchAll(
                 cached: db,
                 sql: """
-                    SELECT family, MIN(created_at), MAX(created_at) FROM tokens WHERE user_id = :user
-                    GROUP BY family
-                    HAVING SUM(kind = 'refresh' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > :now) > 0
-                    ORDER BY MAX(created_at) DESC LIMIT :limit
+                    SELECT l.family, l.started, l.active, d.user_agent, d.address FROM (
+                        SELECT family, MIN(created_at) AS started, MAX(created_at) AS active FROM tokens
+                        WHERE user_id = :user GROUP BY family
+                        HAVING SUM(kind = 'refresh' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > :now) > 0
+                        ORDER BY MAX(created_at) DESC LIMIT :limit
+                    ) AS l
+                    LEFT JOIN login_devices AS d ON d.family = l.family AND d.user_id = :user
+                    ORDER BY l.active DESC
                     """,
                 arguments: ["user": user.description, "now": date.sqliteValue, "limit": limit])
             return rows.compactMap { row in
                 UUID(uuidString: row[0] as String).map {
                     LoginRecord(
-                        family: $0, startedAt: Date(sqliteValue: row[1]), lastActiveAt: Date(sqliteValue: row[2]))
+                        family: $0, startedAt: Date(sqliteValue: row[1]), lastActiveAt: Date(sqliteValue: row[2]),
+                        userAgent: row[3], address: row[4])
                 }
             }
+        }
+    }
+
+    func recordLogin(_ family: UUID, of user: UserID, userAgent: String?, address: String?, at date: Date) async throws
+    {
+        try await pool.write { db in
+            try db.execute(
+                cached: """
+                    INSERT INTO login_devices (family, user_id, user_agent, address, created_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (family) DO NOTHING
+                    """,
+                arguments: [UUIDText.format(family), user.description, userAgent, address, date.sqliteValue])
         }
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
         try await pool.write { db in
             try db.execute(cached: "DELETE FROM tokens WHERE expires_at < ?", arguments: [date.sqliteValue])
-            return db.changesCount
+            let deleted = db.changesCount
+            // A login whose last token is gone is over: what it signed in from goes with it.
+            try db.execute(
+                cached:
+                    "DELETE FROM login_devices WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE tokens.family = login_devices.family)"
+            )
+            return deleted
         }
     }
 

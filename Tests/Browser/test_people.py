@@ -8,10 +8,11 @@ Run through scripts/browser-test, which starts the server and sets SPOTTER_BASE_
 import unittest
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select
 
-from browser_support import BASE, BrowserStory
+from browser_support import BASE, BrowserStory, browser
 
 
 class PeopleStory(BrowserStory):
@@ -108,10 +109,25 @@ class PeopleStory(BrowserStory):
         self.bo.get(f"{BASE}/notifications")
         self.assertNotIn("asked to follow you", self.bo.find_element(By.TAG_NAME, "main").text)
 
-        # The security page, where sign-in alerts lead, names this device.
+        # The security page, where sign-in alerts lead, names this device; and once Ana signs in on a second
+        # browser too, it names every login by its device and place, this one marked.
         self.ana.get(f"{BASE}/settings/security")
         self.assertIn("on this computer", self.ana.find_element(By.ID, "this-device").text)
         self.assertIn("Chrome on Linux", self.ana.find_element(By.ID, "this-device").text)
+        second = browser(width=412, height=915)
+        self.addCleanup(second.quit)
+        second.get(f"{BASE}/signin")
+        second.find_element(By.ID, "login").send_keys(ana_name)
+        second.find_element(By.ID, "password").send_keys("correct horse battery" + Keys.ENTER)
+        self.wait(second, ec.presence_of_element_located((By.CSS_SELECTOR, "body[data-user-id]")),
+                  "the second browser did not sign in")
+        self.ana.get(f"{BASE}/settings/security")
+        logins = self.ana.find_elements(By.CSS_SELECTOR, "#logins .person-row")
+        self.assertEqual(len(logins), 2, "the security page did not list both logins")
+        for login in logins:
+            self.assertIn("Chrome on Linux on this computer", login.find_element(By.CLASS_NAME, "login-device").text)
+        self.assertEqual(sum("(this device)" in login.text for login in logins), 1)
+        self.assertEqual(len(self.ana.find_elements(By.CSS_SELECTOR, "#logins form")), 1)
         self.shot(self.ana, "people-07-security")
         self.check_accessibility(self.ana, "security")
         self.no_script_errors(self.ana)

@@ -116,6 +116,40 @@ struct StorageContractTests {
         }
     }
 
+    @Test(
+        "a login keeps what it signed in from until its tokens are gone; older logins have none",
+        arguments: StorageBackend.available)
+    func loginDevices(backend: StorageBackend) async throws {
+        try await backend.withStorage { storage in
+            let ana = Self.account("ana")
+            try await storage.accounts.create(ana)
+            let recorded = UUIDv7.make()
+            let older = UUIDv7.make()
+            for (name, family, life) in [("r", recorded, 50.0), ("o", older, 1000.0)] {
+                try await storage.tokens.insert(
+                    TokenRecord(
+                        hash: OpaqueToken.hash(name), userID: ana.id, family: family, kind: .refresh,
+                        createdAt: Self.start, expiresAt: Self.start + life))
+            }
+            try await storage.tokens.recordLogin(
+                recorded, of: ana.id, userAgent: "curl/8.5.0", address: "192.168.1.20", at: Self.start)
+            let logins = try await storage.tokens.activeLogins(of: ana.id, at: Self.start + 1, limit: 10)
+            #expect(Set(logins.map(\.family)) == [recorded, older])
+            let named = try #require(logins.first { $0.family == recorded })
+            #expect(named.userAgent == "curl/8.5.0" && named.address == "192.168.1.20")
+            let unnamed = try #require(logins.first { $0.family == older })
+            #expect(unnamed.userAgent == nil && unnamed.address == nil)
+            // Once the login's last token is swept, what it signed in from is forgotten with it.
+            #expect(try await storage.tokens.deleteExpired(before: Self.start + 100) == 1)
+            try await storage.tokens.insert(
+                TokenRecord(
+                    hash: OpaqueToken.hash("again"), userID: ana.id, family: recorded, kind: .refresh,
+                    createdAt: Self.start + 200, expiresAt: Self.start + 1000))
+            let after = try await storage.tokens.activeLogins(of: ana.id, at: Self.start + 201, limit: 10)
+            #expect(after.first { $0.family == recorded }?.userAgent == nil)
+        }
+    }
+
     @Test("expired tokens are deleted", arguments: StorageBackend.available)
     func deleteExpired(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in

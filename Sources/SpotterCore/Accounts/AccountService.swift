@@ -46,7 +46,10 @@ public struct AccountService: Sendable {
     // MARK: Email and password
 
     /// - Parameter device: what the client says it is (its `User-Agent`); sign-ins from another one alert.
-    public func signup(_ request: SignupRequest, device: String? = nil) async throws -> TokenResponse {
+    /// - Parameter clientAddress: where it calls from; kept with the login for the account's security page.
+    public func signup(
+        _ request: SignupRequest, device: String? = nil, clientAddress: String? = nil
+    ) async throws -> TokenResponse {
         let problems = AccountRules.problems(in: request)
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let now = clock.now
@@ -60,7 +63,7 @@ public struct AccountService: Sendable {
             throw SpotterError.conflict(field: field, detail: "This \(field) is already taken.")
         }
         _ = try await storage.pushAddresses.rememberDevice(Self.deviceKey(device), of: account.id, at: now)
-        return try await startLogin(for: account)
+        return try await startLogin(for: account, device: device, address: clientAddress)
     }
 
     public func signin(
@@ -88,7 +91,7 @@ public struct AccountService: Sendable {
             let detail = SignInDevice.describe(userAgent: device, address: clientAddress)
             await notifier?.notify(.signedIn(user: account.id, device: detail))
         }
-        return try await startLogin(for: account)
+        return try await startLogin(for: account, device: device, address: clientAddress)
     }
 
     /// Changes the password when the current one is right, signs out every other login (a thief holding
@@ -232,7 +235,9 @@ public struct AccountService: Sendable {
 
     /// Signs in with an Apple identity token: to the account already linked to this Apple ID, else to the
     /// account with Apple's verified email (linking it), else to a new account.
-    public func signInWithApple(_ request: AppleSigninRequest) async throws -> TokenResponse {
+    public func signInWithApple(
+        _ request: AppleSigninRequest, device: String? = nil, clientAddress: String? = nil
+    ) async throws -> TokenResponse {
         guard let apple else { throw SpotterError.notFound("Sign in with Apple is not enabled on this server.") }
         var problems: [FieldError] = []
         _ = TextInput.check(request.identityToken, "identity_token", into: &problems)
@@ -243,16 +248,17 @@ public struct AccountService: Sendable {
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let identity = try await apple.verify(identityToken: request.identityToken, rawNonce: request.nonce)
         if let linked = try await storage.accounts.find(appleSubject: identity.subject) {
-            return try await startLogin(for: linked)
+            return try await startLogin(for: linked, device: device, address: clientAddress)
         }
         if let email = identity.email, identity.emailVerified,
             let existing = try await storage.accounts.find(login: email),
             existing.email?.lowercased() == email.lowercased()
         {
             try await storage.accounts.setAppleSubject(identity.subject, for: existing.id)
-            return try await startLogin(for: existing)
+            return try await startLogin(for: existing, device: device, address: clientAddress)
         }
-        return try await startLogin(for: try await createAppleAccount(identity, username: request.username))
+        let account = try await createAppleAccount(identity, username: request.username)
+        return try await startLogin(for: account, device: device, address: clientAddress)
     }
 
     private func createAppleAccount(
@@ -316,8 +322,27 @@ public struct AccountService: Sendable {
 
     // MARK: Issuing
 
-    private func startLogin(for account: AccountRecord) async throws -> TokenResponse {
-        try await issuePair(for: account, family: UUIDv7.make(at: clock.now))
+    /// A new login, remembering what it signed in from so the security page can name it among the others.
+    private func startLogin(
+        for account: AccountRecord, device: String?, address: String?
+    ) async throws
+        -> TokenResponse
+    {
+        let family = UUIDv7.make(at: clock.now)
+        let tokens = try await issuePair(for: account, family: family)
+        // After the tokens: a sweep of expired logins between the two would otherwise drop the record.
+        try await storage.tokens.recordLogin(
+            family, of: account.id, userAgent: Self.kept(device, limit: 512), address: Self.kept(address, limit: 64),
+            at: clock.now)
+        return tokens
+    }
+
+    /// Printable and cut short, or `nil` when empty: a header can carry anything, and only what names the
+    /// device is worth keeping.
+    static func kept(_ text: String?, limit: Int) -> String? {
+        let printable = (text ?? "").unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(limit)
+        let kept = String(String.UnicodeScalarView(printable)).trimmingCharacters(in: .whitespaces)
+        return kept.isEmpty ? nil : kept
     }
 
     private func issuePair(for account: AccountRecord, family: UUID) async throws -> TokenResponse {

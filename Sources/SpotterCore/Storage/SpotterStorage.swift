@@ -94,6 +94,9 @@ public protocol TokenStore: Sendable {
     /// The user's logins still in use at `date` (a refresh token neither used, revoked nor expired), the
     /// most recently active first, at most `limit`.
     func activeLogins(of user: UserID, at date: Date, limit: Int) async throws -> [LoginRecord]
+    /// Keeps what a new login signed in from (its `User-Agent`, already cut short, and client address),
+    /// for the security page; `deleteExpired` forgets it once the login has no tokens left.
+    func recordLogin(_ family: UUID, of user: UserID, userAgent: String?, address: String?, at date: Date) async throws
 }
 
 /// One login (token family) as a person's security page lists it.
@@ -103,11 +106,19 @@ public struct LoginRecord: Sendable, Equatable {
     public var startedAt: Date
     /// When the login last got a token (a refresh, or a page's socket token).
     public var lastActiveAt: Date
+    /// The `User-Agent` it signed in with; `nil` when unknown (logins from before these were kept).
+    public var userAgent: String?
+    /// The client address it signed in from: personal data, shown only to the account itself.
+    public var address: String?
 
-    public init(family: UUID, startedAt: Date, lastActiveAt: Date) {
+    public init(
+        family: UUID, startedAt: Date, lastActiveAt: Date, userAgent: String? = nil, address: String? = nil
+    ) {
         self.family = family
         self.startedAt = startedAt
         self.lastActiveAt = lastActiveAt
+        self.userAgent = userAgent
+        self.address = address
     }
 }
 

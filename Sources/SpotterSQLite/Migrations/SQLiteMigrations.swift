@@ -26,6 +26,7 @@ enum SQLiteMigrations {
         mutesByMuted,
         postsSearchWorkouts,
         accountLinks,
+        loginDevices,
     ]
 
     static var migrator: DatabaseMigrator {

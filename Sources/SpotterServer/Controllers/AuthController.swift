@@ -15,7 +15,9 @@ struct AuthController {
         routes.post("signup") { request, context in
             let body = try await request.decodeJSON(SignupRequest.self, context: context)
             let device = request.headers[.userAgent]
-            return EditedResponse(status: .created, response: try await accounts.signup(body, device: device))
+            let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
+            return EditedResponse(
+                status: .created, response: try await accounts.signup(body, device: device, clientAddress: address))
         }
         routes.post("signin") { request, context in
             let body = try await request.decodeJSON(SigninRequest.self, context: context)
@@ -28,7 +30,9 @@ struct AuthController {
         }
         routes.post("apple") { request, context in
             let body = try await request.decodeJSON(AppleSigninRequest.self, context: context)
-            return try await accounts.signInWithApple(body)
+            let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
+            return try await accounts.signInWithApple(
+                body, device: request.headers[.userAgent], clientAddress: address)
         }
         // 202 whether or not the address has an account: the answer must not tell.
         routes.post("password-reset") { request, context in

@@ -194,6 +194,61 @@ struct WebPeopleTests {
     }
 
     @Test(
+        "every login on the security page names its device and place, an older one reads as earlier, only to its owner",
+        arguments: StorageBackend.available)
+    func loginsNamed(backend: StorageBackend) async throws {
+        try await TestApp.run(backend, configure: { $0.trustForwardedFor = true }) { api in
+            // Given Ana joined on the web from Firefox on this computer
+            var ana = WebBrowser(api)
+            var firefox = HTTPFields()
+            firefox[.userAgent] = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0"
+            firefox[HTTPField.Name("X-Forwarded-For")!] = "127.0.0.1"
+            try await ana.get("/signup", headers: firefox)
+            let joined = try await ana.post(
+                "/signup", [("username", "ana"), ("email", "ana@example.com"), ("password", "correct horse battery")],
+                headers: firefox)
+            #expect(joined.status == .seeOther)
+            // And signed in from Chrome elsewhere and from the spotter CLI on her network
+            var chrome = HTTPFields()
+            chrome[.userAgent] =
+                "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+            chrome[HTTPField.Name("X-Forwarded-For")!] = "203.0.113.7"
+            #expect(try await api.signin("ana", headers: chrome).status == .ok)
+            var cli = HTTPFields()
+            cli[.userAgent] = "spotter (unknown version) curl/8.5.0"
+            cli[HTTPField.Name("X-Forwarded-For")!] = "192.168.1.20"
+            #expect(try await api.signin("ana", headers: cli).status == .ok)
+            // And a login from before devices were kept (tokens with no record of where they came from)
+            let account = try #require(try await api.storage.accounts.find(username: "ana"))
+            let now = api.clock.now
+            try await api.storage.tokens.insert(
+                TokenRecord(
+                    hash: OpaqueToken.hash(OpaqueToken.generate(.refresh)), userID: account.id, family: UUID(),
+                    kind: .refresh, createdAt: now - 3600, expiresAt: now + 86_400))
+            // When she opens her security page (this request without a User-Agent)
+            let page = try await ana.get("/settings/security")
+            // Then each login names its device and place as the sign-in alert does, this one marked
+            #expect(page.text.components(separatedBy: #"<li class="person-row">"#).count - 1 == 4)
+            #expect(page.text.contains("Chrome on Linux from 203.0.113.7"))
+            #expect(page.text.contains("the spotter command-line tool on your local network (192.168.1.20)"))
+            #expect(page.text.contains("Firefox on Windows on this computer (127.0.0.1)</span> <strong>(this device)"))
+            #expect(page.text.contains("An earlier sign-in (device not recorded)"))
+            #expect(page.text.contains(#"aria-label="Sign out Chrome on Linux from 203.0.113.7, signed in"#))
+            // And Bea, another person, sees only her own login: none of Ana's devices or addresses
+            var bea = WebBrowser(api)
+            try await bea.signUp("bea")
+            let theirs = try await bea.get("/settings/security")
+            #expect(theirs.text.components(separatedBy: #"<li class="person-row">"#).count - 1 == 1)
+            for detail in ["203.0.113.7", "192.168.1.20", "Chrome on Linux", "command-line tool", "127.0.0.1"] {
+                #expect(!theirs.text.contains(detail))
+            }
+            // And signed out, nobody sees the page at all
+            var stranger = WebBrowser(api)
+            #expect(try await stranger.get("/settings/security").status != .ok)
+        }
+    }
+
+    @Test(
         "block and mute from a profile, undone from the people settings; a blocked person can't see or follow",
         arguments: StorageBackend.available)
     func blockAndMute(backend: StorageBackend) async throws {

@@ -77,7 +77,8 @@ struct WebAuthController {
             do {
                 let tokens = try await accounts.signup(
                     SignupRequest(email: email, username: username, password: form.all("password").first ?? ""),
-                    device: request.headers[.userAgent])
+                    device: request.headers[.userAgent],
+                    clientAddress: request.clientAddress(context: context, trustForwardedFor: trustForwardedFor))
                 try await adoptBrowserTimeZone(form["time_zone"], tokens)
                 var response = signedIn(tokens)
                 response.headers[.location] = "/welcome"  // a first-run page suggests people to follow

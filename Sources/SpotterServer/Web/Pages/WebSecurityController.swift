@@ -7,8 +7,8 @@ import SpotterModels
 /// (`SignInDevice`), lists the account's logins with when each began and was last active, and signs out one
 /// or every other login.
 ///
-/// Logins are not stored with their device, so only this one is named; the alert in the inbox names each
-/// new one as it signs in.
+/// Every login is named by what it signed in from (kept with the login since 2026-11-26); one from before
+/// that reads as "an earlier sign-in". Addresses are personal: this page only ever lists the caller's own.
 struct WebSecurityController {
     let accounts: AccountService
     let pages: WebPages
@@ -25,6 +25,8 @@ struct WebSecurityController {
     struct LoginView {
         let family: String
         let isThis: Bool
+        /// "Chrome on Linux on this computer (127.0.0.1)", as the sign-in alert says it.
+        let device: String
         let startedAt: String
         let startedLabel: String
         let activeAt: String
@@ -35,15 +37,17 @@ struct WebSecurityController {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("settings/security") { request, context in
             guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
-            let device = SignInDevice.describe(
-                userAgent: request.headers[.userAgent],
-                address: request.clientAddress(context: context, trustForwardedFor: trustForwardedFor))
+            let userAgent = request.headers[.userAgent]
+            let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
+            let device = SignInDevice.describe(userAgent: userAgent, address: address)
             let ended = request.uri.queryParameters["ended"].flatMap { Int($0) }
             let notice = ended.map { $0 == 1 ? "Signed out of 1 other login." : "Signed out of \($0) other logins." }
             let now = clock.now
             let logins = try await accounts.logins(session).map { login in
-                LoginView(
-                    family: login.family.uuidString.lowercased(), isThis: login.family == session.token.family,
+                let isThis = login.family == session.token.family
+                return LoginView(
+                    family: login.family.uuidString.lowercased(), isThis: isThis,
+                    device: Self.describe(login, orElse: isThis ? device : nil),
                     startedAt: WebFormat.iso(login.startedAt),
                     startedLabel: WebFormat.relative(login.startedAt, now: now),
                     activeAt: WebFormat.iso(login.lastActiveAt),
@@ -67,5 +71,14 @@ struct WebSecurityController {
             return WebPages.redirect(to: "/settings/security?ended=\(ended)")
         }
         return routes
+    }
+
+    /// What a login signed in from, or for one from before that was kept, this request's device when it is
+    /// the caller's own login (it is this device), else a plain word that it is unknown.
+    static func describe(_ login: LoginRecord, orElse current: String?) -> String {
+        if login.userAgent == nil && login.address == nil {
+            return current ?? "An earlier sign-in (device not recorded)"
+        }
+        return SignInDevice.describe(userAgent: login.userAgent, address: login.address)
     }
 }

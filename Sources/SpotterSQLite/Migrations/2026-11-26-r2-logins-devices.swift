@@ -1,0 +1,20 @@
+import GRDB
+
+extension SQLiteMigrations {
+    /// What each login (token family) signed in from, so the security page can name every login and not
+    /// only the one looking at it. A table of its own rather than columns on `tokens`: a login's first
+    /// tokens expire and are deleted long before the login ends. Logins from before have no row.
+    static let loginDevices = SQLiteMigration(name: "2026-11-26-r2-logins-devices") { db in
+        try db.execute(
+            sql: """
+                CREATE TABLE login_devices (
+                    family TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    user_agent TEXT,
+                    address TEXT,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX login_devices_by_user ON login_devices(user_id);
+                """)
+    }
+}
