@@ -26,6 +26,7 @@ enum PostgresMigrations {
         mutesByMuted,
         postsSearchWorkouts,
         accountLinks,
+        commentsEditedAt,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

@@ -26,6 +26,7 @@ enum SQLiteMigrations {
         mutesByMuted,
         postsSearchWorkouts,
         accountLinks,
+        commentsEditedAt,
     ]
 
     static var migrator: DatabaseMigrator {
