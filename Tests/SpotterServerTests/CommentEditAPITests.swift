@@ -79,6 +79,14 @@ struct CommentEditAPITests {
                 .patch, "/api/v1/posts/\(elsewhere.id)/comments/\(comment.id)", token: bea,
                 body: UpdateCommentRequest(text: "x"))
             #expect(wrongPost.status == .notFound)
+            let deleted = try await api.call(
+                .post, "/api/v1/posts/\(post.id)/comments", token: bea, body: CreateCommentRequest(text: "Oops")
+            ).decode(SpotterModels.Comment.self)
+            try await api.call(.delete, "/api/v1/posts/\(post.id)/comments/\(deleted.id)", token: bea)
+            let afterDelete = try await api.call(
+                .patch, "/api/v1/posts/\(post.id)/comments/\(deleted.id)", token: bea,
+                body: UpdateCommentRequest(text: "Back"))
+            #expect(afterDelete.status == .notFound)
 
             // A post Bea may no longer see (Ana blocked her): 404, as for commenting
             try await api.block(ana, "bea")
