@@ -217,8 +217,9 @@ public struct PostService: Sendable {
     ) async throws -> Comment {
         var record = try await ownComment(commentID, on: postID, viewer: viewer)
         record.text = try Self.commentText(request.text)
-        record.editedAt = clock.now
-        try await storage.posts.editComment(commentID, text: record.text, at: clock.now)
+        let now = clock.now
+        record.editedAt = now
+        try await storage.posts.editComment(commentID, text: record.text, at: now)
         await events?.publish(.commentsChanged(postID))
         return Comment(
             id: record.id, postID: postID, parentID: record.parentID, author: viewer.summary, text: record.text,
