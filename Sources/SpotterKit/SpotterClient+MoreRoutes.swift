@@ -1,8 +1,8 @@
 import Foundation
 import SpotterModels
 
-/// The rest of the REST API: Sign in with Apple, follower lists and requests, progress, comment and template
-/// deletion, exercise templates, and moderation.
+/// The rest of the REST API: Sign in with Apple, follower lists and requests, progress, comment editing and
+/// template deletion, exercise templates, and moderation.
 extension SpotterClient {
     // MARK: Sign in with Apple
 
@@ -122,6 +122,20 @@ extension SpotterClient {
     public func deleteComment(_ comment: CommentID, on post: PostID, idempotencyKey: String? = nil) async throws {
         _ = try await send(
             .change("DELETE", "/api/v1/posts/\(post)/comments/\(comment)", key: idempotencyKey))
+    }
+
+    /// Changes the text of one's own comment; the server answers with it as it now is, `editedAt` set.
+    ///
+    /// ```swift
+    /// let fixed = try await client.editComment(comment.id, on: post.id, text: "Great squat!")
+    /// ```
+    public func editComment(
+        _ comment: CommentID, on post: PostID, text: String, idempotencyKey: String? = nil
+    ) async throws -> Comment {
+        try await call(
+            .change(
+                "PATCH", "/api/v1/posts/\(post)/comments/\(comment)",
+                body: try Self.encoder.encode(UpdateCommentRequest(text: text)), key: idempotencyKey))
     }
 
     public func exerciseTemplates(author: String? = nil, cursor: String? = nil) async throws -> Page<ExerciseTemplate> {

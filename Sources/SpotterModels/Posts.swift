@@ -119,9 +119,13 @@ public struct Comment: Codable, Sendable, Equatable {
     public var author: AuthorSummary
     public var text: String
     public var createdAt: Date
+    /// When its author last changed the text; absent on a comment never edited (and in payloads from before
+    /// comments could be edited).
+    public var editedAt: Date?
 
     public init(
-        id: CommentID, postID: PostID, parentID: CommentID?, author: AuthorSummary, text: String, createdAt: Date
+        id: CommentID, postID: PostID, parentID: CommentID?, author: AuthorSummary, text: String, createdAt: Date,
+        editedAt: Date? = nil
     ) {
         self.id = id
         self.postID = postID
@@ -129,6 +133,7 @@ public struct Comment: Codable, Sendable, Equatable {
         self.author = author
         self.text = text
         self.createdAt = createdAt
+        self.editedAt = editedAt
     }
 
     enum CodingKeys: String, CodingKey {
@@ -137,6 +142,7 @@ public struct Comment: Codable, Sendable, Equatable {
         case parentID = "parent_id"
         case author, text
         case createdAt = "created_at"
+        case editedAt = "edited_at"
     }
 }
 
@@ -153,5 +159,14 @@ public struct CreateCommentRequest: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case text
         case parentID = "parent_id"
+    }
+}
+
+/// `PATCH /api/v1/posts/{id}/comments/{comment_id}`: a comment's new text (its place in the thread stays).
+public struct UpdateCommentRequest: Codable, Sendable, Equatable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
     }
 }

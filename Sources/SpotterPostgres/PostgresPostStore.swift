@@ -398,14 +398,18 @@ struct PostgresPostStore: PostStore {
 
     func comment(_ id: CommentID) async throws -> CommentRecord? {
         let rows = try await client.query(
-            "SELECT id, post_id, parent_id, author_id, text, created_at, deleted_at FROM comments WHERE id = \(id.rawValue)",
+            """
+            SELECT id, post_id, parent_id, author_id, text, created_at, edited_at, deleted_at
+            FROM comments WHERE id = \(id.rawValue)
+            """,
             logger: logger)
-        for try await (id, post, parent, author, text, createdAt, deletedAt) in rows.decode(
-            (UUID, UUID, UUID?, UUID, String, Date, Date?).self)
+        for try await (id, post, parent, author, text, createdAt, editedAt, deletedAt) in rows.decode(
+            (UUID, UUID, UUID?, UUID, String, Date, Date?, Date?).self)
         {
             return CommentRecord(
                 id: CommentID(rawValue: id), postID: PostID(rawValue: post), parentID: parent.map(CommentID.init),
-                authorID: UserID(rawValue: author), text: text, createdAt: createdAt, deletedAt: deletedAt)
+                authorID: UserID(rawValue: author), text: text, createdAt: createdAt, editedAt: editedAt,
+                deletedAt: deletedAt)
         }
         return nil
     }
@@ -415,28 +419,37 @@ struct PostgresPostStore: PostStore {
             "UPDATE comments SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
     }
 
+    func editComment(_ id: CommentID, text: String, at date: Date) async throws {
+        try await client.query(
+            """
+            UPDATE comments SET text = \(text), edited_at = \(date)
+            WHERE id = \(id.rawValue) AND deleted_at IS NULL
+            """, logger: logger)
+    }
+
     func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment] {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         var clauses = ["c.post_id = \(try builder.bind(post.rawValue))", PostgresPostSQL.visibleComment("c")]
         if let after { clauses.append("c.id > \(try builder.bind(after.rawValue))") }
         let sql = """
-            SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name, u.avatar_url
+            SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name, u.avatar_url,
+                   c.edited_at
             FROM comments c JOIN users u ON u.id = c.author_id
             WHERE \(clauses.joined(separator: " AND "))
             ORDER BY c.id LIMIT \(try builder.bind(limit))
             """
         var comments: [Comment] = []
-        for try await (id, postID, parent, text, createdAt, authorID, username, displayName, avatar)
+        for try await (id, postID, parent, text, createdAt, authorID, username, displayName, avatar, editedAt)
             in try await client
             .query(builder.query(sql), logger: logger)
-            .decode((UUID, UUID, UUID?, String, Date, UUID, String, String, String?).self)
+            .decode((UUID, UUID, UUID?, String, Date, UUID, String, String, String?, Date?).self)
         {
             comments.append(
                 Comment(
                     id: CommentID(rawValue: id), postID: PostID(rawValue: postID), parentID: parent.map(CommentID.init),
                     author: AuthorSummary(
                         id: UserID(rawValue: authorID), username: username, displayName: displayName, avatarURL: avatar),
-                    text: text, createdAt: createdAt))
+                    text: text, createdAt: createdAt, editedAt: editedAt))
         }
         return comments
     }

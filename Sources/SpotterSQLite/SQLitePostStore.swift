@@ -457,7 +457,10 @@ struct SQLitePostStore: PostStore {
             try Row.fetchOne(
                 cached: db,
                 sql:
-                    "SELECT id, post_id, parent_id, author_id, text, created_at, deleted_at FROM comments WHERE id = ?",
+                    """
+                    SELECT id, post_id, parent_id, author_id, text, created_at, deleted_at, edited_at
+                    FROM comments WHERE id = ?
+                    """,
                 arguments: [id.description]
             ).flatMap { row in
                 guard let id = CommentID(row[0] as String), let post = PostID(row[1] as String),
@@ -466,6 +469,7 @@ struct SQLitePostStore: PostStore {
                 return CommentRecord(
                     id: id, postID: post, parentID: (row[2] as String?).flatMap(CommentID.init), authorID: author,
                     text: row[4], createdAt: Date(sqliteValue: row[5]),
+                    editedAt: (row[7] as Double?).map(Date.init(sqliteValue:)),
                     deletedAt: (row[6] as Double?).map(Date.init(sqliteValue:)))
             }
         }
@@ -479,13 +483,21 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    func editComment(_ id: CommentID, text: String, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                cached: "UPDATE comments SET text = ?, edited_at = ? WHERE id = ? AND deleted_at IS NULL",
+                arguments: [text, date.sqliteValue, id.description])
+        }
+    }
+
     func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment] {
         try await pool.read { db in
             let rows = try Row.fetchAll(
                 cached: db,
                 sql: """
                     SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name,
-                           u.avatar_url
+                           u.avatar_url, c.edited_at
                     FROM comments c JOIN users u ON u.id = c.author_id
                     WHERE c.post_id = :post AND \(SQLitePostSQL.visibleComment("c"))
                       AND (:after IS NULL OR c.id > :after)
@@ -502,7 +514,8 @@ struct SQLitePostStore: PostStore {
                 return Comment(
                     id: id, postID: postID, parentID: (row[2] as String?).flatMap(CommentID.init),
                     author: AuthorSummary(id: authorID, username: row[6], displayName: row[7], avatarURL: row[8]),
-                    text: row[3], createdAt: Date(sqliteValue: row[4]))
+                    text: row[3], createdAt: Date(sqliteValue: row[4]),
+                    editedAt: (row[9] as Double?).map(Date.init(sqliteValue:)))
             }
         }
     }

@@ -1,7 +1,7 @@
 """Every page of the web app through axe-core: signed out and signed in, light and dark, desktop and phone.
 
-The pages are the two lists below; a page added to the web app gets a line there. `{me}`, `{post}` and
-`{other}` are filled in from the people and post the story makes. Dark mode and the phone's header with its
+The pages are the two lists below; a page added to the web app gets a line there. `{me}`, `{post}`,
+`{comment}` and `{other}` are filled in from the people and post the story makes. Dark mode and the phone's header with its
 menu open are screenshotted.
 """
 
@@ -31,7 +31,8 @@ SIGNED_OUT_PAGES = [
     "/no/such/page",
 ]
 
-# Pages for a signed-in person (Otto wrote the post: edit and delete are his pages, and Ally's 404).
+# Pages for a signed-in person (Otto wrote the post and its comment: edit and delete are his pages, and Ally's
+# 404 or 403).
 SIGNED_IN_PAGES = [
     "/",
     "/feed/following",
@@ -46,6 +47,7 @@ SIGNED_IN_PAGES = [
     "/posts/{post}/kudos",
     "/posts/{post}/edit",
     "/posts/{post}/delete",
+    "/posts/{post}/comments/{comment}/edit",
     "/tags/legday",
     "/u/{other}/followers",
     "/u/{me}/following",
@@ -81,11 +83,16 @@ class AccessibilityStory(BrowserStory):
         self.wait(self.bo, ec.presence_of_element_located((By.CSS_SELECTOR, "#feed article.post")))
         link = self.bo.find_element(By.CSS_SELECTOR, "#feed article.post a[href^='/posts/']").get_attribute("href")
         post = re.search(r"/posts/([0-9a-f-]+)", link).group(1)
+        self.bo.get(f"{BASE}/posts/{post}")
+        self.bo.find_element(By.ID, "comment-text").send_keys("Felt strong")
+        self.bo.find_element(By.CSS_SELECTOR, "#comment-form button[type=submit]").click()
+        comment = self.wait(self.bo, ec.presence_of_element_located((By.CSS_SELECTOR, "#comment-list li.comment")))
+        comment = comment.get_attribute("data-comment-id")
         self.sign_up(self.ana, me)
         self.ana.get(f"{BASE}/u/{other}")
         self.ana.find_element(By.ID, "follow-button").click()
         self.wait(self.ana, ec.text_to_be_present_in_element((By.ID, "follow-button"), "Following"))
-        names = {"me": me, "other": other, "post": post}
+        names = {"me": me, "other": other, "post": post, "comment": comment}
 
         # Signed in, at desktop size (Ally) and on a phone (Otto).
         self.visit_all(self.ana, SIGNED_IN_PAGES, names, "signed in, desktop")

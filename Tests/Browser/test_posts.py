@@ -1,5 +1,6 @@
 """Posts and comments in a real browser: edit a post, comments appearing live in another browser, a reply, a
-comment deleted after confirming, who gave kudos, a tag's page, and the 404 page; axe-core on each page.
+comment edited by its author (live in the other browser), a comment deleted after confirming, who gave kudos,
+a tag's page, and the 404 page; axe-core on each page.
 
 Run through scripts/browser-test, which starts the server and sets SPOTTER_BASE_URL and SPOTTER_ARTIFACTS.
 """
@@ -98,6 +99,23 @@ class PostsStory(BrowserStory):
                   "the edit did not show live")
         self.assertEqual(self.bo.find_element(By.CSS_SELECTOR, "#post-page .edited").text, "edited")
         self.wait(self.ana, ec.presence_of_element_located((By.ID, "comment-list")))
+
+        # He fixes his comment while her page is open: both show the new words and "edited", hers without a reload.
+        self.wait_live(self.ana)
+        self.bo.find_element(By.CSS_SELECTOR, "#comment-list > ol > li.comment > .comment-head .comment-edit").click()
+        self.wait(self.bo, ec.presence_of_element_located((By.ID, "comment-edit-form")))
+        self.check_accessibility(self.bo, "edit comment")
+        text = self.bo.find_element(By.ID, "comment-edit-text")
+        text.clear()
+        text.send_keys("Strong work! Deep too.")
+        self.shot(self.bo, "posts-04b-edit-comment")
+        self.bo.find_element(By.CSS_SELECTOR, "#comment-edit-form button[type=submit]").click()
+        self.wait(self.bo, ec.text_to_be_present_in_element((By.ID, "comment-list"), "Deep too."))
+        self.assertIn("#comment-", self.bo.current_url)
+        self.wait(self.ana, ec.text_to_be_present_in_element((By.ID, "comment-list"), "Deep too."),
+                  "the comment's edit did not show live")
+        edited = self.ana.find_element(By.CSS_SELECTOR, "#comment-list > ol > li.comment > .comment-head .edited")
+        self.assertEqual(edited.text, "edited")
 
         # She deletes his comment from her post, after confirming.
         self.ana.find_element(By.CSS_SELECTOR, "#comment-list > ol > li.comment > .comment-head .comment-delete").click()

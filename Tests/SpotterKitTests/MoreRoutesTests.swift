@@ -9,6 +9,31 @@ import Testing
 struct MoreRoutesTests {
     static let password = "correct horse battery"
 
+    @Test("a comment edited by its author comes back and reads back with its new text and edited_at")
+    func editComment() async throws {
+        try await LiveServer.runWithStorage(configure: { $0.postRules.newAccountAge = 0 }) { url, _, _ in
+            // Given a post by Ana with a comment by Bea
+            let ana = SpotterClient(baseURL: url)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let bea = SpotterClient(baseURL: url)
+            try await bea.signUp(email: "bea@example.com", username: "bea", password: Self.password)
+            let post = try await ana.createPost(CreatePostRequest(kind: .note, text: "Leg day"))
+            let comment = try await bea.addComment(CreateCommentRequest(text: "Nice sqaut"), on: post.id)
+            #expect(comment.editedAt == nil)
+
+            // When Bea fixes the typo
+            let edited = try await bea.editComment(comment.id, on: post.id, text: "Nice squat")
+
+            // Then the answer and the list both have the new text, marked edited; Ana may not edit it
+            #expect(edited.text == "Nice squat" && edited.editedAt != nil)
+            let listed = try await ana.comments(on: post.id).items
+            #expect(listed.map(\.text) == ["Nice squat"] && listed.first?.editedAt != nil)
+            await #expect(throws: SpotterClientError.self) {
+                _ = try await ana.editComment(comment.id, on: post.id, text: "Mine now")
+            }
+        }
+    }
+
     @Test("follower lists and requests, progress, comment and template deletion, exercises, moderation")
     func routes() async throws {
         try await LiveServer.runWithStorage(configure: { $0.postRules.newAccountAge = 0 }) { url, _, storage in

@@ -45,6 +45,24 @@ struct WireCompatibilityTests {
         #expect(apple == #"{"identity_token":"j","nonce":"n"}"#)
     }
 
+    @Test("a comment from before comments could be edited decodes unedited; an edited one keeps edited_at")
+    func commentEditedAt() throws {
+        let author = """
+            {"id": "01a204c5-116d-7609-9381-2298ea7dea92", "username": "ana", "display_name": "Ana"}
+            """
+        let old = """
+            {"id": "01a204c5-116d-7609-9381-2298ea7dea93", "post_id": "01a204c5-116d-7609-9381-2298ea7dea94",
+             "author": \(author), "text": "Nice", "created_at": "2026-11-22T19:39:13Z"}
+            """
+        let comment = try Self.decoder.decode(SpotterModels.Comment.self, from: Data(old.utf8))
+        #expect(comment.text == "Nice" && comment.editedAt == nil)
+        let edited = old.replacingOccurrences(
+            of: #""text": "Nice""#, with: #""text": "Nice!", "edited_at": "2026-11-22T19:40:13Z""#)
+        #expect(
+            try Self.decoder.decode(SpotterModels.Comment.self, from: Data(edited.utf8)).editedAt
+                == Date(timeIntervalSince1970: 1_795_376_413))
+    }
+
     @Test("a problem document decodes with its field errors")
     func problem() throws {
         let json = """

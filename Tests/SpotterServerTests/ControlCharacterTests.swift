@@ -160,6 +160,7 @@ private struct RequestFixture {
             "POST /api/v1/posts": #"{"kind":"workout","text":"Leg day","visibility":"public","workout":\#(workout)}"#,
             "PATCH /api/v1/posts/{id}": #"{"text":"Leg day","visibility":"public","workout":\#(workout)}"#,
             "POST /api/v1/posts/{id}/comments": #"{"text":"Strong!","parent_id":"\#(comment.id)"}"#,
+            "PATCH /api/v1/posts/{id}/comments/{comment_id}": #"{"text":"Stronger!"}"#,
             "POST /api/v1/exercises": """
             {"name":"Front Squat","equipment":"barbell","muscle_groups":["legs"],"format":["weight","reps"],\
             "visibility":"public"}

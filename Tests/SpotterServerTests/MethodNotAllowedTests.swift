@@ -17,7 +17,7 @@ struct MethodNotAllowedTests {
             (
                 .post,
                 "/api/v1/posts/01a2130c-7a56-72f7-9efc-ad04463f2def/comments/01a2130c-7a56-72f7-9efc-ad04463f2def",
-                "DELETE"
+                "DELETE, PATCH"
             ),
             (.patch, "/api/v1/users/ana/follow", "DELETE, POST"),
             (.get, "/api/v1/auth/signup", "POST"),

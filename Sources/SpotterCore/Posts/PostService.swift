@@ -190,11 +190,7 @@ public struct PostService: Sendable {
     /// the thread of the comment it answers.
     public func comment(on id: PostID, _ request: CreateCommentRequest, viewer: AccountRecord) async throws -> Comment {
         _ = try await get(id, viewer: viewer)
-        let checked = try TextInput.checked(request.text, field: "text", as: .lines)
-        let text = checked.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard TextLength.isName(checked, maxLength: PostRules.commentMaxLength) else {
-            throw SpotterError.invalid("text", "must be 1 to \(PostRules.commentMaxLength) characters")
-        }
+        let text = try Self.commentText(request.text)
         var parentID: CommentID?
         if let requested = request.parentID {
             guard let parent = try await storage.posts.comment(requested), parent.postID == id,
@@ -211,6 +207,49 @@ public struct PostService: Sendable {
         return Comment(
             id: record.id, postID: id, parentID: parentID, author: viewer.summary, text: text,
             createdAt: record.createdAt)
+    }
+
+    /// Changes the text of the caller's own comment, by the rules a new comment's text follows. A comment on a
+    /// post the caller can no longer see, or by someone hidden from them, is not there for them (404); anyone
+    /// else's is 403. Open post pages hear `commentsChanged` and fetch the list again, as for a new comment.
+    public func editComment(
+        _ commentID: CommentID, on postID: PostID, _ request: UpdateCommentRequest, viewer: AccountRecord
+    ) async throws -> Comment {
+        var record = try await ownComment(commentID, on: postID, viewer: viewer)
+        record.text = try Self.commentText(request.text)
+        let now = clock.now
+        record.editedAt = now
+        try await storage.posts.editComment(commentID, text: record.text, at: now)
+        await events?.publish(.commentsChanged(postID))
+        return Comment(
+            id: record.id, postID: postID, parentID: record.parentID, author: viewer.summary, text: record.text,
+            createdAt: record.createdAt, editedAt: record.editedAt)
+    }
+
+    /// The caller's own comment, for editing: 404 when the post or the comment is not there for them, 403 when
+    /// it is someone else's.
+    public func ownComment(
+        _ commentID: CommentID, on postID: PostID, viewer: AccountRecord
+    ) async throws
+        -> CommentRecord
+    {
+        _ = try await get(postID, viewer: viewer)
+        guard let record = try await storage.posts.comment(commentID), record.postID == postID,
+            record.deletedAt == nil, try await canSeePerson(record.authorID, viewer: viewer)
+        else { throw SpotterError.notFound("No such comment.") }
+        guard record.authorID == viewer.id else {
+            throw SpotterError.forbidden("Only the comment's author can edit it.")
+        }
+        return record
+    }
+
+    /// A comment's text as stored: checked as lines, 1 to `PostRules.commentMaxLength` characters, trimmed.
+    private static func commentText(_ text: String) throws -> String {
+        let checked = try TextInput.checked(text, field: "text", as: .lines)
+        guard TextLength.isName(checked, maxLength: PostRules.commentMaxLength) else {
+            throw SpotterError.invalid("text", "must be 1 to \(PostRules.commentMaxLength) characters")
+        }
+        return checked.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Deletes a comment: its author, the post's author, or an admin may.

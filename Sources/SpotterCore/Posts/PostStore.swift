@@ -62,6 +62,8 @@ public protocol PostStore: Sendable {
     func insertComment(_ comment: CommentRecord) async throws
     func comment(_ id: CommentID) async throws -> CommentRecord?
     func tombstoneComment(_ id: CommentID, at date: Date) async throws
+    /// Replaces a comment's text and sets its `edited_at`; a deleted comment stays as it was.
+    func editComment(_ id: CommentID, text: String, at date: Date) async throws
     /// A page of a post's comments and replies, oldest first, leaving out deleted ones, suspended authors and
     /// people blocked either way with `viewer`.
     func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment]
@@ -193,11 +195,12 @@ public struct CommentRecord: Sendable, Equatable {
     public var authorID: UserID
     public var text: String
     public var createdAt: Date
+    public var editedAt: Date?
     public var deletedAt: Date?
 
     public init(
         id: CommentID, postID: PostID, parentID: CommentID?, authorID: UserID, text: String, createdAt: Date,
-        deletedAt: Date? = nil
+        editedAt: Date? = nil, deletedAt: Date? = nil
     ) {
         self.id = id
         self.postID = postID
@@ -205,6 +208,7 @@ public struct CommentRecord: Sendable, Equatable {
         self.authorID = authorID
         self.text = text
         self.createdAt = createdAt
+        self.editedAt = editedAt
         self.deletedAt = deletedAt
     }
 }

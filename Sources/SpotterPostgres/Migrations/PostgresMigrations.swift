@@ -27,6 +27,7 @@ enum PostgresMigrations {
         postsSearchWorkouts,
         accountLinks,
         loginDevices,
+        commentsEditedAt,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

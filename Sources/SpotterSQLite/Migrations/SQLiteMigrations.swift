@@ -27,6 +27,7 @@ enum SQLiteMigrations {
         postsSearchWorkouts,
         accountLinks,
         loginDevices,
+        commentsEditedAt,
     ]
 
     static var migrator: DatabaseMigrator {

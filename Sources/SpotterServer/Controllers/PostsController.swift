@@ -46,6 +46,11 @@ struct PostsController {
             let comment = try await posts.comment(on: try context.id("id"), body, viewer: try context.requireViewer())
             return EditedResponse(status: .created, response: comment)
         }
+        routes.patch(":id/comments/:comment_id") { request, context in
+            let body = try await request.decodeJSON(UpdateCommentRequest.self, context: context)
+            return try await posts.editComment(
+                try context.id("comment_id"), on: try context.id("id"), body, viewer: try context.requireViewer())
+        }
         routes.delete(":id/comments/:comment_id") { _, context in
             try await posts.deleteComment(
                 try context.id("comment_id"), on: try context.id("id"), viewer: try context.requireViewer())

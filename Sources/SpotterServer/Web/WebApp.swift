@@ -35,6 +35,7 @@ struct WebApp {
             ).endpoints)
         web.addRoutes(WebPostsController(posts: services.posts, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(WebPostEditController(posts: services.posts, pages: pages).endpoints)
+        web.addRoutes(WebCommentEditController(posts: services.posts, pages: pages).endpoints)
         web.addRoutes(
             WebProfileController(
                 social: services.social, feeds: services.feeds, progress: services.progress, pages: pages,

@@ -18,6 +18,10 @@ struct CommentsView {
         let createdAt: String
         let createdLabel: String
         let canDelete: Bool
+        /// Only the author edits a comment (`PostService.ownComment`), whoever else may delete it.
+        let canEdit: Bool
+        let edited: Bool
+        let editedAt: String?
         let canReply: Bool
         let replies: [Item]
         let hasReplies: Bool
@@ -54,7 +58,9 @@ struct CommentsView {
                 authorName: comment.author.displayName, textPieces: TextPiece.pieces(of: comment.text),
                 createdAt: WebFormat.iso(comment.createdAt),
                 createdLabel: WebFormat.relative(comment.createdAt, now: now, timeZone: timeZone), canDelete: mayDelete,
-                canReply: viewer != nil && comment.parentID == nil, replies: children, hasReplies: !children.isEmpty)
+                canEdit: viewer?.id == comment.author.id, edited: comment.editedAt != nil,
+                editedAt: comment.editedAt.map(WebFormat.iso), canReply: viewer != nil && comment.parentID == nil,
+                replies: children, hasReplies: !children.isEmpty)
         }
         // A reply whose comment is on an earlier page shows on its own, rather than not at all.
         comments = page.items
