@@ -76,11 +76,20 @@ struct LocalSMTPServer: Sendable {
                         ByteBuffer(string: (["localhost greets you"] + offers).map { "250-\($0)\r\n" }.joined()))
                     try await reply("250 ENHANCEDSTATUSCODES")
                 } else if command == "STARTTLS", mustStartTLS, case .startTLS(let certificate) = tls {
-                    try await reply("220 2.0.0 Ready to start TLS")
+                    // The reply and the TLS handler go in one turn of the event loop: the client's ClientHello
+                    // follows the 220 at once, and a handler added a turn later lets the line decoder eat it
+                    // (a flaky "EOF during handshake" on a loaded machine).
                     let context = try certificate.serverContext
-                    try await connection.channel.eventLoop.submit {
-                        try connection.channel.pipeline.syncOperations.addHandler(
-                            NIOSSLServerHandler(context: context), position: .first)
+                    let channel = connection.channel
+                    try await channel.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
+                        let ready = channel.writeAndFlush(ByteBuffer(string: "220 2.0.0 Ready to start TLS\r\n"))
+                        do {
+                            try channel.pipeline.syncOperations.addHandler(
+                                NIOSSLServerHandler(context: context), position: .first)
+                        } catch {
+                            return channel.eventLoop.makeFailedFuture(error)
+                        }
+                        return ready
                     }.get()
                     secure = true
                     envelope = ReceivedMail()
