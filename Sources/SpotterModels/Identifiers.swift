@@ -177,3 +177,9 @@ public struct NotificationID: TypedID {
     public let rawValue: UUID
     public init(rawValue: UUID) { self.rawValue = rawValue }
 }
+
+/// Identifies an uploaded photo (its original and its renditions).
+public struct MediaID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}
