@@ -67,10 +67,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // libvips through pkg-config; its C-variadic calls are wrapped in the module's shim header.
+        .systemLibrary(
+            name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]
+        ),
+        .target(
+            name: "SpotterImaging",
+            dependencies: ["CVips", "SpotterCore"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SpotterServer",
             dependencies: [
                 "SpotterCore",
+                "SpotterImaging",
                 "SpotterSQLite",
                 "SpotterPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -117,6 +127,7 @@ let package = Package(
                 "SpotterServer",
                 "SpotterKit",
                 "SpotterCore",
+                "SpotterImaging",
                 "SpotterModels",
                 "SpotterPostgres",
                 "SpotterSQLite",
@@ -176,6 +187,13 @@ let package = Package(
             ],
             // Read from the source tree by SigV4Tests (botocore's presigned URLs), not shipped as a resource.
             exclude: ["Media/sigv4-botocore.json"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SpotterImagingTests",
+            dependencies: ["SpotterImaging", "CVips", "SpotterCore"],
+            // Read from the source tree by BlurHashTests (PyPI blurhash's hashes), not shipped as a resource.
+            exclude: ["blurhash-vectors.json"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
