@@ -60,6 +60,11 @@ struct ServerOptions: ParsableArguments {
         configuration.publicURL = environment["SPOTTER_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : $0 }
         try DeliveryOptions.apply(environment, to: &configuration.delivery)
         try applyConnectionLimits(environment, to: &configuration)
+        do {
+            configuration.mediaStorage = try MediaStorageConfiguration.from(environment: environment)
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
         return configuration
     }
 

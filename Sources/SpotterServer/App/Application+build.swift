@@ -89,7 +89,7 @@ func buildRouter(
         RequestIDMiddleware()
         AccessLogMiddleware()
         ProblemMiddleware()
-        BodyLimitMiddleware(maxBodySize: maxBodySize)
+        BodyLimitMiddleware(maxBodySize: maxBodySize, largerBodies: configuration.mediaStorage.largerBodies)
     }
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
     let accounts = services.accounts
@@ -147,15 +147,26 @@ func buildRouter(
 /// Sets the request body limit from configuration on each request's context, and refuses a body declared
 /// larger at once (413), before a byte of it is read: the connection guard then closes the connection rather
 /// than read a body nobody wants.
+///
+/// Paths under one of `largerBodies`' prefixes (uploads: `/blobs/`) take that prefix's limit instead; the
+/// longest matching prefix wins. It runs before routing, so a route group's middleware could not raise it.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
-    let maxBodySize: Int
+    let defaultMaxBodySize: Int
+    let largerBodies: [(pathPrefix: String, maxBodySize: Int)]
+
+    init(maxBodySize: Int, largerBodies: [(pathPrefix: String, maxBodySize: Int)] = []) {
+        defaultMaxBodySize = maxBodySize
+        self.largerBodies = largerBodies.sorted { $0.pathPrefix.count > $1.pathPrefix.count }
+    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws
         -> Response
     {
+        let path = request.uri.path
+        let maxBodySize = largerBodies.first { path.hasPrefix($0.pathPrefix) }?.maxBodySize ?? defaultMaxBodySize
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxBodySize {
             throw HTTPError(.contentTooLarge, message: "The body is larger than \(maxBodySize) bytes.")
         }
