@@ -153,7 +153,7 @@ let package = Package(
         .target(
             name: "SpotterTestSupport",
             dependencies: [
-                "SpotterCore", "SpotterSQLite", "SpotterPostgres",
+                "SpotterCore", "SpotterSQLite", "SpotterPostgres", "SpotterImaging", "CVips",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -191,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotterImagingTests",
-            dependencies: ["SpotterImaging", "CVips", "SpotterCore"],
+            dependencies: ["SpotterImaging", "CVips", "SpotterCore", "SpotterTestSupport"],
             // Read from the source tree by BlurHashTests (PyPI blurhash's hashes), not shipped as a resource.
             exclude: ["blurhash-vectors.json"],
             swiftSettings: swiftSettings

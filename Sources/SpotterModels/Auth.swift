@@ -165,11 +165,14 @@ public struct UpdateAccountRequest: Codable, Sendable, Equatable {
     public var units: Units?
     public var timeZone: String?
     public var privacy: Privacy?
+    /// An avatar upload of the caller's own, ready: it becomes the avatar everywhere the person is shown.
+    public var avatarMediaID: MediaID?
 
     public init(
         displayName: String? = nil, bio: String? = nil, avatarURL: String? = nil, units: Units? = nil,
-        timeZone: String? = nil, privacy: Privacy? = nil
+        timeZone: String? = nil, privacy: Privacy? = nil, avatarMediaID: MediaID? = nil
     ) {
+        self.avatarMediaID = avatarMediaID
         self.displayName = displayName
         self.bio = bio
         self.avatarURL = avatarURL
@@ -185,6 +188,7 @@ public struct UpdateAccountRequest: Codable, Sendable, Equatable {
         case units
         case timeZone = "time_zone"
         case privacy
+        case avatarMediaID = "avatar_media_id"
     }
 }
 

@@ -28,12 +28,14 @@ public struct Post: Codable, Sendable, Equatable {
     /// The first people who gave kudos (up to 3), oldest first.
     public var kudosPreview: [AuthorSummary]
     public var kudosedByMe: Bool
+    /// Its photos, in order (up to four).
+    public var media: [MediaAttachment]
 
     public init(
         id: PostID, kind: PostKind, author: AuthorSummary, text: String, visibility: Visibility,
         workout: WorkoutRecord?, hashtags: [String], mentions: [String], personalRecords: [PersonalRecord],
         createdAt: Date, editedAt: Date?, kudosCount: Int, commentsCount: Int, kudosPreview: [AuthorSummary],
-        kudosedByMe: Bool
+        kudosedByMe: Bool, media: [MediaAttachment] = []
     ) {
         self.id = id
         self.kind = kind
@@ -50,10 +52,11 @@ public struct Post: Codable, Sendable, Equatable {
         self.commentsCount = commentsCount
         self.kudosPreview = kudosPreview
         self.kudosedByMe = kudosedByMe
+        self.media = media
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, author, text, visibility, workout, hashtags, mentions
+        case id, kind, author, text, visibility, workout, hashtags, mentions, media
         case personalRecords = "personal_records"
         case createdAt = "created_at"
         case editedAt = "edited_at"
@@ -61,6 +64,27 @@ public struct Post: Codable, Sendable, Equatable {
         case commentsCount = "comments_count"
         case kudosPreview = "kudos_preview"
         case kudosedByMe = "kudosed_by_me"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(PostID.self, forKey: .id)
+        kind = try container.decode(PostKind.self, forKey: .kind)
+        author = try container.decode(AuthorSummary.self, forKey: .author)
+        text = try container.decode(String.self, forKey: .text)
+        visibility = try container.decode(Visibility.self, forKey: .visibility)
+        workout = try container.decodeIfPresent(WorkoutRecord.self, forKey: .workout)
+        hashtags = try container.decode([String].self, forKey: .hashtags)
+        mentions = try container.decode([String].self, forKey: .mentions)
+        personalRecords = try container.decode([PersonalRecord].self, forKey: .personalRecords)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        editedAt = try container.decodeIfPresent(Date.self, forKey: .editedAt)
+        kudosCount = try container.decode(Int.self, forKey: .kudosCount)
+        commentsCount = try container.decode(Int.self, forKey: .commentsCount)
+        kudosPreview = try container.decode([AuthorSummary].self, forKey: .kudosPreview)
+        kudosedByMe = try container.decode(Bool.self, forKey: .kudosedByMe)
+        // Posts a client cached before photos existed have none.
+        media = try container.decodeIfPresent([MediaAttachment].self, forKey: .media) ?? []
     }
 }
 
@@ -70,12 +94,23 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     public var text: String?
     public var visibility: Visibility?
     public var workout: WorkoutRecord?
+    /// Photos to attach, in order: up to four of the author's own ready uploads.
+    public var mediaIDs: [MediaID]?
 
-    public init(kind: PostKind, text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil) {
+    public init(
+        kind: PostKind, text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil,
+        mediaIDs: [MediaID]? = nil
+    ) {
         self.kind = kind
         self.text = text
         self.visibility = visibility
         self.workout = workout
+        self.mediaIDs = mediaIDs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, text, visibility, workout
+        case mediaIDs = "media_ids"
     }
 }
 
@@ -84,11 +119,21 @@ public struct UpdatePostRequest: Codable, Sendable, Equatable {
     public var text: String?
     public var visibility: Visibility?
     public var workout: WorkoutRecord?
+    /// The post's photos from now on, in order: add, remove and reorder by sending the whole list.
+    public var mediaIDs: [MediaID]?
 
-    public init(text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil) {
+    public init(
+        text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil, mediaIDs: [MediaID]? = nil
+    ) {
         self.text = text
         self.visibility = visibility
         self.workout = workout
+        self.mediaIDs = mediaIDs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text, visibility, workout
+        case mediaIDs = "media_ids"
     }
 }
 

@@ -108,8 +108,12 @@ enum PostgresPostSQL {
         u.id, u.username, u.display_name, u.avatar_url,
         \(kudosCount),
         \(commentsCount),
-        EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = \(viewer))
+        EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = \(viewer)),
+        p.media
         """
+
+    /// How many columns `columns` selects: a query's extra columns come after them.
+    static let columnCount = 18
 
     /// A query whose SQL was assembled from the fragments above and whose binds start with the viewer.
     struct Builder {

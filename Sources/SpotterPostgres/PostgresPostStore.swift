@@ -13,12 +13,12 @@ struct PostgresPostStore: PostStore {
             try await connection.query(
                 """
                 INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
-                                   template_id, text_hash, in_global, performed_at, created_at)
+                                   template_id, text_hash, in_global, performed_at, created_at, media)
                 VALUES (\(post.id.rawValue), \(post.authorID.rawValue), \(post.kind.rawValue), \(post.text),
                         \(post.visibility.rawValue), \(post.workout.map(StoredJSON.encode)),
                         \(StoredJSON.encode(post.records)), \(StoredJSON.encode(post.hashtags)),
                         \(StoredJSON.encode(post.mentions)), \(post.workout?.templateID?.rawValue), \(post.textHash),
-                        \(post.inGlobal), \(post.performedAt), \(post.createdAt))
+                        \(post.inGlobal), \(post.performedAt), \(post.createdAt), \(StoredMedia.encode(post.media)))
                 """, logger: logger)
             try await Self.writeTags(post, connection, logger)
         }
@@ -32,7 +32,8 @@ struct PostgresPostStore: PostStore {
                     workout = \(post.workout.map(StoredJSON.encode)), records = \(StoredJSON.encode(post.records)),
                     hashtags = \(StoredJSON.encode(post.hashtags)), mentions = \(StoredJSON.encode(post.mentions)),
                     template_id = \(post.workout?.templateID?.rawValue), text_hash = \(post.textHash),
-                    in_global = \(post.inGlobal), performed_at = \(post.performedAt), edited_at = \(post.editedAt)
+                    in_global = \(post.inGlobal), performed_at = \(post.performedAt), edited_at = \(post.editedAt),
+                    media = \(StoredMedia.encode(post.media))
                 WHERE id = \(post.id.rawValue)
                 """, logger: logger)
             try await connection.query("DELETE FROM post_tags WHERE post_id = \(post.id.rawValue)", logger: logger)
@@ -58,7 +59,7 @@ struct PostgresPostStore: PostStore {
         let rows = try await client.query(
             """
             SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
-                   in_global, performed_at, created_at, edited_at, deleted_at
+                   in_global, performed_at, created_at, edited_at, deleted_at, media
             FROM posts WHERE id = \(id.rawValue)
             """, logger: logger)
         for try await row in rows {
@@ -76,7 +77,8 @@ struct PostgresPostStore: PostStore {
                 mentions: StoredJSON.decode([String].self, from: try r[8].decode(String.self)) ?? [],
                 textHash: try r[9].decode(String.self), inGlobal: try r[10].decode(Bool.self),
                 performedAt: try r[11].decode(Date.self), createdAt: try r[12].decode(Date.self),
-                editedAt: try r[13].decode(Date?.self), deletedAt: try r[14].decode(Date?.self))
+                editedAt: try r[13].decode(Date?.self), deletedAt: try r[14].decode(Date?.self),
+                media: StoredMedia.decode(try r[15].decode(String.self)))
         }
         return nil
     }
@@ -202,7 +204,8 @@ struct PostgresPostStore: PostStore {
             """
         var extras: [PostID: (Date, Bool)] = [:]
         let posts = try await hydrate(builder.query(sql), viewer: viewer) { row, post in
-            extras[post.id] = (try row[17].decode(Date.self), try row[18].decode(Bool.self))
+            let extra = PostgresPostSQL.columnCount
+            extras[post.id] = (try row[extra].decode(Date.self), try row[extra + 1].decode(Bool.self))
         }
         return posts.compactMap { post in
             extras[post.id].map { RankingCandidate(post: post, performedAt: $0.0, authorFeatured: $0.1) }
@@ -258,7 +261,7 @@ struct PostgresPostStore: PostStore {
             personalRecords: StoredJSON.decode([PersonalRecord].self, from: try r[5].decode(String.self)) ?? [],
             createdAt: try r[8].decode(Date.self), editedAt: try r[9].decode(Date?.self),
             kudosCount: try r[14].decode(Int.self), commentsCount: try r[15].decode(Int.self), kudosPreview: [],
-            kudosedByMe: try r[16].decode(Bool.self))
+            kudosedByMe: try r[16].decode(Bool.self), media: StoredMedia.decode(try r[17].decode(String.self)))
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {

@@ -29,6 +29,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let notifications: any NotificationStore
     public let pushAddresses: any PushAddressStore
     public let deliveries: any DeliveryQueue
+    public let media: any MediaStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger, eventChannel: String = "spotter_events") {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -49,6 +50,7 @@ public final class PostgresStorage: SpotterStorage, Service {
         notifications = PostgresNotificationStore(client: database, logger: logger)
         pushAddresses = PostgresPushAddressStore(client: database, logger: logger)
         deliveries = PostgresDeliveryQueue(client: database, logger: logger)
+        media = PostgresMediaStore(client: database, logger: logger)
     }
 
     /// Reads a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.

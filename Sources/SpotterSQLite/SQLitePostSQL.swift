@@ -114,7 +114,7 @@ enum SQLitePostSQL {
     /// A post row's columns as a feed reads them (post `p`, author `u`, for `:viewer`), in select order.
     enum Column: Int, SQLiteColumns {
         case id, kind, text, visibility, workout, records, hashtags, mentions, createdAt, editedAt
-        case authorID, username, displayName, avatarURL, kudosCount, commentsCount, kudosedByMe
+        case authorID, username, displayName, avatarURL, kudosCount, commentsCount, kudosedByMe, media
 
         var sql: String {
             switch self {
@@ -135,6 +135,7 @@ enum SQLitePostSQL {
             case .kudosCount: SQLitePostSQL.kudosCount
             case .commentsCount: SQLitePostSQL.commentsCount
             case .kudosedByMe: "EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = :viewer)"
+            case .media: "p.media"
             }
         }
     }

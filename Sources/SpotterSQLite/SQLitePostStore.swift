@@ -11,15 +11,15 @@ struct SQLitePostStore: PostStore {
             try db.execute(
                 cached: """
                     INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
-                                       template_id, text_hash, in_global, performed_at, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       template_id, text_hash, in_global, performed_at, created_at, media)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     post.id.description, post.authorID.description, post.kind.rawValue, post.text,
                     post.visibility.rawValue, post.workout.map(StoredJSON.encode), StoredJSON.encode(post.records),
                     StoredJSON.encode(post.hashtags), StoredJSON.encode(post.mentions),
                     post.workout?.templateID?.description, post.textHash, post.inGlobal,
-                    post.performedAt.sqliteValue, post.createdAt.sqliteValue,
+                    post.performedAt.sqliteValue, post.createdAt.sqliteValue, StoredMedia.encode(post.media),
                 ])
             try Self.writeTags(post, db)
         }
@@ -30,14 +30,15 @@ struct SQLitePostStore: PostStore {
             try db.execute(
                 cached: """
                     UPDATE posts SET text = ?, visibility = ?, workout = ?, records = ?, hashtags = ?, mentions = ?,
-                        template_id = ?, text_hash = ?, in_global = ?, performed_at = ?, edited_at = ?
+                        template_id = ?, text_hash = ?, in_global = ?, performed_at = ?, edited_at = ?, media = ?
                     WHERE id = ?
                     """,
                 arguments: [
                     post.text, post.visibility.rawValue, post.workout.map(StoredJSON.encode),
                     StoredJSON.encode(post.records), StoredJSON.encode(post.hashtags),
                     StoredJSON.encode(post.mentions), post.workout?.templateID?.description, post.textHash,
-                    post.inGlobal, post.performedAt.sqliteValue, post.editedAt?.sqliteValue, post.id.description,
+                    post.inGlobal, post.performedAt.sqliteValue, post.editedAt?.sqliteValue,
+                    StoredMedia.encode(post.media), post.id.description,
                 ])
             try db.execute(cached: "DELETE FROM post_tags WHERE post_id = ?", arguments: [post.id.description])
             try Self.writeTags(post, db)
@@ -70,7 +71,7 @@ struct SQLitePostStore: PostStore {
             cached: db,
             sql: """
                 SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
-                       in_global, performed_at, created_at, edited_at, deleted_at
+                       in_global, performed_at, created_at, edited_at, deleted_at, media
                 FROM posts WHERE id = ?
                 """,
             arguments: [id.description]
@@ -87,7 +88,7 @@ struct SQLitePostStore: PostStore {
                 inGlobal: row[10], performedAt: Date(sqliteValue: row[11]),
                 createdAt: Date(sqliteValue: row[12]),
                 editedAt: (row[13] as Double?).map(Date.init(sqliteValue:)),
-                deletedAt: (row[14] as Double?).map(Date.init(sqliteValue:)))
+                deletedAt: (row[14] as Double?).map(Date.init(sqliteValue:)), media: StoredMedia.decode(row[15]))
         }
     }
 
@@ -230,7 +231,10 @@ struct SQLitePostStore: PostStore {
         let found = try await hydrate(
             sql: sql, arguments: ["since": since.sqliteValue, "viewer": viewer?.description, "limit": limit],
             viewer: viewer
-        ) { row in (performedAt: Date(sqliteValue: row[17]), authorFeatured: row[18] as Bool) }
+        ) { row in
+            let extra = SQLitePostSQL.Column.allCases.count  // the columns after the standard ones
+            return (performedAt: Date(sqliteValue: row[extra]), authorFeatured: row[extra + 1] as Bool)
+        }
         return zip(found.posts, found.extras).map {
             RankingCandidate(post: $0, performedAt: $1.performedAt, authorFeatured: $1.authorFeatured)
         }
@@ -313,7 +317,8 @@ struct SQLitePostStore: PostStore {
             createdAt: Date(sqliteValue: row[Column.createdAt.index]),
             editedAt: (row[Column.editedAt.index] as Double?).map(Date.init(sqliteValue:)),
             kudosCount: row[Column.kudosCount.index], commentsCount: row[Column.commentsCount.index],
-            kudosPreview: [], kudosedByMe: row[Column.kudosedByMe.index])
+            kudosPreview: [], kudosedByMe: row[Column.kudosedByMe.index],
+            media: StoredMedia.decode(row[Column.media.index]))
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {

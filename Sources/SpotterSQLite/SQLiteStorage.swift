@@ -22,6 +22,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let notifications: any NotificationStore
     public let pushAddresses: any PushAddressStore
     public let deliveries: any DeliveryQueue
+    public let media: any MediaStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
@@ -41,6 +42,7 @@ public final class SQLiteStorage: SpotterStorage {
         notifications = SQLiteNotificationStore(pool: database)
         pushAddresses = SQLitePushAddressStore(pool: database)
         deliveries = SQLiteDeliveryQueue(pool: database)
+        media = SQLiteMediaStore(pool: database)
     }
 
     public func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import SpotterCore
@@ -18,10 +19,13 @@ struct OpenAPIContractTests {
     func sameRoutes() async throws {
         try await StorageBackend.sqlite.withStorage { storage in
             let configuration = AppConfiguration()
+            let blobs = try LocalBlobStore(
+                root: FileManager.default.temporaryDirectory.appendingPathComponent("spotter-openapi-\(UUID())"),
+                baseURL: URL(string: configuration.siteURL)!, signingKey: SymmetricKey(size: .bits256))
             let services = AppServices(
-                configuration: configuration, storage: storage, clock: SystemClock(), events: nil,
+                configuration: configuration, storage: storage, clock: SystemClock(), events: nil, blobs: blobs,
                 logger: Logger(label: "test"))
-            let router = buildRouter(configuration: configuration, storage: storage, services: services)
+            let router = buildRouter(configuration: configuration, storage: storage, services: services, blobs: blobs)
             let served = Set(router.routes.map { "\($0.method.rawValue) \(Self.normalize("\($0.path)"))" })
             let documented = try Self.documentedRoutes()
             let servedAPI = served.filter(Self.isAPI)

@@ -27,12 +27,15 @@ public struct AccountService: Sendable {
     let notifier: Notifier?
     /// Hears of revoked logins, so their sockets close on every node.
     let events: (any EventBus)?
+    /// The URLs of avatars; `nil` where uploads are not set up (tools): `avatar_media_id` is then refused.
+    let mediaLinks: MediaLinks?
 
     public init(
         storage: any SpotterStorage, hasher: any PasswordHasher, clock: any WallClock, throttle: SigninThrottle,
         apple: (any AppleIdentityVerifier)?, lifetimes: Lifetimes = Lifetimes(), notifier: Notifier? = nil,
-        events: (any EventBus)? = nil
+        events: (any EventBus)? = nil, mediaLinks: MediaLinks? = nil
     ) {
+        self.mediaLinks = mediaLinks
         self.notifier = notifier
         self.events = events
         self.storage = storage
@@ -220,10 +223,28 @@ public struct AccountService: Sendable {
     /// before anything is written, so a request with one bad field changes nothing.
     public func update(_ session: AuthenticatedSession, with request: UpdateAccountRequest) async throws -> Account {
         var account = session.account
-        let (displayName, profile) = try AccountRules.apply(request, to: account)
+        var (displayName, profile) = try AccountRules.apply(request, to: account)
+        // An avatar is an upload of the person's own, served at a URL of this site: a URL from elsewhere could
+        // tell another site who looked at a profile.
+        var avatar: MediaID??
+        if let id = request.avatarMediaID {
+            guard let mediaLinks else {
+                throw SpotterError.invalid("avatar_media_id", "uploads are not enabled on this server")
+            }
+            if let problem = MediaRules.avatarProblem(try await storage.media.find(id), owner: account.id) {
+                throw SpotterError.invalid("avatar_media_id", problem)
+            }
+            profile.avatarURL = mediaLinks.plainURL(id, .small)
+            avatar = .some(id)
+        } else if request.avatarURL != nil {
+            avatar = .some(nil)  // a URL given, or the avatar removed: no upload is the avatar any more
+        }
         account.displayName = displayName
         account.profile = profile
-        try await storage.accounts.updateProfile(account.id, displayName: displayName, profile: profile)
+        try await storage.write {
+            try await storage.accounts.updateProfile(account.id, displayName: displayName, profile: profile)
+            if let avatar { try await storage.media.setAvatar(avatar, of: account.id, at: clock.now) }
+        }
         if session.account.profile.privacy == .private, profile.privacy != .private {
             // Opening a private account lets in the people who were waiting.
             try await storage.graph.acceptPendingFollows(of: account.id)

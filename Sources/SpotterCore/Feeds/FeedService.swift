@@ -7,15 +7,18 @@ public struct FeedService: Sendable {
     let storage: any SpotterStorage
     let clock: any WallClock
     let social: SocialService
+    /// Fills in photo URLs for the viewer; `nil` leaves them empty (tools that show no photos).
+    let links: MediaLinks?
 
     /// How far back the Featured feed looks, and how many candidates it ranks.
     public static let featuredWindow: TimeInterval = 14 * 24 * 3600
     public static let featuredCandidates = 500
 
-    public init(storage: any SpotterStorage, clock: any WallClock) {
+    public init(storage: any SpotterStorage, clock: any WallClock, links: MediaLinks? = nil) {
         self.storage = storage
         self.clock = clock
         self.social = SocialService(storage: storage, clock: clock)
+        self.links = links
     }
 
     /// Trending public posts of the last two weeks, featured accounts boosted (see `FeaturedRanking`).
@@ -29,7 +32,7 @@ public struct FeedService: Sendable {
         let candidates = try await storage.posts.rankingCandidates(
             viewer: viewer?.id, since: now.addingTimeInterval(-Self.featuredWindow), limit: Self.featuredCandidates)
         let ranked = FeaturedRanking.rank(candidates, now: now)
-        let items = Array(ranked.dropFirst(offset).prefix(page.limit))
+        let items = try await linked(Array(ranked.dropFirst(offset).prefix(page.limit)))
         let next = offset + items.count
         return Page(items: items, nextCursor: next < ranked.count ? Self.encodeOffset(next) : nil)
     }
@@ -70,7 +73,12 @@ public struct FeedService: Sendable {
         let query = FeedQuery(
             source: source, before: page.cursor.map(PostID.init), after: page.since.map(PostID.init),
             limit: page.limit + 1, asOf: clock.now)
-        let posts = try await storage.posts.feed(query, viewer: viewer?.id)
+        let posts = try await linked(try await storage.posts.feed(query, viewer: viewer?.id))
         return page.page(posts) { $0.id.rawValue }
+    }
+
+    private func linked(_ posts: [Post]) async throws -> [Post] {
+        guard let links else { return posts }
+        return try await links.linked(posts, now: clock.now)
     }
 }

@@ -30,7 +30,7 @@ public protocol BlobStore: Sendable {
 }
 
 /// Where a blob lives: a relative path of letters, digits and `-_.`, segments joined by `/`, such as
-/// `media/0193…/original`. Keys are made by Spotter, never taken from a client, and are safe as file paths
+/// `photos/0193…/original`. Keys are made by Spotter, never taken from a client, and are safe as file paths
 /// and URL paths alike.
 public struct BlobKey: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String

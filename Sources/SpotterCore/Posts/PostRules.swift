@@ -21,14 +21,17 @@ public enum PostRules {
         viewer == commentAuthor || viewer == postAuthor || role == .admin
     }
 
-    public static func problems(kind: PostKind, text: String, workout: WorkoutRecord?) -> [FieldError] {
+    /// A note needs text unless it carries photos (`hasMedia`): a photo may speak for itself.
+    public static func problems(
+        kind: PostKind, text: String, workout: WorkoutRecord?, hasMedia: Bool = false
+    ) -> [FieldError] {
         var problems: [FieldError] = []
         func add(_ field: String, _ detail: String) { problems.append(FieldError(field: field, detail: detail)) }
         if let problem = TextInput.problem(in: text, as: .lines) { add("text", problem) }
         if text.textLength > textMaxLength { add("text", "must be at most \(textMaxLength) characters") }
         switch kind {
         case .note:
-            if TextLength.isBlank(text) { add("text", "is required for a note") }
+            if TextLength.isBlank(text), !hasMedia { add("text", "is required for a note without photos") }
             if workout != nil { add("workout", "belongs to workout posts, not notes") }
         case .workout:
             guard let workout else {

@@ -41,10 +41,12 @@ public struct PostService: Sendable {
     let notifier: Notifier?
     /// Who exists for whom (`VisibilityPolicy.canSeePerson`), asked before a reply names its parent's author.
     let social: SocialService
+    /// Which photos a post may take, and their URLs for each viewer; `nil` where photos are not set up (tools).
+    let media: MediaService?
 
     public init(
         storage: any SpotterStorage, clock: any WallClock, configuration: Configuration = Configuration(),
-        events: (any EventBus)? = nil, notifier: Notifier? = nil
+        events: (any EventBus)? = nil, notifier: Notifier? = nil, media: MediaService? = nil
     ) {
         self.storage = storage
         self.clock = clock
@@ -52,19 +54,22 @@ public struct PostService: Sendable {
         self.events = events
         self.notifier = notifier
         self.social = SocialService(storage: storage, clock: clock)
+        self.media = media
     }
 
     // MARK: Posts
 
     public func create(_ request: CreatePostRequest, author: AccountRecord) async throws -> Post {
         let (text, workout) = PostRules.normalized(text: request.text ?? "", workout: request.workout)
-        var problems = PostRules.problems(kind: request.kind, text: text, workout: workout)
+        let mediaIDs = request.mediaIDs ?? []
+        var problems = PostRules.problems(kind: request.kind, text: text, workout: workout, hasMedia: !mediaIDs.isEmpty)
         if let templateID = workout?.templateID,
             try await storage.templates.workoutTemplate(templateID, viewer: author.id) == nil
         {
             problems.append(FieldError(field: "workout.template_id", detail: "is not a workout template you can use"))
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        let attachments = try await self.attachments(mediaIDs, author: author.id, post: nil)
         let now = clock.now
         try await checkNewAccountLimit(author, now: now)
         let id = PostID.generate(at: now)
@@ -77,17 +82,20 @@ public struct PostService: Sendable {
                 records = detected.records
                 try await storage.posts.savePersonalBests(detected.bests, of: author.id)
             }
-            let record = try await makeRecord(
+            var record = try await makeRecord(
                 id: id, author: author, kind: request.kind, text: text, visibility: visibility,
                 workout: workout, records: records, createdAt: now)
+            record.media = attachments
             try await storage.posts.insert(record)
+            if !mediaIDs.isEmpty { try await storage.media.attach(mediaIDs, to: id, at: now) }
             await events?.publish(.postCreated(id, author: author.id))
             await notifier?.notify(.posted(record))
             return record
         }
-        if workout?.completed == true {
+        if workout?.completed == true || !mediaIDs.isEmpty {
             // A completed workout's personal bests and its post are one unit of work: the bests never move
-            // for a post that failed to save, and a saved post never misses the records it set.
+            // for a post that failed to save, and a saved post never misses the records it set. So are a post
+            // and its photos: no photo is taken by a post that failed, and no post lacks the photos it shows.
             _ = try await storage.write(create)
         } else {
             _ = try await create()
@@ -99,7 +107,7 @@ public struct PostService: Sendable {
         guard let post = try await storage.posts.post(id, viewer: viewer?.id) else {
             throw SpotterError.notFound("No such post.")
         }
-        return post
+        return try await linked(post)
     }
 
     /// Edits the caller's own post; personal records stay as detected when the workout was logged.
@@ -107,14 +115,26 @@ public struct PostService: Sendable {
         var record = try await ownPost(id, viewer: viewer)
         let (text, workout) = PostRules.normalized(
             text: request.text ?? record.text, workout: request.workout ?? record.workout)
-        let problems = PostRules.problems(kind: record.kind, text: text, workout: workout)
+        let mediaIDs = request.mediaIDs ?? record.media.map(\.id)
+        let problems = PostRules.problems(kind: record.kind, text: text, workout: workout, hasMedia: !mediaIDs.isEmpty)
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        let attachments =
+            request.mediaIDs == nil ? record.media : try await self.attachments(mediaIDs, author: viewer.id, post: id)
         let updated = try await makeRecord(
             id: id, author: viewer, kind: record.kind, text: text, visibility: request.visibility ?? record.visibility,
             workout: workout, records: record.records, createdAt: record.createdAt, excludingSelf: true)
         record = updated
         record.editedAt = clock.now
-        try await storage.posts.update(record)
+        record.media = attachments
+        if request.mediaIDs != nil {
+            // The post and its photos change together: one removed from the post is discarded with the edit.
+            try await storage.write {
+                try await storage.posts.update(record)
+                try await storage.media.attach(mediaIDs, to: id, at: record.editedAt ?? clock.now)
+            }
+        } else {
+            try await storage.posts.update(record)
+        }
         await events?.publish(.postUpdated(id, author: record.authorID))
         return try await view(id, viewer: viewer)
     }
@@ -130,7 +150,12 @@ public struct PostService: Sendable {
                 throw SpotterError.forbidden("Only the author can delete this post.")
             }
         }
-        try await storage.posts.tombstone(id, at: clock.now)
+        let now = clock.now
+        try await storage.write {
+            // Its photos go with it: their URLs stop working now, and the sweep removes their bytes.
+            try await storage.posts.tombstone(id, at: now)
+            if !record.media.isEmpty { try await storage.media.discard(post: id, at: now) }
+        }
         await events?.publish(.postDeleted(id, author: record.authorID))
     }
 
@@ -274,7 +299,19 @@ public struct PostService: Sendable {
         guard let post = try await storage.posts.post(id, viewer: viewer.id) else {
             throw SpotterError.notFound("No such post.")
         }
-        return post
+        return try await linked(post)
+    }
+
+    /// The post with its photos' URLs for the viewer it goes to.
+    private func linked(_ post: Post) async throws -> Post {
+        guard let media, !post.media.isEmpty else { return post }
+        return try await media.links.linked(post, now: clock.now)
+    }
+
+    private func attachments(_ ids: [MediaID], author: UserID, post: PostID?) async throws -> [MediaAttachment] {
+        guard !ids.isEmpty else { return [] }
+        guard let media else { throw SpotterError.invalid("media_ids", "photos are not enabled on this server") }
+        return try await media.attachments(ids, author: author, post: post)
     }
 
     private func ownPost(_ id: PostID, viewer: AccountRecord) async throws -> PostRecord {

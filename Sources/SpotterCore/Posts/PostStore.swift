@@ -163,11 +163,15 @@ public struct PostRecord: Sendable, Equatable {
     public var createdAt: Date
     public var editedAt: Date?
     public var deletedAt: Date?
+    /// Its photos in order, as posts carry them, with their URLs left empty: those depend on who is looking
+    /// (`MediaLinks`).
+    public var media: [MediaAttachment]
 
     public init(
         id: PostID, authorID: UserID, kind: PostKind, text: String, visibility: Visibility, workout: WorkoutRecord?,
         records: [PersonalRecord], hashtags: [String], mentions: [String], textHash: String, inGlobal: Bool,
-        performedAt: Date, createdAt: Date, editedAt: Date? = nil, deletedAt: Date? = nil
+        performedAt: Date, createdAt: Date, editedAt: Date? = nil, deletedAt: Date? = nil,
+        media: [MediaAttachment] = []
     ) {
         self.id = id
         self.authorID = authorID
@@ -184,6 +188,7 @@ public struct PostRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.editedAt = editedAt
         self.deletedAt = deletedAt
+        self.media = media
     }
 }
 

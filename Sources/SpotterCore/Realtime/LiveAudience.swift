@@ -9,14 +9,20 @@ import SpotterModels
 /// the moment before.
 public struct LiveAudience: Sendable {
     let storage: any SpotterStorage
+    /// Fills in photo URLs for each viewer; `nil` leaves them empty.
+    let links: MediaLinks?
 
-    public init(storage: any SpotterStorage) { self.storage = storage }
+    public init(storage: any SpotterStorage, links: MediaLinks? = nil) {
+        self.storage = storage
+        self.links = links
+    }
 
     /// The audience of an event about a post that exists: a new post, an edit, new counts. `nil` when the
     /// post is gone (the event came late), so nobody hears of it.
     public func ofPost(_ id: PostID) async throws -> PostAudience? {
         // The anonymous view names the author; only a post not everyone may see needs its record read.
-        let shared = try await storage.posts.post(id, viewer: nil)
+        var shared = try await storage.posts.post(id, viewer: nil)
+        if let post = shared, let links { shared = try await links.linked(post) }
         let author: UserID
         if let shared {
             author = shared.author.id
@@ -25,7 +31,7 @@ public struct LiveAudience: Sendable {
             author = record.authorID
         }
         return PostAudience(
-            storage: storage, id: id, author: author, shared: shared,
+            storage: storage, links: links, id: id, author: author, shared: shared,
             peopleInBlocks: shared == nil ? [] : try await storage.graph.peopleInBlocks(),
             kudosGivers: shared == nil ? [] : try await storage.posts.kudosGivers(of: id),
             muters: try await storage.graph.muters(of: author))
@@ -53,6 +59,7 @@ public struct LiveAudience: Sendable {
 /// by viewer, through the adapters' SQL statement of the rule.
 public struct PostAudience: Sendable {
     let storage: any SpotterStorage
+    let links: MediaLinks?
     public let id: PostID
     let author: UserID
     /// The anonymous view, shared by everyone outside `peopleInBlocks`; `nil` when not everyone may see it.
@@ -64,10 +71,12 @@ public struct PostAudience: Sendable {
     private var views: [UserID: Post?] = [:]
 
     init(
-        storage: any SpotterStorage, id: PostID, author: UserID, shared: Post?, peopleInBlocks: Set<UserID>,
+        storage: any SpotterStorage, links: MediaLinks?, id: PostID, author: UserID, shared: Post?,
+        peopleInBlocks: Set<UserID>,
         kudosGivers: Set<UserID>, muters: Set<UserID>
     ) {
         self.storage = storage
+        self.links = links
         self.id = id
         self.author = author
         self.shared = shared
@@ -90,7 +99,11 @@ public struct PostAudience: Sendable {
         if let shared, !peopleInBlocks.contains(viewer) {
             (post, view) = (shared, .shared(kudosedByMe: kudosGivers.contains(viewer)))
         } else {
-            if views[viewer] == nil { views[viewer] = .some(try await storage.posts.post(id, viewer: viewer)) }
+            if views[viewer] == nil {
+                var own = try await storage.posts.post(id, viewer: viewer)
+                if let post = own, let links { own = try await links.linked(post) }
+                views[viewer] = .some(own)
+            }
             guard let own = views[viewer] ?? nil else { return nil }
             (post, view) = (own, .own(own))
         }

@@ -4,8 +4,13 @@ import SpotterModels
 /// Who may join which realtime topic. Joining a topic you may not read gets an error reply, never data.
 public struct TopicAccess: Sendable {
     let storage: any SpotterStorage
+    /// Fills in photo URLs for the socket's user; `nil` leaves them empty.
+    let links: MediaLinks?
 
-    public init(storage: any SpotterStorage) { self.storage = storage }
+    public init(storage: any SpotterStorage, links: MediaLinks? = nil) {
+        self.storage = storage
+        self.links = links
+    }
 
     public func canJoin(_ topic: RealtimeTopic, user: AccountRecord) async throws -> Bool {
         switch topic {
@@ -38,6 +43,7 @@ public struct TopicAccess: Sendable {
         }
         let posts = try await storage.posts.feed(
             FeedQuery(source: source, after: after, limit: limit + 1), viewer: user.id)
-        return posts.count > limit ? nil : posts
+        guard posts.count <= limit else { return nil }
+        return try await links?.linked(posts) ?? posts
     }
 }

@@ -12,7 +12,13 @@ public struct SearchService: Sendable {
     public static let defaultLimit = 10
     let storage: any SpotterStorage
 
-    public init(storage: any SpotterStorage) { self.storage = storage }
+    /// Fills in photo URLs for the viewer; `nil` leaves them empty.
+    let links: MediaLinks?
+
+    public init(storage: any SpotterStorage, links: MediaLinks? = nil) {
+        self.storage = storage
+        self.links = links
+    }
 
     public func search(
         query: String?, type: String?, limit: String?, viewer: AccountRecord?
@@ -53,7 +59,8 @@ public struct SearchService: Sendable {
                     results.tags = try await storage.search.tags(prefix: prefix, viewer: viewer?.id, limit: count)
                 }
             case .posts:
-                results.posts = try await storage.search.posts(matching: q, viewer: viewer?.id, limit: count)
+                let posts = try await storage.search.posts(matching: q, viewer: viewer?.id, limit: count)
+                results.posts = try await links?.linked(posts) ?? posts
             }
         }
         return results

@@ -19,6 +19,7 @@ public protocol SpotterStorage: Sendable {
     var notifications: any NotificationStore { get }
     var pushAddresses: any PushAddressStore { get }
     var deliveries: any DeliveryQueue { get }
+    var media: any MediaStore { get }
 
     /// Runs `body` as one unit of work: every store call made inside it, by this task or the child tasks it
     /// starts, is one transaction that commits when `body` returns and rolls back when it throws, so a

@@ -1,4 +1,5 @@
 import Foundation
+import SpotterModels
 import Synchronization
 
 /// How structured values (a workout, its records, tag lists) are kept in a TEXT column by both adapters:
@@ -58,4 +59,15 @@ extension Array: EmptyList {
 private struct RememberedKey: Hashable {
     let type: ObjectIdentifier
     let text: String
+}
+
+/// A post's photos as both adapters keep them in `posts.media`: the attachments in order, with URLs empty.
+public enum StoredMedia {
+    public static func encode(_ media: [MediaAttachment]) -> String {
+        media.isEmpty ? "[]" : StoredJSON.encode(media)
+    }
+
+    public static func decode(_ text: String?) -> [MediaAttachment] {
+        StoredJSON.decode([MediaAttachment].self, from: text) ?? []
+    }
 }

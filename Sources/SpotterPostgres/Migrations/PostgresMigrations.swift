@@ -28,6 +28,7 @@ enum PostgresMigrations {
         accountLinks,
         loginDevices,
         commentsEditedAt,
+        media,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

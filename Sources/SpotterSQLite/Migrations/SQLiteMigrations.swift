@@ -28,6 +28,7 @@ enum SQLiteMigrations {
         accountLinks,
         loginDevices,
         commentsEditedAt,
+        media,
     ]
 
     static var migrator: DatabaseMigrator {

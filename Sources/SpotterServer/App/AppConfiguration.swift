@@ -42,6 +42,8 @@ public struct AppConfiguration: Sendable {
     public var publicURL: String?
     /// Where uploaded photos live: `<dataDirectory>/media/` unless an S3 bucket is configured.
     public var mediaStorage = MediaStorageConfiguration()
+    /// Photo processing and its limits.
+    public var media = MediaConfiguration()
 
     public init() {}
 

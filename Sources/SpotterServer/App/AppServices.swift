@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SpotterCore
+import SpotterImaging
 
 /// Every SpotterCore service the server runs, built once: the composition root. The API controllers, the web
 /// pages, the realtime socket and the background services all share these, so each rule and each event
@@ -20,15 +21,26 @@ struct AppServices {
     let search: SearchService
     let templates: TemplateService
     let analytics: AnalyticsService
+    let media: MediaService
+    /// Rung when an upload is completed, so the processing loop starts on it at once.
+    let mediaWake: MediaWake
 
     init(
         configuration: AppConfiguration, storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)?,
-        logger: Logger
+        blobs: any BlobStore, logger: Logger
     ) {
         let apple: (any AppleIdentityVerifier)? = configuration.appleClientID.map {
             AppleJWKSVerifier(clientID: $0, jwksURL: configuration.appleJWKSURL)
         }
         let notifier = Notifier(storage: storage, clock: clock, events: events, logger: logger)
+        let links = MediaLinks(baseURL: configuration.siteURL, storage: storage, clock: clock)
+        let wake = MediaWake()
+        mediaWake = wake
+        media = MediaService(
+            storage: storage, blobs: blobs, processor: configuration.media.processor ?? VipsImageProcessor(),
+            links: links, clock: clock,
+            configuration: MediaService.Configuration(limits: configuration.media.limits), logger: logger,
+            wake: { wake.ring() })
         self.clock = clock
         self.events = events
         self.notifier = notifier
@@ -36,7 +48,7 @@ struct AppServices {
         let signinThrottle = SigninThrottle(limits: configuration.throttle, clock: clock)
         accounts = AccountService(
             storage: storage, hasher: hasher, clock: clock, throttle: signinThrottle, apple: apple,
-            lifetimes: configuration.tokenLifetimes, notifier: notifier, events: events)
+            lifetimes: configuration.tokenLifetimes, notifier: notifier, events: events, mediaLinks: links)
         accountLinks = AccountLinkService(
             storage: storage, hasher: hasher, clock: clock,
             throttle: SigninThrottle(
@@ -46,12 +58,13 @@ struct AppServices {
             notifier: notifier, events: events)
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
-        feeds = FeedService(storage: storage, clock: clock)
+        feeds = FeedService(storage: storage, clock: clock, links: links)
         progress = ProgressService(storage: storage, clock: clock)
         posts = PostService(
-            storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier)
+            storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier,
+            media: media)
         notifications = NotificationService(storage: storage, clock: clock, events: events)
-        search = SearchService(storage: storage)
+        search = SearchService(storage: storage, links: links)
         templates = TemplateService(storage: storage, clock: clock)
         analytics = AnalyticsService(storage: storage, clock: clock)
     }

@@ -1,9 +1,11 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdAuth
 import Logging
 import ServiceLifecycle
 import SpotterCore
+import SpotterImaging
 import SpotterPostgres
 import SpotterSQLite
 
@@ -28,15 +30,20 @@ public func buildApplication(
     } else {
         events = InProcessEventBus()
     }
+    let blobs = try makeBlobStore(
+        configuration: configuration.mediaStorage, dataDirectory: configuration.dataDirectory,
+        baseURL: URL(string: configuration.siteURL)!,
+        signingKey: configuration.mediaStorage.backend == .local
+            ? try BlobSigningKey.load(dataDirectory: configuration.dataDirectory) : SymmetricKey(size: .bits256))
     let services = AppServices(
-        configuration: configuration, storage: storage, clock: clock, events: events, logger: logger)
-    let router = buildRouter(configuration: configuration, storage: storage, services: services)
+        configuration: configuration, storage: storage, clock: clock, events: events, blobs: blobs, logger: logger)
+    let router = buildRouter(configuration: configuration, storage: storage, services: services, blobs: blobs)
 
     let hub = RealtimeHub(
         storage: storage, logger: logger, presenceInterval: configuration.realtime.presenceInterval,
-        badgeInterval: configuration.realtime.badgeInterval)
+        badgeInterval: configuration.realtime.badgeInterval, links: services.media.links)
     let socket = PhoenixSocket(
-        accounts: services.accounts, hub: hub, access: TopicAccess(storage: storage),
+        accounts: services.accounts, hub: hub, access: TopicAccess(storage: storage, links: services.media.links),
         configuration: configuration.realtime,
         clock: clock)
     var app = Application(
@@ -48,6 +55,7 @@ public func buildApplication(
         },
         logger: logger)
     if let service = storage as? any Service { app.addServices(service) }
+    if let service = blobs as? any Service { app.addServices(service) }
     if let eventService { app.addServices(eventService) }
     app.addServices(RealtimeHubService(hub: hub, events: events, idleTimeout: configuration.realtime.idleTimeout))
     let databaseReady = ReadinessGate()
@@ -68,6 +76,12 @@ public func buildApplication(
                 sweep: ReminderSweep(storage: storage, notifier: services.notifier), clock: clock,
                 interval: configuration.delivery.reminderInterval, ready: databaseReady, logger: logger))
     }
+    if configuration.media.runsProcessing {
+        app.addServices(
+            MediaProcessingService(
+                media: services.media, wake: services.mediaWake, pollInterval: configuration.media.pollInterval,
+                sweepInterval: configuration.media.sweepInterval, ready: databaseReady, logger: logger))
+    }
     if configuration.runsMaintenance {
         app.addServices(
             MaintenanceService(
@@ -80,16 +94,19 @@ public func buildApplication(
 /// The routes and the middleware around them. Order matters: metrics see every final status; the request id
 /// is set before anything logs; problems are rendered inside the access log so it records their status.
 func buildRouter(
-    configuration: AppConfiguration, storage: any SpotterStorage, services: AppServices
+    configuration: AppConfiguration, storage: any SpotterStorage, services: AppServices, blobs: any BlobStore
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     let maxBodySize = configuration.maxBodySize
+    // A photo's bytes, and a multipart body around them (its boundaries and small fields).
+    let photoForm = configuration.media.limits.maxBytes + 64 * 1024
+    let uploadBodies = configuration.mediaStorage.largerBodies + [("/api/v1/media/direct", photoForm)]
     router.addMiddleware {
         RequestMetricsMiddleware()
         RequestIDMiddleware()
         AccessLogMiddleware()
         ProblemMiddleware()
-        BodyLimitMiddleware(maxBodySize: maxBodySize, largerBodies: configuration.mediaStorage.largerBodies)
+        BodyLimitMiddleware(maxBodySize: maxBodySize, largerBodies: uploadBodies)
     }
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
     let accounts = services.accounts
@@ -136,6 +153,12 @@ func buildRouter(
             webPushKey: configuration.delivery.webPush?.publicKeyBase64URL
         ).endpoints, atPath: "notifications")
     signedIn.addRoutes(AnalyticsController(analytics: services.analytics).endpoints, atPath: "analytics")
+    signedIn.addRoutes(MediaController(media: services.media).endpoints, atPath: "media")
+    router.addRoutes(MediaFilesController(media: services.media).endpoints, atPath: "media")
+    if let local = blobs as? LocalBlobStore {
+        addLocalBlobRoutes(
+            to: router, store: local, clock: services.clock, maxUploadSize: configuration.mediaStorage.maxUploadSize)
+    }
 
     // The browser app at `/`, on the same services.
     WebApp(configuration: configuration, services: services).addRoutes(to: router, configuration: configuration)

@@ -47,11 +47,11 @@ actor RealtimeHub {
 
     init(
         storage: any SpotterStorage, logger: Logger, presenceInterval: Duration = .milliseconds(500),
-        badgeInterval: Duration = .seconds(1)
+        badgeInterval: Duration = .seconds(1), links: MediaLinks? = nil
     ) {
         self.storage = storage
-        self.audience = LiveAudience(storage: storage)
-        self.access = TopicAccess(storage: storage)
+        self.audience = LiveAudience(storage: storage, links: links)
+        self.access = TopicAccess(storage: storage, links: links)
         self.notifications = NotificationService(storage: storage, clock: SystemClock())
         self.logger = logger
         self.presenceInterval = presenceInterval

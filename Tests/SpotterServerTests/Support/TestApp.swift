@@ -29,7 +29,10 @@ enum TestApp {
             let app = try await buildApplication(
                 configuration: finalConfiguration, storage: storage, clock: clock, logger: logger)
             try await app.test(.router) { client in
-                try await test(APIClient(client: client, clock: clock, storage: storage))
+                try await test(
+                    APIClient(
+                        client: client, clock: clock, storage: storage, dataDirectory: finalConfiguration.dataDirectory)
+                )
             }
         }
     }
@@ -55,7 +58,10 @@ extension TestApp {
                 configuration: finalConfiguration, storage: storage, clock: clock, logger: StorageBackend.logger)
             try await app.test(.live) { client in
                 guard let port = client.port else { throw UnexpectedPort() }
-                try await test(APIClient(client: client, clock: clock, storage: storage), port)
+                try await test(
+                    APIClient(
+                        client: client, clock: clock, storage: storage, dataDirectory: finalConfiguration.dataDirectory),
+                    port)
             }
         }
     }
@@ -69,6 +75,8 @@ struct APIClient: Sendable {
     let clock: ManualClock
     /// For what only the command line may do (granting the admin role); tests otherwise stay on HTTP.
     let storage: any SpotterStorage
+    /// The app's data directory (its local blob store lives there).
+    var dataDirectory = ""
 
     @discardableResult
     func call(

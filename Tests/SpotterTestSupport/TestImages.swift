@@ -5,15 +5,15 @@ import Testing
 @testable import SpotterImaging
 
 /// Photos made at test time with libvips itself (and exiftool for their metadata), so no binary fixtures.
-enum TestImages {
+public enum TestImages {
     /// Packed 8-bit pixels, `bands` bytes each, row by row.
-    struct Pixels {
-        var width: Int
-        var height: Int
-        var bands: Int
-        var bytes: [UInt8]
+    public struct Pixels {
+        public var width: Int
+        public var height: Int
+        public var bands: Int
+        public var bytes: [UInt8]
 
-        init(width: Int, height: Int, bands: Int = 3, fill: [UInt8]) {
+        public init(width: Int, height: Int, bands: Int = 3, fill: [UInt8]) {
             precondition(fill.count == bands)
             self.width = width
             self.height = height
@@ -21,7 +21,7 @@ enum TestImages {
             self.bytes = Array([[UInt8]](repeating: fill, count: width * height).joined())
         }
 
-        init(width: Int, height: Int, bands: Int, bytes: [UInt8]) {
+        public init(width: Int, height: Int, bands: Int, bytes: [UInt8]) {
             self.width = width
             self.height = height
             self.bands = bands
@@ -29,7 +29,7 @@ enum TestImages {
         }
 
         /// Paints a rectangle.
-        mutating func fill(x: Range<Int>, y: Range<Int>, with colour: [UInt8]) {
+        public mutating func fill(x: Range<Int>, y: Range<Int>, with colour: [UInt8]) {
             for row in y {
                 for column in x {
                     let start = (row * width + column) * bands
@@ -38,21 +38,21 @@ enum TestImages {
             }
         }
 
-        func pixel(x: Int, y: Int) -> [UInt8] {
+        public func pixel(x: Int, y: Int) -> [UInt8] {
             let start = (y * width + x) * bands
             return Array(bytes[start..<start + bands])
         }
     }
 
     /// `width`×`height` blue with a red square in the top-left corner: where the corner lands shows rotation.
-    static func cornered(width: Int, height: Int) -> Pixels {
+    public static func cornered(width: Int, height: Int) -> Pixels {
         var pixels = Pixels(width: width, height: height, fill: [0, 0, 255])
         pixels.fill(x: 0..<width / 4, y: 0..<height / 4, with: [255, 0, 0])
         return pixels
     }
 
     /// Encodes pixels in the format a libvips suffix names (".jpg[Q=90]", ".png", ".webp", ".heic", ".gif").
-    static func encode(_ pixels: Pixels, as suffix: String) throws -> Data {
+    public static func encode(_ pixels: Pixels, as suffix: String) throws -> Data {
         let image = try #require(
             pixels.bytes.withUnsafeBytes { raw in
                 vips_image_new_from_memory_copy(
@@ -64,7 +64,7 @@ enum TestImages {
     }
 
     /// A black image of any size, never held in memory: a decompression bomb when saved as a PNG.
-    static func black(width: Int, height: Int, bands: Int, as suffix: String) throws -> Data {
+    public static func black(width: Int, height: Int, bands: Int, as suffix: String) throws -> Data {
         var image: UnsafeMutablePointer<VipsImage>?
         try #require(spotter_vips_black(Int32(width), Int32(height), Int32(bands), &image) == 0)
         let black = try #require(image)
@@ -84,7 +84,7 @@ enum TestImages {
     }
 
     /// Decodes an image (a rendition) to its pixels, as libvips sees them.
-    static func decode(_ data: Data) throws -> Pixels {
+    public static func decode(_ data: Data) throws -> Pixels {
         try Vips.start()
         let image = try data.withUnsafeBytes { raw in try #require(spotter_vips_header(raw.baseAddress, raw.count)) }
         let ref = VipsImageRef(image)
@@ -92,7 +92,7 @@ enum TestImages {
     }
 
     /// The metadata fields libvips finds on an image: "exif-data", "xmp-data", "iptc-data", "orientation" …
-    static func vipsFields(_ data: Data) throws -> [String] {
+    public static func vipsFields(_ data: Data) throws -> [String] {
         try Vips.start()
         let image = try data.withUnsafeBytes { raw in try #require(spotter_vips_header(raw.baseAddress, raw.count)) }
         let ref = VipsImageRef(image)
@@ -101,7 +101,7 @@ enum TestImages {
     }
 
     /// Runs exiftool on a copy of `data` with `arguments` (tag assignments, in place), and returns the result.
-    static func exiftool(_ data: Data, _ arguments: [String]) throws -> Data {
+    public static func exiftool(_ data: Data, _ arguments: [String]) throws -> Data {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-\(UUID()).jpg")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -111,7 +111,7 @@ enum TestImages {
     }
 
     /// Every tag exiftool reads, as "Group:Tag" (`exiftool -j -a -G1`).
-    static func exiftoolTags(_ data: Data) throws -> [String: String] {
+    public static func exiftoolTags(_ data: Data) throws -> [String: String] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-\(UUID()).jpg")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
