@@ -32,8 +32,9 @@ final class BlobFile: @unchecked Sendable {
         let temporaryPath = "\(finalPath)~\(UUID().uuidString).tmp"
         return try await NIOThreadPool.singleton.runIfActive {
             var descriptor: Int32 = -1
-            // Twice: a delete of the folder's last blob may remove the folder between making it and opening.
-            for _ in 0..<2 where descriptor < 0 {
+            // Again when a delete of the folder's last blob removed the folder between making it and opening
+            // (once the temporary file is in it, the folder is not empty and stays).
+            for _ in 0..<8 where descriptor < 0 {
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {

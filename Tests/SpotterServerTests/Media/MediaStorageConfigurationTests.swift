@@ -1,5 +1,8 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
+import Logging
+import ServiceLifecycle
 import SpotterCore
 import Testing
 
@@ -129,5 +132,19 @@ struct MediaStorageConfigurationTests {
             return status == 403 && detail.hasPrefix("SignatureDoesNotMatch") && !detail.contains(Self.secret)
         }
         try await wrong.shutdown()
+    }
+
+    @Test("as a service, the S3 store closes its HTTP client when the application stops")
+    func s3Lifecycle() async throws {
+        let store = S3BlobStore(
+            configuration: S3Configuration(
+                endpoint: URL(string: "http://127.0.0.1:1")!, bucket: "b", accessKeyID: "AKID",
+                secretAccessKey: Self.secret))
+        let group = ServiceGroup(services: [store], logger: Logger(label: "test"))
+        // When the application is asked to stop (before or after its services start: the group remembers)
+        await group.triggerGracefulShutdown()
+        try await group.run()
+        // Then the client is already shut down: a second shutdown is refused
+        await #expect(throws: HTTPClientError.alreadyShutdown) { try await store.shutdown() }
     }
 }
