@@ -16,6 +16,9 @@ final class BlobFile: @unchecked Sendable {
     let temporaryPath: String
     let finalPath: String
     private let descriptor: Int32
+    /// Closed once, whatever fails: a second `close` of the same number could close another file or socket
+    /// opened since under it.
+    private var isOpen = true
     /// Bytes of the blob itself written so far (the header line not counted).
     private(set) var size = 0
 
@@ -68,7 +71,7 @@ final class BlobFile: @unchecked Sendable {
                 self.abandonNow()
                 throw BlobStoreError.unavailable("could not flush a blob (errno \(code))")
             }
-            close(self.descriptor)
+            self.closeOnce()
             guard rename(self.temporaryPath, self.finalPath) == 0 else {
                 let code = errno
                 unlink(self.temporaryPath)
@@ -92,8 +95,14 @@ final class BlobFile: @unchecked Sendable {
     }
 
     private func abandonNow() {
-        close(descriptor)
+        closeOnce()
         unlink(temporaryPath)
+    }
+
+    private func closeOnce() {
+        guard isOpen else { return }
+        isOpen = false
+        close(descriptor)
     }
 
     private func writeAll(_ bytes: [UInt8]) throws {
