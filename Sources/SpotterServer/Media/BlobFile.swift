@@ -41,6 +41,9 @@ final class BlobFile: @unchecked Sendable {
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {
+                    guard Self.hasFileAmongFolders(of: finalPath, below: root.path) else {
+                        throw BlobStoreError.unavailable("could not make a blob's folder: \(error)")
+                    }
                     throw BlobStoreError.refused(status: 409, detail: "another blob's name is a prefix of this key")
                 }
                 descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -55,6 +58,17 @@ final class BlobFile: @unchecked Sendable {
             }
             return file
         }
+    }
+
+    /// Whether one of the folders `path` would be in is a file (a blob) rather than a folder.
+    private static func hasFileAmongFolders(of path: String, below root: String) -> Bool {
+        var folder = (path as NSString).deletingLastPathComponent
+        while folder.count > root.count {
+            var attributes = stat()
+            if stat(folder, &attributes) == 0, (attributes.st_mode & S_IFMT) == S_IFREG { return true }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return false
     }
 
     func append(_ bytes: some Sequence<UInt8> & Sendable) async throws {
