@@ -72,9 +72,10 @@ struct LocalBlobStoreTests {
 
     @Test("presigned links point at this server's /blobs/ with an expiry and a signature")
     func linkShape() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-blobs-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
         let store = try LocalBlobStore(
-            root: FileManager.default.temporaryDirectory.appendingPathComponent("spotter-blobs-\(UUID())"),
-            baseURL: URL(string: "https://spotter.example/")!, signingKey: SymmetricKey(size: .bits256))
+            root: root, baseURL: URL(string: "https://spotter.example/")!, signingKey: SymmetricKey(size: .bits256))
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let upload = try store.presignedUpload(
             to: BlobKey("media/9/original")!, contentType: "image/jpeg", lifetime: .seconds(900), now: now)
