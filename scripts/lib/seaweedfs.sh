@@ -29,15 +29,25 @@ start_seaweedfs() {
 EOF
   # Every listener on its own free port (gRPC ports too: their default, port + 10000, may be taken).
   local args=()
+  SEAWEED_PORTS=()
   for service in master volume filer s3 admin webdav; do
     port=$(seaweedfs_free_port)
     args+=("-$service.port=$port")
+    SEAWEED_PORTS+=("$port")
     if [ "$service" = s3 ]; then SEAWEED_S3_PORT=$port; fi
   done
-  for service in master volume filer admin; do args+=("-$service.port.grpc=$(seaweedfs_free_port)"); done
+  for service in master volume filer admin; do
+    port=$(seaweedfs_free_port)
+    args+=("-$service.port.grpc=$port")
+    SEAWEED_PORTS+=("$port")
+  done
+  SEAWEED_PORTS+=($((SEAWEED_S3_PORT + 10000)))  # the S3 gateway's gRPC port, which mini does not let us set
   mkdir -p "$SEAWEED_DIR/data"
-  "$weed" mini -dir="$SEAWEED_DIR/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 "${args[@]}" \
-    -s3.config="$SEAWEED_DIR/s3.json" -admin.ui=false -webdav=false -master.volumeSizeLimitMB=64 \
+  # TMPDIR: weed writes its logs there. Its gRPC unix sockets go to /tmp/seaweedfs-*-<port>.sock whatever
+  # TMPDIR says and stay after it stops: stop_seaweedfs removes those of our ports.
+  TMPDIR="$SEAWEED_DIR" "$weed" mini -dir="$SEAWEED_DIR/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 "${args[@]}" \
+    -s3.config="$SEAWEED_DIR/s3.json" -s3.localSocket="$SEAWEED_DIR/s3.sock" \
+    -filer.localSocket="$SEAWEED_DIR/filer.sock" -admin.ui=false -webdav=false -master.volumeSizeLimitMB=64 \
     >"$SEAWEED_DIR/weed.log" 2>&1 &
   SEAWEED_PID=$!
   export SPOTTER_TEST_S3_ENDPOINT="http://127.0.0.1:$SEAWEED_S3_PORT"
@@ -78,5 +88,7 @@ stop_seaweedfs() {
     wait "$SEAWEED_PID" 2>/dev/null || true
   fi
   rm -rf "$SEAWEED_DIR"
-  SEAWEED_DIR= SEAWEED_PID=
+  local port
+  for port in "${SEAWEED_PORTS[@]}"; do rm -f /tmp/seaweedfs-*-"$port".sock; done
+  SEAWEED_DIR= SEAWEED_PID= SEAWEED_PORTS=()
 }

@@ -16,6 +16,9 @@ final class BlobFile: @unchecked Sendable {
     let temporaryPath: String
     let finalPath: String
     private let descriptor: Int32
+    /// Closed once, whatever fails: a second `close` of the same number could close another file or socket
+    /// opened since under it.
+    private var isOpen = true
     /// Bytes of the blob itself written so far (the header line not counted).
     private(set) var size = 0
 
@@ -32,11 +35,15 @@ final class BlobFile: @unchecked Sendable {
         let temporaryPath = "\(finalPath)~\(UUID().uuidString).tmp"
         return try await NIOThreadPool.singleton.runIfActive {
             var descriptor: Int32 = -1
-            // Twice: a delete of the folder's last blob may remove the folder between making it and opening.
-            for _ in 0..<2 where descriptor < 0 {
+            // Again when a delete of the folder's last blob removed the folder between making it and opening
+            // (once the temporary file is in it, the folder is not empty and stays).
+            for _ in 0..<8 where descriptor < 0 {
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 } catch {
+                    guard Self.hasFileAmongFolders(of: finalPath, below: root.path) else {
+                        throw BlobStoreError.unavailable("could not make a blob's folder: \(error)")
+                    }
                     throw BlobStoreError.refused(status: 409, detail: "another blob's name is a prefix of this key")
                 }
                 descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -53,6 +60,17 @@ final class BlobFile: @unchecked Sendable {
         }
     }
 
+    /// Whether one of the folders `path` would be in is a file (a blob) rather than a folder.
+    private static func hasFileAmongFolders(of path: String, below root: String) -> Bool {
+        var folder = (path as NSString).deletingLastPathComponent
+        while folder.count > root.count {
+            var attributes = stat()
+            if stat(folder, &attributes) == 0, (attributes.st_mode & S_IFMT) == S_IFREG { return true }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return false
+    }
+
     func append(_ bytes: some Sequence<UInt8> & Sendable) async throws {
         let bytes = Array(bytes)
         try await NIOThreadPool.singleton.runIfActive { try self.writeAll(bytes) }
@@ -67,7 +85,7 @@ final class BlobFile: @unchecked Sendable {
                 self.abandonNow()
                 throw BlobStoreError.unavailable("could not flush a blob (errno \(code))")
             }
-            close(self.descriptor)
+            self.closeOnce()
             guard rename(self.temporaryPath, self.finalPath) == 0 else {
                 let code = errno
                 unlink(self.temporaryPath)
@@ -91,8 +109,14 @@ final class BlobFile: @unchecked Sendable {
     }
 
     private func abandonNow() {
-        close(descriptor)
+        closeOnce()
         unlink(temporaryPath)
+    }
+
+    private func closeOnce() {
+        guard isOpen else { return }
+        isOpen = false
+        close(descriptor)
     }
 
     private func writeAll(_ bytes: [UInt8]) throws {

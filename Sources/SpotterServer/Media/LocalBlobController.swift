@@ -35,7 +35,12 @@ struct LocalBlobController: Sendable {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxUploadSize {
             return tooLarge(context)
         }
-        let file = try await store.create(key, contentType: contentType)
+        let file: BlobFile
+        do {
+            file = try await store.create(key, contentType: contentType)
+        } catch let error as BlobStoreError {
+            return refusal(for: error, context)
+        }
         do {
             for try await chunk in request.body {
                 guard file.size + chunk.readableBytes <= maxUploadSize else {
@@ -45,6 +50,9 @@ struct LocalBlobController: Sendable {
                 try await file.append(chunk.readableBytesView)
             }
             try await file.commit()
+        } catch let error as BlobStoreError {
+            await file.abandon()
+            return refusal(for: error, context)
         } catch {
             await file.abandon()
             throw error
@@ -58,7 +66,13 @@ struct LocalBlobController: Sendable {
         case .success(let value): authorized = value
         case .failure(let refusal): return refusal.response
         }
-        guard let blob = try await store.get(authorized.key) else {
+        let found: Blob?
+        do {
+            found = try await store.get(authorized.key)
+        } catch let error as BlobStoreError {
+            return refusal(for: error, context)
+        }
+        guard let blob = found else {
             return refusal(404, "Not Found", "There is no blob at this link.", context)
         }
         let secondsLeft = max(0, authorized.expires - Int(clock.now.timeIntervalSince1970.rounded(.down)))
@@ -104,6 +118,18 @@ struct LocalBlobController: Sendable {
             return .failure(Refusal(response: refusal(403, "Forbidden", "The link has expired.", context)))
         }
         return .success(Authorized(key: key, expires: expires))
+    }
+
+    /// The store's own refusal (a key that is another's folder: 409) as the client's problem; the disk
+    /// failing as the server's (503, the detail in the log only).
+    private func refusal(for error: BlobStoreError, _ context: AppRequestContext) -> Response {
+        switch error {
+        case .refused(let status, let detail):
+            return refusal(status, HTTPResponse.Status(code: status).reasonPhrase, detail, context)
+        case .unavailable(let detail):
+            context.logger.error("blob store unavailable", metadata: ["error": "\(detail)"])
+            return refusal(503, "Service Unavailable", "The blob store could not be reached.", context)
+        }
     }
 
     private func tooLarge(_ context: AppRequestContext) -> Response {

@@ -12,6 +12,9 @@ import SpotterCore
 /// one whole, never a mix. (A sidecar file would take two renames, and extended attributes are not on every
 /// filesystem: tmpfs before Linux 6.6 has no `user.*` attributes.)
 ///
+/// Keys are paths, so one key cannot be both a blob and a folder of others (`media/1` beside `media/1/small`),
+/// as it can in a bucket: such a put is refused (409). Spotter's keys (`media/<id>/<rendition>`) never nest.
+///
 /// A presigned URL is `<baseURL>/blobs/<key>?expires=<unix seconds>&signature=<hex>`, where the signature is
 /// HMAC-SHA256 under `signingKey` of the method, the key, the expiry and (for uploads) the content type, so
 /// changing any of them, or sending another `Content-Type`, makes it worthless. `LocalBlobController` checks
@@ -61,7 +64,8 @@ public struct LocalBlobStore: BlobStore {
         let path = self.path(of: key)
         let root = self.root.path
         try await NIOThreadPool.singleton.runIfActive {
-            guard unlink(path) == 0 || errno == ENOENT || errno == ENOTDIR else {
+            // ENOENT, ENOTDIR, EISDIR: no blob there (nothing, or only a prefix of other blobs' keys).
+            guard unlink(path) == 0 || [ENOENT, ENOTDIR, EISDIR].contains(errno) else {
                 throw BlobStoreError.unavailable("could not remove a blob (errno \(errno))")
             }
             // Empty folders left behind go too (a media id's folder once its renditions are gone); a folder a

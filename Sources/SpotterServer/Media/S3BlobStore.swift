@@ -54,13 +54,19 @@ public final class S3BlobStore: BlobStore, Service {
     /// How long one request to the bucket may take, body included.
     private let timeout: TimeAmount = .seconds(120)
 
-    public init(configuration: S3Configuration) {
+    /// `connectTimeout` bounds how long an unreachable bucket keeps a request waiting (AsyncHTTPClient keeps
+    /// retrying a refused connection until then).
+    public init(configuration: S3Configuration, connectTimeout: TimeAmount = .seconds(5)) {
         self.configuration = configuration
         signer = SigV4(
             endpoint: configuration.endpoint, region: configuration.region, addressing: configuration.addressing,
             credentials: .init(
                 accessKeyID: configuration.accessKeyID, secretAccessKey: configuration.secretAccessKey))
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        var settings = HTTPClient.Configuration()
+        settings.timeout = .init(connect: connectTimeout)
+        // A signed request is for one host: a redirect elsewhere is an error to report, not to follow.
+        settings.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
     }
 
     /// Waits for the application to stop, then closes the HTTP client's connections.

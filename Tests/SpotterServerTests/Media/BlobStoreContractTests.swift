@@ -85,6 +85,11 @@ struct BlobStoreContractTests {
             for name in names {
                 #expect(try await store.get(key(name))?.data == Data(name.utf8), "\(name)")
             }
+            // A prefix of keys is no object: it reads as nothing, and deleting it deletes nothing
+            #expect(try await store.get(key("deep/er")) == nil)
+            #expect(try await store.info(key("deep")) == nil)
+            try await store.delete(key("deep/er"))
+            #expect(try await store.get(key("deep/er/still/.hidden"))?.data == Data("deep/er/still/.hidden".utf8))
         }
     }
 

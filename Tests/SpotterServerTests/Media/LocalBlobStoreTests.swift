@@ -45,11 +45,37 @@ struct LocalBlobStoreTests {
         #expect(FileManager.default.fileExists(atPath: root.path))
     }
 
+    @Test("a key cannot be both a blob and a folder of blobs: 409, the blob kept")
+    func nestedKeys() async throws {
+        try await LocalBlobServer.run { store, _ in
+            try await store.put(Data("blob".utf8), at: BlobKey("media/1")!, contentType: "image/png")
+            try await store.put(Data("inner".utf8), at: BlobKey("media/2/small")!, contentType: "image/png")
+            await #expect(
+                throws: BlobStoreError.refused(status: 409, detail: "another blob's name is a prefix of this key")
+            ) {
+                try await store.put(Data("x".utf8), at: BlobKey("media/1/small")!, contentType: "image/png")
+            }
+            await #expect(
+                throws: BlobStoreError.refused(status: 409, detail: "this key is a prefix of other blobs' keys")
+            ) {
+                try await store.put(Data("x".utf8), at: BlobKey("media/2")!, contentType: "image/png")
+            }
+            let upload = try store.presignedUpload(
+                to: BlobKey("media/1/large")!, contentType: "image/png", lifetime: .seconds(60), now: Date())
+            let sent = try await send(upload, body: Data("x".utf8))
+            #expect(sent.status == 409)
+            #expect(sent.headers["content-type"] == "application/problem+json")
+            #expect(try await store.get(BlobKey("media/1")!)?.data == Data("blob".utf8))
+            #expect(try await store.get(BlobKey("media/2/small")!)?.data == Data("inner".utf8))
+        }
+    }
+
     @Test("presigned links point at this server's /blobs/ with an expiry and a signature")
     func linkShape() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-blobs-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
         let store = try LocalBlobStore(
-            root: FileManager.default.temporaryDirectory.appendingPathComponent("spotter-blobs-\(UUID())"),
-            baseURL: URL(string: "https://spotter.example/")!, signingKey: SymmetricKey(size: .bits256))
+            root: root, baseURL: URL(string: "https://spotter.example/")!, signingKey: SymmetricKey(size: .bits256))
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let upload = try store.presignedUpload(
             to: BlobKey("media/9/original")!, contentType: "image/jpeg", lifetime: .seconds(900), now: now)
