@@ -109,7 +109,14 @@ public struct MediaService: Sendable {
         _ data: Data, contentType: String, purpose: MediaPurpose, description: String?, focus: FocalPoint?,
         owner: AccountRecord
     ) async throws -> Media {
-        let declared = contentType.lowercased()
+        // A form part without a type of its own (or a generic one) is taken for what its bytes are; a
+        // declared type is checked again from the bytes when the photo is processed.
+        var declared = contentType.lowercased()
+        if declared.isEmpty || declared == "application/octet-stream",
+            let sniffed = try? ImageSniffer.format(of: data)
+        {
+            declared = sniffed.contentType
+        }
         var problems = MediaRules.problems(contentType: declared, byteSize: data.count, limits: configuration.limits)
             .map { problem in
                 FieldError(

@@ -38,14 +38,15 @@ struct MediaController {
             return EditedResponse(status: .accepted, response: uploaded)
         }
         routes.get(":id") { _, context in
-            try await media.get(try context.id("id"), owner: try context.requireViewer())
+            try await media.get(try Self.mediaID(context), owner: try context.requireViewer())
         }
         routes.patch(":id") { request, context in
+            let id = try Self.mediaID(context)
             let body = try await request.decodeJSON(UpdateMediaRequest.self, context: context)
-            return try await media.update(try context.id("id"), with: body, owner: try context.requireViewer())
+            return try await media.update(id, with: body, owner: try context.requireViewer())
         }
         routes.delete(":id") { _, context in
-            try await media.delete(try context.id("id"), owner: try context.requireViewer())
+            try await media.delete(try Self.mediaID(context), owner: try context.requireViewer())
             return Response(status: .noContent)
         }
         routes.post(":id/complete") { _, context in
@@ -54,6 +55,16 @@ struct MediaController {
                 response: try await media.complete(try context.id("id"), owner: try context.requireViewer()))
         }
         return routes
+    }
+
+    /// The upload `:id` names. `direct` is the upload route's own path, which `:id` also matches: another method
+    /// on it is 405, as on any path that does not take it.
+    static func mediaID(_ context: AppRequestContext) throws -> MediaID {
+        if context.parameters.get("id") == "direct" {
+            throw HTTPError(
+                .methodNotAllowed, headers: [.allow: "POST"], message: "/api/v1/media/direct takes POST only.")
+        }
+        return try context.id("id")
     }
 
     /// The request's `multipart/form-data` body, or a 400/415 saying what it should be.
@@ -74,7 +85,8 @@ struct MediaFilesController {
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get(":id/:file") { request, context in
-            let file = try context.text("file")
+            // Anything but an id and `large.jpg` or `small.jpg` names no photo: 404, never a 4xx of its own.
+            let file = context.parameters.get("file") ?? ""
             guard let id = MediaID(context.parameters.get("id") ?? ""), file.hasSuffix(".jpg"),
                 let rendition = MediaRendition(rawValue: String(file.dropLast(4)))
             else { throw SpotterError.notFound("No such photo.") }

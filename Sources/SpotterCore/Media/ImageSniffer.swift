@@ -1,11 +1,10 @@
 import Foundation
-import SpotterCore
 
 /// What a file really is, from its first bytes: the declared content type and the file name are the
 /// uploader's word, and libvips would happily open formats (SVG, PDF, TIFF …) Spotter does not take.
-enum ImageSniffer {
+public enum ImageSniffer {
     /// The supported format these bytes are, or the refusal, saying what they look like when we can tell.
-    static func format(of data: Data) throws(ImageRefusal) -> ImageFormat {
+    public static func format(of data: Data) throws(ImageRefusal) -> ImageFormat {
         let head = [UInt8](data.prefix(64))
         func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
