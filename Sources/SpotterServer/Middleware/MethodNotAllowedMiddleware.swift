@@ -45,13 +45,27 @@ struct RouteMethods: Sendable {
     }
 
     /// The methods of every route whose path matches, sorted by name; empty when no route has this path.
+    ///
+    /// Where a fixed segment and a parameter both match (`/media/direct` and `/media/:id`), the router takes the
+    /// fixed one, and so does this: only the most specific matching routes count.
     func methods(for path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let matching = routes.filter { Self.matches($0.path, segments) }
+        guard let best = matching.map({ Self.fixedness($0.path) }).max(by: { $0.lexicographicallyPrecedes($1) })
+        else { return [] }
         var methods: Set<HTTPRequest.Method> = []
-        for route in routes where Self.matches(route.path, segments) {
+        for route in matching where Self.fixedness(route.path) == best {
             methods.formUnion(route.methods)
         }
         return methods.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    /// 1 for each fixed segment, 0 for a parameter or wildcard, in order: larger is more specific.
+    static func fixedness(_ path: RouterPath) -> [Int] {
+        path.components.map { component in
+            let text = component.description
+            return text.hasPrefix(":") || text.hasPrefix("{") || text.contains("*") ? 0 : 1
+        }
     }
 
     static func matches(_ path: RouterPath, _ segments: [Substring]) -> Bool {

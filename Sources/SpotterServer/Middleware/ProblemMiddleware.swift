@@ -43,6 +43,8 @@ enum ProblemResponse {
             problem = Problem(
                 title: error.status.reasonPhrase, status: status, detail: status == 404 ? "No such resource." : nil)
             if error.status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+            // What the error says beside its status (`Allow` with a 405) goes out with the problem.
+            if let error = error as? HTTPError, let allow = error.headers[.allow] { headers[.allow] = allow }
         default:
             context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             problem = Problem(title: "Internal Server Error", status: 500, detail: "Something went wrong on our side.")
