@@ -13,13 +13,19 @@ struct PostgresPostStore: PostStore {
             try await connection.query(
                 """
                 INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
-                                   template_id, text_hash, in_global, performed_at, created_at, media)
+                                   template_id, text_hash, in_global, performed_at, created_at)
                 VALUES (\(post.id.rawValue), \(post.authorID.rawValue), \(post.kind.rawValue), \(post.text),
                         \(post.visibility.rawValue), \(post.workout.map(StoredJSON.encode)),
                         \(StoredJSON.encode(post.records)), \(StoredJSON.encode(post.hashtags)),
                         \(StoredJSON.encode(post.mentions)), \(post.workout?.templateID?.rawValue), \(post.textHash),
-                        \(post.inGlobal), \(post.performedAt), \(post.createdAt), \(StoredMedia.encode(post.media)))
+                        \(post.inGlobal), \(post.performedAt), \(post.createdAt))
                 """, logger: logger)
+            // Photos in their own statement, only when there are some: the column's default is no photos.
+            if !post.media.isEmpty {
+                try await connection.query(
+                    "UPDATE posts SET media = \(StoredMedia.encode(post.media)) WHERE id = \(post.id.rawValue)",
+                    logger: logger)
+            }
             try await Self.writeTags(post, connection, logger)
         }
     }

@@ -11,16 +11,22 @@ struct SQLitePostStore: PostStore {
             try db.execute(
                 cached: """
                     INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
-                                       template_id, text_hash, in_global, performed_at, created_at, media)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       template_id, text_hash, in_global, performed_at, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     post.id.description, post.authorID.description, post.kind.rawValue, post.text,
                     post.visibility.rawValue, post.workout.map(StoredJSON.encode), StoredJSON.encode(post.records),
                     StoredJSON.encode(post.hashtags), StoredJSON.encode(post.mentions),
                     post.workout?.templateID?.description, post.textHash, post.inGlobal,
-                    post.performedAt.sqliteValue, post.createdAt.sqliteValue, StoredMedia.encode(post.media),
+                    post.performedAt.sqliteValue, post.createdAt.sqliteValue,
                 ])
+            // Photos in their own statement, only when there are some: the column's default is no photos.
+            if !post.media.isEmpty {
+                try db.execute(
+                    cached: "UPDATE posts SET media = ? WHERE id = ?",
+                    arguments: [StoredMedia.encode(post.media), post.id.description])
+            }
             try Self.writeTags(post, db)
         }
     }

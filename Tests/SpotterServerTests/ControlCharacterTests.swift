@@ -100,6 +100,7 @@ private struct RequestFixture {
     let postID: PostID
     let exerciseID: ExerciseTemplateID
     let workoutTemplateID: WorkoutTemplateID
+    let mediaID: MediaID
     /// Good JSON bodies by operation (`POST /api/v1/posts`).
     let bodies: [String: String]
 
@@ -138,6 +139,7 @@ private struct RequestFixture {
         let comment = try await api.call(
             .post, "/api/v1/posts/\(post.id)/comments", token: token, body: CreateCommentRequest(text: "First!")
         ).decode(SpotterModels.Comment.self)
+        let upload = try await api.presign(token, byteSize: 1000)
         let webPush = """
             {"endpoint":"https://push.example.net/send/abc","keys":\
             {"p256dh":"\(Data(repeating: 4, count: 65).base64URL)","auth":"\(Data(repeating: 1, count: 16).base64URL)"}}
@@ -181,6 +183,9 @@ private struct RequestFixture {
             "DELETE /api/v1/notifications/devices": #"{"token":"\#(device)"}"#,
             "POST /api/v1/notifications/web-push": webPush,
             "POST /api/v1/notifications/web-push/unsubscribe": #"{"endpoint":"https://push.example.net/send/abc"}"#,
+            "POST /api/v1/media":
+                #"{"content_type":"image/jpeg","byte_size":1000,"purpose":"post","description":"Mile 3."}"#,
+            "PATCH /api/v1/media/{id}": #"{"description":"Mile 3.","focus":{"x":0,"y":0.5}}"#,
         ]
         return RequestFixture(
             token: token,
@@ -189,7 +194,8 @@ private struct RequestFixture {
                 "token": device, "author": "ana", "q": "squat", "type": "posts",
                 "cursor": PageRequest.encode(post.id.rawValue), "since": PageRequest.encode(post.id.rawValue),
             ],
-            postID: post.id, exerciseID: exercise.id, workoutTemplateID: template.id, bodies: bodies)
+            postID: post.id, exerciseID: exercise.id, workoutTemplateID: template.id, mediaID: upload.id,
+            bodies: bodies)
     }
 
     /// The good request of `field`'s operation, with `control` put into the middle of `field`'s value.
@@ -226,6 +232,7 @@ private struct RequestFixture {
         if name == "id" {
             if path.hasPrefix("/api/v1/exercises") { return exerciseID.description }
             if path.hasPrefix("/api/v1/workout-templates") { return workoutTemplateID.description }
+            if path.hasPrefix("/api/v1/media") { return mediaID.description }
             return postID.description
         }
         guard let value = parameters[name] else {
