@@ -93,9 +93,9 @@ struct VipsImageProcessorTests {
         }
     }
 
-    @Test("a 50-megapixel PNG of a few kilobytes is refused from its header, in milliseconds")
+    @Test("a 50-megapixel PNG of 150 kB is refused from its header, in milliseconds")
     func refusesDecompressionBomb() async throws {
-        // Given a 10000×5000 RGB PNG (150 MB of pixels) that compresses to a few hundred kilobytes
+        // Given a 10000×5000 RGB PNG (150 MB of pixels) that compresses to 150 kB
         let bomb = try TestImages.black(width: 10000, height: 5000, bands: 3, as: ".png[compression=9]")
         #expect(bomb.count < 1 << 20)
 
@@ -110,8 +110,9 @@ struct VipsImageProcessorTests {
             fastest = min(fastest, clock.now - start)
         }
 
-        // Then the refusal came from the header: decoding it takes about a second on this machine
-        #expect(fastest < .milliseconds(50), "\(fastest)")
+        // Then the refusal came from the header (reading it takes about a millisecond; decoding its pixels takes
+        // about two seconds here): the margin is for a machine busy with other work
+        #expect(fastest < .milliseconds(250), "\(fastest)")
     }
 
     @Test("a JPEG, a PNG and a WebP cut short are refused as unreadable", arguments: [".jpg", ".png", ".webp"])
