@@ -63,6 +63,17 @@ enum TestImages {
         return try save(image, as: suffix)
     }
 
+    /// Encodes 16-bit samples (`bands` each, row by row), as a camera's or an editor's 16-bit PNG holds them.
+    static func encode16(_ samples: [UInt16], width: Int, height: Int, bands: Int, as suffix: String) throws -> Data {
+        let image = try #require(
+            samples.withUnsafeBytes { raw in
+                vips_image_new_from_memory_copy(
+                    raw.baseAddress, raw.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_USHORT)
+            })
+        defer { g_object_unref(image) }
+        return try save(image, as: suffix)
+    }
+
     /// A black image of any size, never held in memory: a decompression bomb when saved as a PNG.
     static func black(width: Int, height: Int, bands: Int, as suffix: String) throws -> Data {
         var image: UnsafeMutablePointer<VipsImage>?

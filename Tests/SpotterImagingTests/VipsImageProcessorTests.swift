@@ -151,6 +151,31 @@ struct VipsImageProcessorTests {
         #expect(near(large.pixel(x: 90, y: 25), [255, 0, 0]), "\(large.pixel(x: 90, y: 25))")
     }
 
+    @Test("a 16-bit PNG with transparency and a greyscale JPEG come out as 8-bit sRGB")
+    func sixteenBitAndGrey() async throws {
+        // Given a 16-bit PNG, transparent on the left and half-transparent green on the right
+        var samples = [UInt16](repeating: 0, count: 80 * 40 * 4)
+        for y in 0..<40 {
+            for x in 40..<80 {
+                samples.replaceSubrange((y * 80 + x) * 4..<(y * 80 + x) * 4 + 4, with: [0, 65535, 0, 32768])
+            }
+        }
+        let png = try TestImages.encode16(samples, width: 80, height: 40, bands: 4, as: ".png[bitdepth=16]")
+        #expect(png[24] == 16)  // IHDR's bit depth
+        // And a greyscale JPEG
+        let grey = try TestImages.encode(
+            TestImages.Pixels(width: 60, height: 30, bands: 1, fill: [128]), as: ".jpg")
+
+        let fromPNG = try TestImages.decode(try await processor.process(png, limits: limits).large)
+        let fromGrey = try TestImages.decode(try await processor.process(grey, limits: limits).large)
+
+        // Then both are three 8-bit bands: white where it was transparent, pale green where it was half green
+        #expect(fromPNG.bands == 3 && fromPNG.bytes.count == 80 * 40 * 3)
+        #expect(near(fromPNG.pixel(x: 5, y: 20), [255, 255, 255]), "\(fromPNG.pixel(x: 5, y: 20))")
+        #expect(near(fromPNG.pixel(x: 75, y: 20), [128, 255, 128], tolerance: 12), "\(fromPNG.pixel(x: 75, y: 20))")
+        #expect(fromGrey.bands == 3 && near(fromGrey.pixel(x: 30, y: 15), [128, 128, 128]))
+    }
+
     @Test("WebP and HEIC photos are read by what their bytes are", arguments: [".webp", ".heic"])
     func readsWebPAndHEIC(suffix: String) async throws {
         let data = try TestImages.encode(TestImages.cornered(width: 320, height: 240), as: suffix)
