@@ -17,13 +17,6 @@ static inline void spotter_vips_drop_log(const gchar *domain, GLogLevelFlags lev
 static inline int spotter_vips_start(void) {
     if (VIPS_INIT("spotter")) return -1;
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, spotter_vips_drop_log, NULL);
-    // Builds every loader's and saver's class now, on this one thread. Looked up for the first time from
-    // several threads at once, the HEIF saver was once reported missing ("\".heic\" is not a known buffer
-    // format", 1 test run in 25); a class seen while still being built is the likely cause.
-    static const unsigned char nothing[4] = {0};
-    (void) vips_foreign_find_save_buffer(".jpg");
-    (void) vips_foreign_find_load_buffer(nothing, sizeof nothing);  // no loader takes 4 zero bytes
-    vips_error_clear();
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);

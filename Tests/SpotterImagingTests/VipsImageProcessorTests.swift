@@ -214,6 +214,28 @@ struct VipsImageProcessorTests {
         #expect(image.blurhash == red)
     }
 
+    @Test("eight photos of four types are processed at once, each into its own renditions")
+    func manyAtOnce() async throws {
+        // Given photos of each type, made one after the other
+        var photos: [(Data, Int)] = []
+        for (index, suffix) in [".jpg", ".png", ".webp", ".heic", ".jpg", ".png", ".webp", ".heic"].enumerated() {
+            let width = 200 + index * 10
+            photos.append((try TestImages.encode(TestImages.cornered(width: width, height: 100), as: suffix), width))
+        }
+        let processor = VipsImageProcessor(concurrency: 8)
+
+        // When all are processed at once
+        let widths = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for (data, width) in photos {
+                group.addTask { (width, try await processor.process(data, limits: ImageLimits()).width) }
+            }
+            return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+        }
+
+        // Then each comes out at its own size
+        #expect(widths.count == 8 && widths.allSatisfy { $0.0 == $0.1 }, "\(widths)")
+    }
+
     @Test("two photos are processed at the same time, each into its own renditions")
     func concurrent() async throws {
         let wide = try TestImages.encode(TestImages.cornered(width: 1200, height: 600), as: ".jpg")
