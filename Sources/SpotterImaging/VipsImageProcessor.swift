@@ -18,11 +18,11 @@ public struct VipsImageProcessor: ImageProcessor {
     /// JPEG quality of the renditions.
     public var quality: Int
     private let queue = DispatchQueue(label: "spotter.imaging", qos: .userInitiated, attributes: .concurrent)
-    private let gate: DispatchSemaphore
+    private let gate: Gate
 
     public init(concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, quality: Int = 82) {
         self.quality = quality
-        self.gate = DispatchSemaphore(value: max(1, concurrency))
+        self.gate = Gate(max(1, concurrency))
     }
 
     public func process(_ data: Data, limits: ImageLimits) async throws -> ProcessedImage {
@@ -33,21 +33,22 @@ public struct VipsImageProcessor: ImageProcessor {
         let format = try ImageSniffer.format(of: data)
         try Vips.start()
         let quality = quality
-        let gate = gate
-        return try await withCheckedThrowingContinuation { continuation in
+        // Photos beyond `concurrency` wait here, suspended, rather than each holding a Dispatch thread.
+        await gate.enter()
+        let result = await withCheckedContinuation { continuation in
             queue.async {
-                gate.wait()
                 defer {
-                    gate.signal()
                     // Frees libvips' buffers for this thread, which Dispatch may retire.
                     vips_thread_shutdown()
                 }
                 continuation.resume(
-                    with: Result { () throws(ImageRefusal) in
+                    returning: Result { () throws(ImageRefusal) in
                         try Self.render(data, format: format, limits: limits, quality: quality)
                     })
             }
         }
+        await gate.leave()
+        return try result.get()
     }
 
     /// Header check, then large rendition, small rendition and BlurHash, synchronously.
@@ -89,5 +90,30 @@ public struct VipsImageProcessor: ImageProcessor {
             }
         }
         return try result.get()
+    }
+}
+
+/// At most `limit` holders at once; the others wait, suspended, in the order they came.
+private actor Gate {
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ limit: Int) { available = limit }
+
+    func enter() async {
+        guard available == 0 else {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the place to the first waiting, if any.
+    func leave() {
+        if waiting.isEmpty {
+            available += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }

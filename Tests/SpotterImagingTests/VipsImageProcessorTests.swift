@@ -94,9 +94,9 @@ struct VipsImageProcessorTests {
         }
     }
 
-    @Test("a 50-megapixel PNG of a few kilobytes is refused from its header, in milliseconds")
+    @Test("a 50-megapixel PNG of 150 kB is refused from its header, in milliseconds")
     func refusesDecompressionBomb() async throws {
-        // Given a 10000×5000 RGB PNG (150 MB of pixels) that compresses to a few hundred kilobytes
+        // Given a 10000×5000 RGB PNG (150 MB of pixels) that compresses to 150 kB
         let bomb = try TestImages.black(width: 10000, height: 5000, bands: 3, as: ".png[compression=9]")
         #expect(bomb.count < 1 << 20)
 
@@ -111,8 +111,9 @@ struct VipsImageProcessorTests {
             fastest = min(fastest, clock.now - start)
         }
 
-        // Then the refusal came from the header: decoding it takes about a second on this machine
-        #expect(fastest < .milliseconds(50), "\(fastest)")
+        // Then the refusal came from the header (reading it takes about a millisecond; decoding its pixels takes
+        // about two seconds here): the margin is for a machine busy with other work
+        #expect(fastest < .milliseconds(250), "\(fastest)")
     }
 
     @Test("a JPEG, a PNG and a WebP cut short are refused as unreadable", arguments: [".jpg", ".png", ".webp"])
@@ -151,6 +152,31 @@ struct VipsImageProcessorTests {
         #expect(near(large.pixel(x: 90, y: 25), [255, 0, 0]), "\(large.pixel(x: 90, y: 25))")
     }
 
+    @Test("a 16-bit PNG with transparency and a greyscale JPEG come out as 8-bit sRGB")
+    func sixteenBitAndGrey() async throws {
+        // Given a 16-bit PNG, transparent on the left and half-transparent green on the right
+        var samples = [UInt16](repeating: 0, count: 80 * 40 * 4)
+        for y in 0..<40 {
+            for x in 40..<80 {
+                samples.replaceSubrange((y * 80 + x) * 4..<(y * 80 + x) * 4 + 4, with: [0, 65535, 0, 32768])
+            }
+        }
+        let png = try TestImages.encode16(samples, width: 80, height: 40, bands: 4, as: ".png[bitdepth=16]")
+        #expect(png[24] == 16)  // IHDR's bit depth
+        // And a greyscale JPEG
+        let grey = try TestImages.encode(
+            TestImages.Pixels(width: 60, height: 30, bands: 1, fill: [128]), as: ".jpg")
+
+        let fromPNG = try TestImages.decode(try await processor.process(png, limits: limits).large)
+        let fromGrey = try TestImages.decode(try await processor.process(grey, limits: limits).large)
+
+        // Then both are three 8-bit bands: white where it was transparent, pale green where it was half green
+        #expect(fromPNG.bands == 3 && fromPNG.bytes.count == 80 * 40 * 3)
+        #expect(near(fromPNG.pixel(x: 5, y: 20), [255, 255, 255]), "\(fromPNG.pixel(x: 5, y: 20))")
+        #expect(near(fromPNG.pixel(x: 75, y: 20), [128, 255, 128], tolerance: 12), "\(fromPNG.pixel(x: 75, y: 20))")
+        #expect(fromGrey.bands == 3 && near(fromGrey.pixel(x: 30, y: 15), [128, 128, 128]))
+    }
+
     @Test("WebP and HEIC photos are read by what their bytes are", arguments: [".webp", ".heic"])
     func readsWebPAndHEIC(suffix: String) async throws {
         let data = try TestImages.encode(TestImages.cornered(width: 320, height: 240), as: suffix)
@@ -187,6 +213,28 @@ struct VipsImageProcessorTests {
         let red = BlurHash.encode(
             rgb: TestImages.Pixels(width: 32, height: 24, fill: [255, 0, 0]).bytes, width: 32, height: 24)
         #expect(image.blurhash == red)
+    }
+
+    @Test("eight photos of four types are processed at once, each into its own renditions")
+    func manyAtOnce() async throws {
+        // Given photos of each type, made one after the other
+        var photos: [(Data, Int)] = []
+        for (index, suffix) in [".jpg", ".png", ".webp", ".heic", ".jpg", ".png", ".webp", ".heic"].enumerated() {
+            let width = 200 + index * 10
+            photos.append((try TestImages.encode(TestImages.cornered(width: width, height: 100), as: suffix), width))
+        }
+        let processor = VipsImageProcessor(concurrency: 8)
+
+        // When all are processed at once
+        let widths = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for (data, width) in photos {
+                group.addTask { (width, try await processor.process(data, limits: ImageLimits()).width) }
+            }
+            return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+        }
+
+        // Then each comes out at its own size
+        #expect(widths.count == 8 && widths.allSatisfy { $0.0 == $0.1 }, "\(widths)")
     }
 
     @Test("two photos are processed at the same time, each into its own renditions")
