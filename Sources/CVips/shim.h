@@ -6,7 +6,13 @@
 #ifndef SPOTTER_CVIPS_SHIM_H
 #define SPOTTER_CVIPS_SHIM_H
 
+#include <malloc.h>
 #include <vips/vips.h>
+
+// glibc's mallopt(M_ARENA_MAX, n): Swift's Glibc module does not carry malloc.h.
+static inline int spotter_malloc_arena_max(int arenas) {
+    return mallopt(M_ARENA_MAX, arenas);
+}
 
 static inline void spotter_vips_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message,
     gpointer data) {}

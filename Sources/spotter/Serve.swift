@@ -1,5 +1,6 @@
 import ArgumentParser
 import Hummingbird
+import SpotterImaging
 import SpotterServer
 
 /// `spotter serve`: migrate, then serve until SIGINT or SIGTERM, finishing requests in flight.
@@ -9,8 +10,11 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
 
     func run() async throws {
+        // Before the server's threads start allocating: see `MallocArenas` (photo processing's memory).
+        let arenas = MallocArenas.limit()
         let configuration = try options.configuration()
         let logger = options.logger(configuration)
+        if let arenas { logger.info("malloc arenas limited", metadata: ["arenas": "\(arenas)"]) }
         if let descriptors = DescriptorLimit.raiseToHard() {
             // Each connection and socket takes a descriptor; the limit is how many the server can hold at once.
             logger.info(

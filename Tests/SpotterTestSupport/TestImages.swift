@@ -71,7 +71,9 @@ public enum TestImages {
     }
 
     /// Encodes 16-bit samples (`bands` each, row by row), as a camera's or an editor's 16-bit PNG holds them.
-    public static func encode16(_ samples: [UInt16], width: Int, height: Int, bands: Int, as suffix: String) throws -> Data {
+    public static func encode16(
+        _ samples: [UInt16], width: Int, height: Int, bands: Int, as suffix: String
+    ) throws -> Data {
         libvips.lock()
         defer { libvips.unlock() }
         let image = try #require(
