@@ -6,6 +6,16 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
 
+/// Where glib's headers are, which libvips' headers include: `pkg-config --cflags vips` less what libvips'
+/// own headers do not need. Both Debian architectures' folders; the one that isn't there is ignored.
+let vipsHeaders: [SwiftSetting] = [
+    .unsafeFlags([
+        "-Xcc", "-I/usr/include/glib-2.0",
+        "-Xcc", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+        "-Xcc", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+    ])
+]
+
 let package = Package(
     name: "Spotter",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -67,14 +77,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // libvips through pkg-config; its C-variadic calls are wrapped in the module's shim header.
-        .systemLibrary(
-            name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]
-        ),
+        // libvips (Debian's libvips-dev, which scripts/serve and scripts/test install); its C-variadic calls are
+        // wrapped in the module's shim header. Not through pkg-config: glib's flags there carry `-pthread`, which
+        // SwiftPM refuses with a warning on every build; the headers need only glib's two folders
+        // (`vipsHeaders`), and the module map names the libraries to link.
+        .systemLibrary(name: "CVips", path: "Sources/CVips", providers: [.apt(["libvips-dev"])]),
         .target(
             name: "SpotterImaging",
             dependencies: ["CVips", "SpotterCore"],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + vipsHeaders
         ),
         .target(
             name: "SpotterServer",
@@ -107,7 +118,7 @@ let package = Package(
             ],
             // The web app's templates and static assets travel as one folder, read once at start-up.
             resources: [.copy("Resources/openapi.yaml"), .copy("Resources/web")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + vipsHeaders
         ),
         // The client SDK: Foundation, the wire types, GRDB for the outbox and caches, and a WebSocket client
         // that runs on Linux and Apple platforms alike, so it builds for iOS as for Linux.
@@ -138,7 +149,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + vipsHeaders
         ),
         .testTarget(
             name: "SpotterModelsTests",
@@ -148,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "SpotterCoreTests",
             dependencies: ["SpotterCore", "SpotterTestSupport"],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + vipsHeaders
         ),
         .target(
             name: "SpotterTestSupport",
@@ -158,7 +169,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SpotterTestSupport",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + vipsHeaders
         ),
         .testTarget(
             name: "SpotterServerTests",
@@ -187,14 +198,14 @@ let package = Package(
             ],
             // Read from the source tree by SigV4Tests (botocore's presigned URLs), not shipped as a resource.
             exclude: ["Media/sigv4-botocore.json"],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + vipsHeaders
         ),
         .testTarget(
             name: "SpotterImagingTests",
             dependencies: ["SpotterImaging", "CVips", "SpotterCore", "SpotterTestSupport"],
             // Read from the source tree by BlurHashTests (PyPI blurhash's hashes), not shipped as a resource.
             exclude: ["blurhash-vectors.json"],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + vipsHeaders
         ),
         .testTarget(
             name: "SpotterKitTests",
@@ -209,7 +220,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + vipsHeaders
         ),
     ]
 )
