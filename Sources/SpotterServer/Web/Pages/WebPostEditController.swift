@@ -20,8 +20,19 @@ struct WebPostEditController {
             let selected: Bool
         }
 
+        /// A photo of the post, with its Remove box.
+        struct Photo {
+            let id: String
+            let previewURL: String
+            let alt: String
+            let label: String
+            let removed: Bool
+        }
+
         let id: String
         let isWorkout: Bool
+        let photos: [Photo]
+        let hasPhotos: Bool
         let title: String
         let text: String
         let visibilities: [Choice]
@@ -30,10 +41,19 @@ struct WebPostEditController {
         let titleInvalid: Bool
         let textInvalid: Bool
 
-        init(id: PostID, isWorkout: Bool, title: String, text: String, visibility: String, problems: [FieldError] = [])
-        {
+        init(
+            id: PostID, isWorkout: Bool, media: [MediaAttachment] = [], removed: Set<String> = [], title: String,
+            text: String, visibility: String, problems: [FieldError] = []
+        ) {
             self.id = id.description
             self.isWorkout = isWorkout
+            photos = media.enumerated().map { index, photo in
+                Photo(
+                    id: photo.id.description, previewURL: photo.previewURL, alt: photo.description ?? "",
+                    label: "Remove photo \(index + 1)" + (photo.description.map { ": \($0)" } ?? ""),
+                    removed: removed.contains(photo.id.description))
+            }
+            hasPhotos = !photos.isEmpty
             self.title = title
             self.text = text
             let labels: [Visibility: String] = [.public: "Everyone", .followers: "Followers", .private: "Only me"]
@@ -51,6 +71,7 @@ struct WebPostEditController {
             case "workout.title": "Title"
             case "text": "Text"
             case "visibility": "Who can see it"
+            case _ where field.hasPrefix("media_ids"): "Photos"
             default: field
             }
         }
@@ -73,8 +94,8 @@ struct WebPostEditController {
                 throw SpotterError.forbidden("Only the author can edit this post.")
             }
             let view = EditView(
-                id: post.id, isWorkout: post.workout != nil, title: post.workout?.title ?? "", text: post.text,
-                visibility: post.visibility.rawValue)
+                id: post.id, isWorkout: post.workout != nil, media: post.media, title: post.workout?.title ?? "",
+                text: post.text, visibility: post.visibility.rawValue)
             return try await pages.page("post_edit", title: "Edit your post", content: view, context: context)
         }
         routes.post("posts/:id/edit") { _, context in
@@ -86,6 +107,9 @@ struct WebPostEditController {
             let title = form.all("title").first ?? post.workout?.title ?? ""
             let text = form.all("text").first ?? post.text
             let visibilityText = form["visibility"] ?? post.visibility.rawValue
+            // Photos ticked Remove leave the post; the others stay in their order.
+            let removed = Set(form.all("media_remove"))
+            let media = removed.isEmpty ? nil : post.media.map(\.id).filter { !removed.contains($0.description) }
             do {
                 guard let visibility = Visibility(rawValue: visibilityText) else {
                     throw SpotterError.invalid("visibility", "must be Everyone, Followers or Only me")
@@ -93,13 +117,15 @@ struct WebPostEditController {
                 var workout = post.workout
                 workout?.title = title
                 _ = try await posts.update(
-                    id, with: UpdatePostRequest(text: text, visibility: visibility, workout: workout), viewer: viewer)
+                    id, with: UpdatePostRequest(text: text, visibility: visibility, workout: workout, mediaIDs: media),
+                    viewer: viewer)
                 return WebPages.redirect(to: "/posts/\(id)")
             } catch let error as SpotterError {
                 guard case .validation(let problems) = error else { throw error }
                 let view = EditView(
-                    id: id, isWorkout: post.workout != nil, title: title, text: text, visibility: visibilityText,
-                    problems: problems)
+                    id: id, isWorkout: post.workout != nil, media: post.media, removed: removed, title: title,
+                    text: text,
+                    visibility: visibilityText, problems: problems)
                 return try await pages.page(
                     "post_edit", title: "Edit your post", content: view, context: context, status: .unprocessableContent
                 )
