@@ -164,6 +164,47 @@ struct WebPhotosTests {
         }
     }
 
+    @Test("the workout builder posts a workout with its photo", arguments: StorageBackend.available)
+    func workoutWithPhoto(backend: StorageBackend) async throws {
+        try await TestApp.run(backend, configure: BlobBackend.local.configure) { api in
+            // Given Ana's photo, uploaded by the builder's picker
+            var ana = WebBrowser(api)
+            try await ana.signUp("ana")
+            let compose = try await ana.get("/compose")
+            #expect(compose.text.contains(#"id="workout-photo" name="photo" type="file""#))
+            let file = WebFile(name: "file", filename: "s.jpg", contentType: "image/jpeg", data: try Self.photo())
+            let photo = try await ana.settled(
+                try await ana.postMultipart("/uploads", files: [file], csrfHeader: true).decode(Media.self).id)
+
+            // When she logs a workout with it
+            let posted = try await ana.post(
+                "/compose",
+                [
+                    ("kind", "workout"), ("title", "Heavy Monday"), ("type", "strength"),
+                    ("exercise_name", "Back Squat"), ("set_exercise", "0"), ("set_weight", "100"), ("set_reps", "5"),
+                    ("media_id", photo.id.description), ("media_alt", "The squat rack"), ("visibility", "public"),
+                ])
+
+            // Then the workout carries the described photo
+            #expect(posted.status == .seeOther)
+            let post = try #require(
+                try await api.call(.get, "/api/v1/users/ana/posts").decode(Page<Post>.self).items.first)
+            #expect(post.workout?.title == "Heavy Monday")
+            #expect(post.media.map(\.id) == [photo.id] && post.media.first?.description == "The squat rack")
+
+            // And a refused workout comes back with the chosen photo and its alt text kept for the next try
+            let refused = try await ana.post(
+                "/compose",
+                [
+                    ("kind", "workout"), ("title", ""), ("exercise_name", "Back Squat"), ("set_exercise", "0"),
+                    ("set_weight", "100"), ("set_reps", ""), ("media_id", photo.id.description), ("media_alt", "Rack"),
+                ])
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains(#"<input type="hidden" name="media_id" value="\#(photo.id)">"#))
+            #expect(refused.text.contains(#"name="media_alt" rows="2" maxlength="1500">Rack</textarea>"#))
+        }
+    }
+
     @Test("someone else's photo can't be posted from the web form", arguments: StorageBackend.available)
     func someoneElsesPhoto(backend: StorageBackend) async throws {
         try await TestApp.run(backend, configure: BlobBackend.local.configure) { api in
