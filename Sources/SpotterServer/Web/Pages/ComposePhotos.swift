@@ -18,7 +18,8 @@ struct ComposePhotos {
     /// The alt text typed for the files of a form sent without script.
     let newAlt: String
 
-    /// How long a form sent without script waits for its photos to be processed before it says "try again".
+    /// How long a form sent without script waits, in all, for its photos to be processed before it says "try
+    /// again" (the photo stays chosen).
     static let processingWait: Duration = .seconds(20)
 
     init(form: WebForm) {
@@ -45,13 +46,26 @@ struct ComposePhotos {
             refuse("Choose up to \(MediaRules.maxPerPost) photos.")
             return problems
         }
+        // All the files go to the processing queue first, so they are processed together while this waits.
+        var uploaded: [(name: String, id: MediaID)] = []
         for file in chosen {
             let name = file.filename.map { "\($0): " } ?? ""
             do {
-                let uploaded = try await media.upload(
+                let media = try await media.upload(
                     file.data, contentType: file.contentType ?? "application/octet-stream", purpose: .post,
                     description: newAlt, focus: nil, owner: owner)
-                let settled = try await media.settled(uploaded.id, owner: owner, within: Self.processingWait)
+                uploaded.append((name, media.id))
+            } catch SpotterError.validation(let fields) {
+                fields.forEach { refuse(name + Self.sentence("The photo \($0.detail)")) }
+            } catch {
+                refuse(name + "The photo could not be uploaded; try again.")
+            }
+        }
+        let deadline = ContinuousClock.now + Self.processingWait
+        for (name, id) in uploaded {
+            do {
+                let left = max(.zero, deadline - ContinuousClock.now)
+                let settled = try await media.settled(id, owner: owner, within: left)
                 switch settled.status {
                 case .ready: items.append(Item(id: settled.id, alt: newAlt))
                 case .failed: refuse(name + (settled.reason ?? "The photo could not be read."))
@@ -59,8 +73,6 @@ struct ComposePhotos {
                     items.append(Item(id: settled.id, alt: newAlt))
                     refuse(name + "The photo is still being processed; post again in a moment.")
                 }
-            } catch SpotterError.validation(let fields) {
-                fields.forEach { refuse(name + Self.sentence("The photo \($0.detail)")) }
             } catch {
                 refuse(name + "The photo could not be uploaded; try again.")
             }
