@@ -114,9 +114,21 @@ struct WebPhotosTests {
             // And the photos are served
             #expect(try await api.fetch(first.previewURL).status == .ok)
 
-            // When she edits the post and ticks Remove on the second photo
+            // When she edits the post and puts the second photo first
             let editPage = try await ana.get("/posts/\(post.id)/edit")
             #expect(editPage.text.contains(#"name="media_remove" value="\#(ids[1])""#))
+            let reordered = try await ana.post(
+                "/posts/\(post.id)/edit",
+                [
+                    ("text", "Track day"), ("visibility", "public"), ("media_photo", ids[0].description),
+                    ("media_position", "2"), ("media_photo", ids[1].description), ("media_position", "1"),
+                ])
+            #expect(reordered.status == .seeOther)
+            let swapped = try await api.call(.get, "/api/v1/posts/\(post.id)").decode(Post.self)
+            #expect(swapped.media.map(\.id) == [ids[1], ids[0]])
+
+            // When she ticks Remove on the photo she had second
+            try await ana.get("/posts/\(post.id)/edit")
             let edited = try await ana.post(
                 "/posts/\(post.id)/edit",
                 [("text", "Track day"), ("visibility", "public"), ("media_remove", ids[1].description)])

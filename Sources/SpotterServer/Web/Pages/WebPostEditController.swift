@@ -23,10 +23,13 @@ struct WebPostEditController {
         /// A photo of the post, with its Remove box.
         struct Photo {
             let id: String
+            let number: Int
             let previewURL: String
             let alt: String
             let label: String
             let removed: Bool
+            /// Its place among the post's photos, 1 to their count, as a select offers it.
+            let positions: [Choice]
         }
 
         let id: String
@@ -49,9 +52,13 @@ struct WebPostEditController {
             self.isWorkout = isWorkout
             photos = media.enumerated().map { index, photo in
                 Photo(
-                    id: photo.id.description, previewURL: photo.previewURL, alt: photo.description ?? "",
+                    id: photo.id.description, number: index + 1, previewURL: photo.previewURL,
+                    alt: photo.description ?? "",
                     label: "Remove photo \(index + 1)" + (photo.description.map { ": \($0)" } ?? ""),
-                    removed: removed.contains(photo.id.description))
+                    removed: removed.contains(photo.id.description),
+                    positions: media.indices.map {
+                        Choice(value: String($0 + 1), label: String($0 + 1), selected: $0 == index)
+                    })
             }
             hasPhotos = !photos.isEmpty
             self.title = title
@@ -75,6 +82,24 @@ struct WebPostEditController {
             default: field
             }
         }
+    }
+
+    /// The post's photos as the form leaves them, or `nil` when it changes nothing: those ticked Remove leave,
+    /// the others go in the positions chosen (ties keep their old order). Only the post's own photos count.
+    static func photos(of post: Post, removed: Set<String>, form: WebForm) -> [MediaID]? {
+        let current = post.media.map(\.id)
+        let positions = Dictionary(
+            zip(form.all("media_photo"), form.all("media_position").map { Int($0) ?? Int.max }),
+            uniquingKeysWith: { first, _ in first })
+        // Each photo's chosen position (1-based), or its place now; ties keep the old order.
+        func rank(_ entry: (offset: Int, element: MediaID)) -> (Int, Int) {
+            (positions[entry.element.description] ?? entry.offset + 1, entry.offset)
+        }
+        let kept = current.enumerated()
+            .filter { !removed.contains($0.element.description) }
+            .sorted { rank($0) < rank($1) }
+            .map(\.element)
+        return kept == current ? nil : kept
     }
 
     struct ConfirmView {
@@ -107,9 +132,8 @@ struct WebPostEditController {
             let title = form.all("title").first ?? post.workout?.title ?? ""
             let text = form.all("text").first ?? post.text
             let visibilityText = form["visibility"] ?? post.visibility.rawValue
-            // Photos ticked Remove leave the post; the others stay in their order.
             let removed = Set(form.all("media_remove"))
-            let media = removed.isEmpty ? nil : post.media.map(\.id).filter { !removed.contains($0.description) }
+            let media = Self.photos(of: post, removed: removed, form: form)
             do {
                 guard let visibility = Visibility(rawValue: visibilityText) else {
                     throw SpotterError.invalid("visibility", "must be Everyone, Followers or Only me")
