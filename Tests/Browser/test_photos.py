@@ -124,6 +124,11 @@ class PhotosStory(BrowserStory):
         self.wait(ana, lambda d: self.loaded(d, card_avatar), "the post's avatar did not load")
         self.shot(ana, "photos-05-post-with-avatar")
         self.check_accessibility(ana, "post page with photo and avatar")
+        # Editing the post shows its photo with a position and a Remove box.
+        ana.get(f"{BASE}/posts/{post_id}/edit")
+        self.assertTrue(ana.find_elements(By.CSS_SELECTOR, "#edit-form input[name=media_remove]"))
+        self.shot(ana, "photos-06-edit")
+        self.check_accessibility(ana, "edit a post with a photo")
         self.no_script_errors(ana)
 
         # Bo, on a phone: Ana's post shows its photo full width and her avatar; his own avatar is in his menu.
@@ -138,12 +143,12 @@ class PhotosStory(BrowserStory):
         self.assertLessEqual(width, viewport, "the photo overflows the phone's width")
         self.assertLessEqual(page, viewport, "the page scrolls sideways on a phone")
         self.assertTrue(bo.find_elements(By.CSS_SELECTOR, "article.post .post-head img.avatar"))
-        self.shot(bo, "photos-06-phone-post")
+        self.shot(bo, "photos-07-phone-post")
         self.check_accessibility(bo, "post page on a phone")
-        self.set_avatar(bo, "photos-07-phone-settings-avatar")
+        self.set_avatar(bo, "photos-08-phone-settings-avatar")
         menu_avatar = bo.find_element(By.CSS_SELECTOR, ".menu summary img.avatar")
         self.wait(bo, lambda d: self.loaded(d, menu_avatar), "the menu's avatar did not load on the phone")
-        self.shot(bo, "photos-08-phone-avatar")
+        self.shot(bo, "photos-09-phone-avatar")
         self.no_script_errors(bo)
 
 
