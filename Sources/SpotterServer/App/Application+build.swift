@@ -100,7 +100,13 @@ func buildRouter(
     let maxBodySize = configuration.maxBodySize
     // A photo's bytes, and a multipart body around them (its boundaries and small fields).
     let photoForm = configuration.media.limits.maxBytes + 64 * 1024
-    let uploadBodies = configuration.mediaStorage.largerBodies + [("/api/v1/media/direct", photoForm)]
+    // The web app's photo picker sends one photo to `/uploads`; the compose form without script sends its
+    // photos with the post to `/compose`.
+    let uploadBodies =
+        configuration.mediaStorage.largerBodies + [
+            ("/api/v1/media/direct", photoForm), ("/uploads", photoForm), ("/settings/avatar", photoForm),
+            ("/compose", photoForm * MediaRules.maxPerPost),
+        ]
     router.addMiddleware {
         RequestMetricsMiddleware()
         RequestIDMiddleware()

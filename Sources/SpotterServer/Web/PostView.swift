@@ -8,6 +8,12 @@ struct PostView {
     let authorUsername: String
     let authorName: String
     let authorInitials: String
+    /// The author's avatar; without one, the initials show.
+    let authorAvatarURL: String?
+    let photos: [PhotoView]
+    let hasPhotos: Bool
+    /// One photo spans the card; two to four share a grid.
+    let photoLayout: String
     let text: String
     let hasText: Bool
     /// The text with its `#tags` and `@mentions` as links (`TextEntities.segments`).
@@ -44,6 +50,10 @@ struct PostView {
         authorUsername = post.author.username
         authorName = post.author.displayName
         authorInitials = ViewerView.initials(of: post.author.displayName)
+        authorAvatarURL = post.author.avatarURL
+        photos = PhotoView.views(post.media)
+        hasPhotos = !photos.isEmpty
+        photoLayout = photos.count == 1 ? "photos-one" : "photos-grid photos-\(photos.count)"
         text = post.text
         hasText = !post.text.isEmpty
         textPieces = TextPiece.pieces(of: post.text)

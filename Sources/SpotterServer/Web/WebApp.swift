@@ -31,8 +31,10 @@ struct WebApp {
         web.addRoutes(WebFeedController(feeds: services.feeds, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebComposeController(
-                posts: services.posts, templates: services.templates, pages: pages, clock: services.clock
+                posts: services.posts, templates: services.templates, media: services.media, pages: pages,
+                clock: services.clock
             ).endpoints)
+        web.addRoutes(WebUploadsController(media: services.media).endpoints)
         web.addRoutes(WebPostsController(posts: services.posts, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(WebPostEditController(posts: services.posts, pages: pages).endpoints)
         web.addRoutes(WebCommentEditController(posts: services.posts, pages: pages).endpoints)
@@ -47,8 +49,8 @@ struct WebApp {
         web.addRoutes(WebSearchController(search: services.search, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebSettingsController(
-                accounts: accounts, links: services.accountLinks, notifications: services.notifications, pages: pages,
-                channels: WebChannels(configuration.delivery)
+                accounts: accounts, links: services.accountLinks, notifications: services.notifications,
+                media: services.media, pages: pages, channels: WebChannels(configuration.delivery)
             ).endpoints)
         web.addRoutes(
             WebAccountLinksController(

@@ -135,12 +135,17 @@ struct ViewerView {
     let username: String
     let displayName: String
     let initials: String
+    /// Their avatar in the top bar; without one, the initials show.
+    let avatarURL: String?
+    /// The top bar's is tiny; in lists of people, small.
+    var avatarSize = "tiny"
 
     init(_ account: AccountRecord) {
         id = account.id.description
         username = account.username
         displayName = account.displayName
         initials = Self.initials(of: account.displayName)
+        avatarURL = account.profile.avatarURL
     }
 
     static func initials(of name: String) -> String {

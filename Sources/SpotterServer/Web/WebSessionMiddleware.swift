@@ -49,8 +49,7 @@ struct WebSessionMiddleware: RouterMiddleware {
             response = await run(next, request, context)
         } else {
             let body = try await request.collectBody(upTo: context.maxUploadSize)
-            let form = WebForm(urlEncoded: String(buffer: body))
-            context.web.form = form
+            let form = Self.readForm(body, contentType: request.headers[.contentType], into: &context.web)
             let sent = request.headers[HTTPField.Name("X-CSRF-Token")!] ?? form["_csrf"] ?? ""
             if newCSRFCookie == nil, WebSessions.same(sent, context.web.csrfToken) {
                 response = await run(next, request, context)
@@ -90,6 +89,26 @@ struct WebSessionMiddleware: RouterMiddleware {
             let title = status == .notFound ? "Not found" : status.reasonPhrase
             return pages.error(status: status, title: title, detail: messages.joined(separator: " "), context: context)
         }
+    }
+
+    /// The fields of a urlencoded or `multipart/form-data` body (a photo form); a multipart body's files go to
+    /// `state.files`. A multipart body that can't be read gives no fields, so its CSRF field is missing too.
+    static func readForm(_ body: ByteBuffer, contentType: String?, into state: inout WebRequestState) -> WebForm {
+        guard let contentType, let boundary = MultipartForm.boundary(of: contentType) else {
+            state.form = WebForm(urlEncoded: String(buffer: body))
+            return state.form
+        }
+        do {
+            let multipart = try MultipartForm(body: Data(buffer: body), boundary: boundary)
+            state.form = WebForm(
+                fields: multipart.parts.filter { $0.filename == nil }.map {
+                    ($0.name, String(decoding: $0.data, as: UTF8.self))
+                })
+            state.files = multipart.parts.filter { $0.filename != nil }
+        } catch {
+            state.malformedMultipart = "\(error)"
+        }
+        return state.form
     }
 
     static func addSecurityHeaders(to headers: inout HTTPFields) {

@@ -79,6 +79,10 @@ struct WebRequestState: Sendable {
     var sessionCookie: String?
     /// The token forms and `fetch` calls must send back.
     var csrfToken = ""
-    /// The form fields of a urlencoded POST, already read by the CSRF check.
+    /// The form fields of a urlencoded or multipart POST, already read by the CSRF check.
     var form = WebForm(fields: [])
+    /// The files of a multipart POST (its parts with a file name), in order; a photo form sends them.
+    var files: [MultipartForm.Part] = []
+    /// A multipart body that could not be read: its 400, for the handler that wanted its files.
+    var malformedMultipart: String?
 }

@@ -39,7 +39,7 @@ struct WebBrowser {
         }.joined(separator: "&")
         var headers = headers
         headers[.contentType] = "application/x-www-form-urlencoded"
-        let response = try await send(.post, path, body: body, headers: headers)
+        let response = try await send(.post, path, body: ByteBuffer(string: body), headers: headers)
         if response.headers[.contentType]?.hasPrefix("text/html") == true { lastPage = response.text }
         return response
     }
@@ -54,8 +54,8 @@ struct WebBrowser {
         try await get("/")
     }
 
-    private mutating func send(
-        _ method: HTTPRequest.Method, _ path: String, body: String?, headers: HTTPFields
+    mutating func send(
+        _ method: HTTPRequest.Method, _ path: String, body: ByteBuffer?, headers: HTTPFields
     ) async throws -> TestResponse {
         var headers = headers
         if !cookies.isEmpty {
@@ -63,7 +63,7 @@ struct WebBrowser {
                 separator: "; ")
         }
         let response = try await api.client.execute(
-            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+            uri: path, method: method, headers: headers, body: body)
         for line in response.headers[values: .setCookie] {
             let pair = line.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
             let name = String(pair[0])

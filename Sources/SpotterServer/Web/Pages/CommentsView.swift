@@ -14,6 +14,8 @@ struct CommentsView {
         let postID: String
         let authorUsername: String
         let authorName: String
+        let authorInitials: String
+        let authorAvatarURL: String?
         let textPieces: [TextPiece]
         let createdAt: String
         let createdLabel: String
@@ -55,7 +57,9 @@ struct CommentsView {
             let children = replies.map { item($0, replies: []) }
             return Item(
                 id: comment.id.description, postID: post.id.description, authorUsername: comment.author.username,
-                authorName: comment.author.displayName, textPieces: TextPiece.pieces(of: comment.text),
+                authorName: comment.author.displayName,
+                authorInitials: ViewerView.initials(of: comment.author.displayName),
+                authorAvatarURL: comment.author.avatarURL, textPieces: TextPiece.pieces(of: comment.text),
                 createdAt: WebFormat.iso(comment.createdAt),
                 createdLabel: WebFormat.relative(comment.createdAt, now: now, timeZone: timeZone), canDelete: mayDelete,
                 canEdit: viewer?.id == comment.author.id, edited: comment.editedAt != nil,

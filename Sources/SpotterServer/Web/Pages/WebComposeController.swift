@@ -10,12 +10,15 @@ import SpotterModels
 struct WebComposeController {
     let posts: PostService
     let templates: TemplateService
+    let media: MediaService
     let pages: WebPages
     let clock: any WallClock
 
     struct ComposeView {
         let builder: WorkoutBuilderView
         let note: NoteView
+        let workoutPhotos: PhotoPickerView
+        let notePhotos: PhotoPickerView
     }
 
     /// The "Or just say something" form.
@@ -35,34 +38,48 @@ struct WebComposeController {
                 template: template, units: display.units, timeZone: display.timeZone, now: clock.now)
             return try await compose(draft: draft, problems: [], context: context)
         }
-        routes.post("posts") { _, context in
-            let author = try context.requireWebViewer()
-            let display = WebDisplay(viewer: author)
-            let draft = WorkoutDraft(form: context.web.form, units: display.units)
-            var form = WorkoutForm(draft, units: display.units, timeZone: display.timeZone, now: clock.now)
-            if let request = form.request {
-                do {
-                    _ = try await posts.create(request, author: author)
-                    return WebPages.redirect(to: "/feed/following")
-                } catch SpotterError.validation(let fields) {
-                    form.explain(fields)
-                } catch {
-                    guard let (status, messages) = WebErrors.explain(error) else { throw error }
-                    messages.forEach { form.explain($0) }
-                    var response = try await compose(draft: draft, problems: form.problems, context: context)
-                    response.status = status
-                    return response
-                }
-            }
-            var response = try await compose(draft: draft, problems: form.problems, context: context)
-            response.status = .unprocessableContent
-            return response
-        }
+        // The compose page posts to itself when it carries photos without script (a multipart body, allowed to
+        // be larger); `/posts` takes the same forms.
+        routes.post("compose") { _, context in try await post(context) }
+        routes.post("posts") { _, context in try await post(context) }
         return routes
     }
 
+    private func post(_ context: AppRequestContext) async throws -> Response {
+        let author = try context.requireWebViewer()
+        let display = WebDisplay(viewer: author)
+        let draft = WorkoutDraft(form: context.web.form, units: display.units)
+        var form = WorkoutForm(draft, units: display.units, timeZone: display.timeZone, now: clock.now)
+        var photos = ComposePhotos(form: context.web.form)
+        if let malformed = context.web.malformedMultipart {
+            throw SpotterError.malformed(detail: malformed, field: nil)
+        }
+        // Photos first: their alt text is saved to them before the post takes them.
+        form.mark(
+            await photos.prepare(files: context.web.files, media: media, owner: author, input: "\(draft.kind)-photo"))
+        if let request = form.request(with: photos.ids) {
+            do {
+                _ = try await posts.create(request, author: author)
+                return WebPages.redirect(to: "/feed/following")
+            } catch SpotterError.validation(let fields) {
+                form.explain(fields)
+            } catch {
+                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                messages.forEach { form.explain($0) }
+                var response = try await compose(
+                    draft: draft, photos: photos, problems: form.problems, context: context)
+                response.status = status
+                return response
+            }
+        }
+        var response = try await compose(draft: draft, photos: photos, problems: form.problems, context: context)
+        response.status = .unprocessableContent
+        return response
+    }
+
     private func compose(
-        draft: WorkoutDraft, problems: [WorkoutForm.Problem], context: AppRequestContext
+        draft: WorkoutDraft, photos: ComposePhotos? = nil, problems: [WorkoutForm.Problem],
+        context: AppRequestContext
     ) async throws -> Response {
         let display = WebDisplay(viewer: context.identity?.account)
         let available = try await templates.workoutTemplates(
@@ -75,7 +92,18 @@ struct WebComposeController {
         let note = NoteView(
             text: .init(id: "note-text", value: isNote ? draft.text : "", message: noteMessage),
             visibilities: WebFormat.visibilities(selected: isNote ? draft.visibility : nil))
-        let view = ComposeView(builder: builder, note: note)
+        let photoMessage = problems.first(where: { $0.input == "\(draft.kind)-photo" })?.detail
+        var kept: [PhotoPickerView.Item] = []
+        if let photos, let viewer = context.identity?.account {
+            kept = await photos.views(media: media, owner: viewer, prefix: draft.kind)
+        }
+        func picker(_ kind: String) -> PhotoPickerView {
+            kind == draft.kind && photos != nil
+                ? PhotoPickerView(prefix: kind, items: kept, newAlt: photos?.newAlt ?? "", message: photoMessage)
+                : PhotoPickerView(prefix: kind)
+        }
+        let view = ComposeView(
+            builder: builder, note: note, workoutPhotos: picker("workout"), notePhotos: picker("note"))
         return try await pages.page("compose", title: "Log a workout", content: view, context: context, nav: .compose)
     }
 }

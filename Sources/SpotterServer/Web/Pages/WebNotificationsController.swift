@@ -24,6 +24,7 @@ struct WebNotificationsController {
         let createdAt: String
         let createdLabel: String
         let actorInitials: String
+        let actorAvatarURL: String?
         /// A follow request's asker, for the inline Approve and Deny.
         let requester: Requester?
     }
@@ -50,6 +51,7 @@ struct WebNotificationsController {
                     createdAt: WebFormat.iso(group.latestAt),
                     createdLabel: WebFormat.relative(group.latestAt, now: now, timeZone: timeZone),
                     actorInitials: ViewerView.initials(of: first?.displayName ?? "Spotter"),
+                    actorAvatarURL: first?.avatarURL,
                     requester: group.type == .followRequest
                         ? first.map { Requester(username: $0.username, displayName: $0.displayName) } : nil)
             }

@@ -15,11 +15,14 @@ struct WebPeopleController {
         let username: String
         let displayName: String
         let initials: String
+        let avatarURL: String?
+        let avatarSize = "small"
 
         init(_ person: AuthorSummary) {
             username = person.username
             displayName = person.displayName
             initials = ViewerView.initials(of: person.displayName)
+            avatarURL = person.avatarURL
         }
     }
 

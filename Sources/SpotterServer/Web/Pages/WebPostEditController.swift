@@ -20,8 +20,22 @@ struct WebPostEditController {
             let selected: Bool
         }
 
+        /// A photo of the post, with its Remove box.
+        struct Photo {
+            let id: String
+            let number: Int
+            let previewURL: String
+            let alt: String
+            let label: String
+            let removed: Bool
+            /// Its place among the post's photos, 1 to their count, as a select offers it.
+            let positions: [Choice]
+        }
+
         let id: String
         let isWorkout: Bool
+        let photos: [Photo]
+        let hasPhotos: Bool
         let title: String
         let text: String
         let visibilities: [Choice]
@@ -30,10 +44,23 @@ struct WebPostEditController {
         let titleInvalid: Bool
         let textInvalid: Bool
 
-        init(id: PostID, isWorkout: Bool, title: String, text: String, visibility: String, problems: [FieldError] = [])
-        {
+        init(
+            id: PostID, isWorkout: Bool, media: [MediaAttachment] = [], removed: Set<String> = [], title: String,
+            text: String, visibility: String, problems: [FieldError] = []
+        ) {
             self.id = id.description
             self.isWorkout = isWorkout
+            photos = media.enumerated().map { index, photo in
+                Photo(
+                    id: photo.id.description, number: index + 1, previewURL: photo.previewURL,
+                    alt: photo.description ?? "",
+                    label: "Remove photo \(index + 1)" + (photo.description.map { ": \($0)" } ?? ""),
+                    removed: removed.contains(photo.id.description),
+                    positions: media.indices.map {
+                        Choice(value: String($0 + 1), label: String($0 + 1), selected: $0 == index)
+                    })
+            }
+            hasPhotos = !photos.isEmpty
             self.title = title
             self.text = text
             let labels: [Visibility: String] = [.public: "Everyone", .followers: "Followers", .private: "Only me"]
@@ -51,9 +78,28 @@ struct WebPostEditController {
             case "workout.title": "Title"
             case "text": "Text"
             case "visibility": "Who can see it"
+            case _ where field.hasPrefix("media_ids"): "Photos"
             default: field
             }
         }
+    }
+
+    /// The post's photos as the form leaves them, or `nil` when it changes nothing: those ticked Remove leave,
+    /// the others go in the positions chosen (ties keep their old order). Only the post's own photos count.
+    static func photos(of post: Post, removed: Set<String>, form: WebForm) -> [MediaID]? {
+        let current = post.media.map(\.id)
+        let positions = Dictionary(
+            zip(form.all("media_photo"), form.all("media_position").map { Int($0) ?? Int.max }),
+            uniquingKeysWith: { first, _ in first })
+        // Each photo's chosen position (1-based), or its place now; ties keep the old order.
+        func rank(_ entry: (offset: Int, element: MediaID)) -> (Int, Int) {
+            (positions[entry.element.description] ?? entry.offset + 1, entry.offset)
+        }
+        let kept = current.enumerated()
+            .filter { !removed.contains($0.element.description) }
+            .sorted { rank($0) < rank($1) }
+            .map(\.element)
+        return kept == current ? nil : kept
     }
 
     struct ConfirmView {
@@ -73,8 +119,8 @@ struct WebPostEditController {
                 throw SpotterError.forbidden("Only the author can edit this post.")
             }
             let view = EditView(
-                id: post.id, isWorkout: post.workout != nil, title: post.workout?.title ?? "", text: post.text,
-                visibility: post.visibility.rawValue)
+                id: post.id, isWorkout: post.workout != nil, media: post.media, title: post.workout?.title ?? "",
+                text: post.text, visibility: post.visibility.rawValue)
             return try await pages.page("post_edit", title: "Edit your post", content: view, context: context)
         }
         routes.post("posts/:id/edit") { _, context in
@@ -86,6 +132,8 @@ struct WebPostEditController {
             let title = form.all("title").first ?? post.workout?.title ?? ""
             let text = form.all("text").first ?? post.text
             let visibilityText = form["visibility"] ?? post.visibility.rawValue
+            let removed = Set(form.all("media_remove"))
+            let media = Self.photos(of: post, removed: removed, form: form)
             do {
                 guard let visibility = Visibility(rawValue: visibilityText) else {
                     throw SpotterError.invalid("visibility", "must be Everyone, Followers or Only me")
@@ -93,13 +141,15 @@ struct WebPostEditController {
                 var workout = post.workout
                 workout?.title = title
                 _ = try await posts.update(
-                    id, with: UpdatePostRequest(text: text, visibility: visibility, workout: workout), viewer: viewer)
+                    id, with: UpdatePostRequest(text: text, visibility: visibility, workout: workout, mediaIDs: media),
+                    viewer: viewer)
                 return WebPages.redirect(to: "/posts/\(id)")
             } catch let error as SpotterError {
                 guard case .validation(let problems) = error else { throw error }
                 let view = EditView(
-                    id: id, isWorkout: post.workout != nil, title: title, text: text, visibility: visibilityText,
-                    problems: problems)
+                    id: id, isWorkout: post.workout != nil, media: post.media, removed: removed, title: title,
+                    text: text,
+                    visibility: visibilityText, problems: problems)
                 return try await pages.page(
                     "post_edit", title: "Edit your post", content: view, context: context, status: .unprocessableContent
                 )

@@ -15,6 +15,8 @@ struct WebProfileController {
         let username: String
         let displayName: String
         let initials: String
+        let avatarURL: String?
+        let avatarSize = "large"
         let bio: String?
         let followers: Int
         let following: Int
@@ -53,7 +55,8 @@ struct WebProfileController {
             let now = clock.now
             let view = ProfileView(
                 username: profile.username, displayName: profile.displayName,
-                initials: ViewerView.initials(of: profile.displayName), bio: profile.bio.isEmpty ? nil : profile.bio,
+                initials: ViewerView.initials(of: profile.displayName), avatarURL: profile.avatarURL,
+                bio: profile.bio.isEmpty ? nil : profile.bio,
                 followers: profile.followersCount, following: profile.followingCount, postsCount: profile.postsCount,
                 isMe: viewer?.id == profile.id, canFollow: viewer != nil && viewer?.id != profile.id,
                 isFollowing: relationship?.following == .following, isRequested: relationship?.following == .requested,

@@ -61,5 +61,7 @@ extension ViewerView {
         username = author.username
         displayName = author.displayName
         initials = Self.initials(of: author.displayName)
+        avatarURL = author.avatarURL
+        avatarSize = "small"
     }
 }

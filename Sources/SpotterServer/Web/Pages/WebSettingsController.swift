@@ -10,11 +10,15 @@ struct WebSettingsController {
     let accounts: AccountService
     let links: AccountLinkService
     let notifications: NotificationService
+    let media: MediaService
     let pages: WebPages
     /// The channels this server can deliver on; the others show as not set up.
     let channels: WebChannels
 
     struct SettingsView {
+        /// The avatar as it shows now (initials without one).
+        let avatar: ViewerView
+        let hasAvatar: Bool
         let displayName: String
         let bio: String
         let privacy: [Choice]
@@ -74,6 +78,19 @@ struct WebSettingsController {
                 privacy: form["privacy"].flatMap(Privacy.init(rawValue:)))
             return try await saving(context) { _ = try await accounts.update(session, with: request) }
         }
+        routes.post("settings/avatar") { _, context in
+            guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
+            return try await saving(context, as: "avatar") {
+                let id = try await avatarUpload(context, owner: session.account)
+                _ = try await accounts.update(session, with: UpdateAccountRequest(avatarMediaID: id))
+            }
+        }
+        routes.post("settings/avatar/remove") { _, context in
+            guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
+            return try await saving(context, as: "avatar-removed") {
+                _ = try await accounts.update(session, with: UpdateAccountRequest(avatarURL: ""))
+            }
+        }
         routes.post("settings/password") { _, context in
             let form = context.web.form
             guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
@@ -131,8 +148,35 @@ struct WebSettingsController {
         }
     }
 
+    /// The avatar the form names: uploaded already by the picker's script (`avatar_media_id`), or sent as the
+    /// `photo` file by a form without script, uploaded and processed here (a bounded wait).
+    private func avatarUpload(_ context: AppRequestContext, owner: AccountRecord) async throws -> MediaID {
+        if let malformed = context.web.malformedMultipart {
+            throw SpotterError.malformed(detail: malformed, field: nil)
+        }
+        if let text = context.web.form["avatar_media_id"] {
+            guard let id = MediaID(text) else { throw SpotterError.invalid("photo", "is not one of your uploads") }
+            return id
+        }
+        guard let file = context.web.files.first(where: { $0.name == "photo" && !$0.data.isEmpty }) else {
+            throw SpotterError.invalid("photo", "is required: choose a photo")
+        }
+        let uploaded = try await media.upload(
+            file.data, contentType: file.contentType ?? "application/octet-stream", purpose: .avatar,
+            description: nil, focus: nil, owner: owner)
+        let settled = try await media.settled(uploaded.id, owner: owner, within: ComposePhotos.processingWait)
+        switch settled.status {
+        case .ready: return settled.id
+        case .failed: throw SpotterError.invalid("photo", settled.reason ?? "could not be read")
+        case .pending, .processing:
+            throw SpotterError.invalid("photo", "is still being processed; save again in a moment")
+        }
+    }
+
     static let savedMessages = [
         "1": "Saved.",
+        "avatar": "Your photo is saved.",
+        "avatar-removed": "Your photo is removed.",
         "password": "Your password is changed. Every other device was signed out.",
         "email": "We mailed a link to your new address. Your email changes when you open it.",
         "email-confirmed": "Your new email is confirmed.",
@@ -145,8 +189,11 @@ struct WebSettingsController {
         let preferences = try await notifications.preferences(viewer)
         let quiet = preferences.quietHours
         let zones = TimeZone.knownTimeZoneIdentifiers.sorted()
+        var avatar = ViewerView(viewer)
+        avatar.avatarSize = "large"
         let view = SettingsView(
-            displayName: viewer.displayName, bio: viewer.profile.bio,
+            avatar: avatar, hasAvatar: viewer.profile.avatarURL != nil, displayName: viewer.displayName,
+            bio: viewer.profile.bio,
             privacy: Privacy.allCases.map {
                 Choice(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == viewer.profile.privacy)
             },

@@ -90,6 +90,18 @@ struct WorkoutForm {
         add("", "", message)
     }
 
+    /// Adds problems found outside the form's own fields (its photos).
+    mutating func mark(_ problems: [Problem]) {
+        self.problems += problems
+    }
+
+    /// The request with its photos, unless something is wrong.
+    func request(with media: [MediaID]) -> CreatePostRequest? {
+        guard problems.isEmpty, var request else { return nil }
+        if !media.isEmpty { request.mediaIDs = media }
+        return request
+    }
+
     private mutating func readCardio(_ exercise: WorkoutDraft.Exercise, index e: Int) -> CardioMetrics? {
         guard !exercise.distance.isEmpty || !exercise.time.isEmpty else { return nil }
         let metres = exercise.distance.isEmpty ? nil : CardioText.metres(exercise.distance, unit: exercise.distanceUnit)
@@ -116,6 +128,7 @@ struct WorkoutForm {
         case "workout.template_id": return ("", "Template")
         default: break
         }
+        if path.hasPrefix("media_ids") { return ("\(draft.kind)-photo", "Photos") }
         let numbers = path.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         guard path.hasPrefix("workout.exercises["), let first = numbers.first, exerciseRows.indices.contains(first)
         else { return ("", "Workout") }
