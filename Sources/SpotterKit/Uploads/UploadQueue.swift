@@ -1,0 +1,293 @@
+import Foundation
+import SpotterModels
+
+/// Posts with photos, delivered durably: each job keeps its photos' bytes, their alt text, the post and one
+/// idempotency key for it in the client's `AppDatabase`, and goes presign → send → complete → wait until
+/// processed, photo by photo, then creates the post with their `media_ids`. Each step's result is committed
+/// before the next step starts, so a job survives the app being killed and the network going away at any
+/// step, and resumes where it stopped: a link that expired is presigned again, a completed upload is never
+/// sent again, and the post is created once (its idempotency key).
+///
+/// Like `ActionQueue` (whose database and retry policy it shares), a job that does not get through for want of
+/// a network or a working server is never given up: it waits (`RetryPolicy.outbox`), and `pending` tells why.
+/// A photo the server refuses (not an image it reads, too large) ends its job with the server's reason for the
+/// person (`failed`).
+///
+/// ```swift
+/// let uploads = UploadQueue(database: session.database, client: client)
+/// let job = try await uploads.enqueue(
+///     CreatePostRequest(kind: .note, text: "Long run done"),
+///     photos: [PhotoToUpload(data: jpeg, contentType: "image/jpeg", description: "The finish line")])
+/// Task { for await progress in await uploads.progress() { bar.value = progress.fraction } }
+/// for outcome in await uploads.drain() {
+///     if case .failed(_, let reason) = outcome { show(reason) }
+/// }
+/// ```
+public actor UploadQueue {
+    public let client: SpotterClient
+    public let retry: RetryPolicy
+    public nonisolated let database: AppDatabase
+    /// How long one drain waits for a photo to be processed before leaving it for the next drain.
+    public let processingLimit: Duration
+    private let now: @Sendable () -> Date
+    private let random: @Sendable () -> Double
+    private var draining = false
+    private var listeners: [UUID: AsyncStream<UploadProgress>.Continuation] = [:]
+
+    /// - Parameters:
+    ///   - retry: when a job that did not get through is tried again.
+    ///   - processingLimit: how long one drain waits for the server to process a photo.
+    ///   - now: the clock retry times and link expiries are judged by; tests pass one they move.
+    ///   - random: the jitter source, in 0...1.
+    public init(
+        database: AppDatabase, client: SpotterClient, retry: RetryPolicy = .outbox,
+        processingLimit: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) {
+        self.database = database
+        self.client = client
+        self.retry = retry
+        self.processingLimit = processingLimit
+        self.now = now
+        self.random = random
+    }
+
+    /// A queue in a database of its own at `path` (nil: in memory).
+    public init(
+        path: String?, client: SpotterClient, retry: RetryPolicy = .outbox,
+        processingLimit: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.init(
+            database: try AppDatabase(path: path), client: client, retry: retry, processingLimit: processingLimit,
+            now: now)
+    }
+
+    /// Stores the post and its photos (committed before this returns); `drain()` sends them.
+    @discardableResult
+    public func enqueue(_ post: CreatePostRequest, photos: [PhotoToUpload]) async throws -> UploadJob {
+        try await database.insertUploadJob(post, photos: photos, at: now())
+    }
+
+    /// Jobs still to run, oldest first, each with its photos' steps and why its last try did not get through.
+    public var pending: [UploadJob] {
+        get async throws { try await database.uploadJobs(failed: false) }
+    }
+
+    /// Jobs refused for good, with the reason, for the person to read and discard.
+    public var failed: [UploadJob] {
+        get async throws { try await database.uploadJobs(failed: true) }
+    }
+
+    /// Removes a job and its photos' bytes.
+    public func discard(_ id: Int64) async throws { try await database.deleteUploadJob(id) }
+
+    /// Progress of every job this queue runs, from now on, until the stream's consumer stops.
+    public func progress() -> AsyncStream<UploadProgress> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: UploadProgress.self, bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        listeners[id] = continuation
+        continuation.onTermination = { _ in Task { await self.stopListening(id) } }
+        return stream
+    }
+
+    private func stopListening(_ id: UUID) { listeners[id] = nil }
+
+    /// Runs the due jobs, oldest first, each as far as it goes. A job that stops for want of a network ends
+    /// the drain (the others would fail the same way); a server error or a photo still processing leaves the job
+    /// for a later drain and goes on with the next.
+    ///
+    /// - Parameter ignoringBackoff: run jobs still waiting out their backoff too (the network just came back).
+    @discardableResult
+    public func drain(ignoringBackoff: Bool = false) async -> [UploadOutcome] {
+        guard !draining else { return [] }
+        draining = true
+        defer { draining = false }
+        guard let jobs = try? await pending else { return [] }
+        var outcomes: [UploadOutcome] = []
+        for job in jobs where isDue(job, ignoringBackoff: ignoringBackoff) {
+            let outcome: UploadOutcome
+            do {
+                outcome = try await run(job)
+            } catch {
+                break  // signed out, cancelled, or the database failed: keep everything for the next drain
+            }
+            outcomes.append(outcome)
+            if case .waiting(_, let retry) = outcome, retry.reason == .network { break }
+        }
+        return outcomes
+    }
+
+    /// Drains every `interval` until the task is cancelled; each drain runs only what is due.
+    public func runPeriodically(every interval: Duration = .seconds(60)) async {
+        while !Task.isCancelled {
+            _ = await drain()
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    private func isDue(_ job: UploadJob, ignoringBackoff: Bool) -> Bool {
+        guard let retry = job.retry, retry.nextAttempt > now() else { return true }
+        return ignoringBackoff && retry.reason != .refusedForNow
+    }
+
+    /// Runs one job until it is posted, refused, or stopped by the network or the server. Throws only what
+    /// keeps the queue from going on at all (signed out, cancelled, the database).
+    private func run(_ job: UploadJob) async throws -> UploadOutcome {
+        var job = job
+        do {
+            for index in job.photos.indices {
+                try await advance(&job, photo: index)
+            }
+            report(job, .posting)
+            var request = job.post
+            request.mediaIDs = job.photos.compactMap { $0.upload?.id }
+            let post: Post
+            do {
+                post = try await client.createPost(request, idempotencyKey: job.idempotencyKey)
+            } catch let error as SpotterClientError where !error.isTransient && error != .signedOut {
+                throw Refused(reason: (error.problem?.explanation ?? error.description))
+            }
+            try await database.deleteUploadJob(job.id)
+            report(job, .posted(post), fraction: 1)
+            return .posted(job, post)
+        } catch let refused as Refused {
+            try await database.markUploadFailed(job.id, refused.reason)
+            job.failure = refused.reason
+            report(job, .failed(refused.reason))
+            return .failed(job, refused.reason)
+        } catch let error as SpotterClientError where error.isTransient {
+            return try await wait(job, after: error)
+        } catch let stillProcessing as StillProcessing {
+            return try await wait(job, after: .transport(stillProcessing.detail), reason: .server)
+        }
+    }
+
+    /// Takes one photo through its remaining steps, storing each step's result.
+    private func advance(_ job: inout UploadJob, photo index: Int) async throws {
+        var presignedNow = false
+        let name = "Photo \(index + 1)"
+        while true {
+            let photo = job.photos[index]
+            report(job, .photo(index, photo.stage))
+            switch photo.stage {
+            case .ready:
+                return
+            case .presign:
+                let upload = try await refusing(name) {
+                    try await client.createUpload(
+                        CreateMediaRequest(
+                            contentType: photo.contentType, byteSize: photo.byteSize, purpose: .post,
+                            description: photo.description, focus: photo.focus),
+                        idempotencyKey: photo.presignKey)
+                }
+                try await store(&job, index, .send, upload: upload)
+                presignedNow = true
+            case .send:
+                guard let upload = photo.upload, upload.expiresAt > now().addingTimeInterval(30) else {
+                    try await store(&job, index, .presign, presignKey: SpotterClient.newKey())
+                    continue
+                }
+                let bytes = try await database.uploadBytes(job: job.id, position: photo.position)
+                do {
+                    try await client.sendUpload(bytes, to: upload)
+                } catch let error as SpotterClientError where error.status == 403 && !presignedNow {
+                    // The link expired by the server's clock, or its signing key changed: ask for another.
+                    try await store(&job, index, .presign, presignKey: SpotterClient.newKey())
+                    continue
+                } catch let error as SpotterClientError where !error.isTransient {
+                    throw Refused(reason: "\(name) could not be uploaded: \(error.problem?.explanation ?? "\(error)")")
+                }
+                try await store(&job, index, .complete)
+            case .complete:
+                guard let id = photo.upload?.id else {
+                    try await store(&job, index, .presign, presignKey: SpotterClient.newKey())
+                    continue
+                }
+                let media: Media
+                do {
+                    media = try await client.completeUpload(id)
+                } catch let error as SpotterClientError
+                    where error.status == 409 && error.problem?.errors?.first?.field == "upload"
+                {
+                    try await store(&job, index, .send)  // the bytes never arrived: send them again
+                    continue
+                } catch let error as SpotterClientError where !error.isTransient {
+                    throw Refused(reason: "\(name) was refused: \(error.problem?.explanation ?? "\(error)")")
+                }
+                try check(media, name)
+                try await store(&job, index, .process)
+            case .process:
+                guard let id = photo.upload?.id else {
+                    try await store(&job, index, .presign, presignKey: SpotterClient.newKey())
+                    continue
+                }
+                let media = try await refusing(name) { try await client.waitUntilProcessed(id, limit: processingLimit) }
+                try check(media, name)
+                guard media.status == .ready else {
+                    throw StillProcessing(detail: "\(name) is still being processed")
+                }
+                try await store(&job, index, .ready)
+            }
+        }
+    }
+
+    /// A photo the server failed ends the job, with its reason.
+    private func check(_ media: Media, _ name: String) throws {
+        guard media.status == .failed else { return }
+        throw Refused(reason: "\(name) was refused: \(media.reason ?? "the server could not process it").")
+    }
+
+    /// Runs a step, turning the server's refusal for good into the job's failure.
+    private func refusing<Value>(_ name: String, _ step: () async throws -> Value) async throws -> Value {
+        do {
+            return try await step()
+        } catch let error as SpotterClientError where !error.isTransient && error != .signedOut {
+            throw Refused(reason: "\(name) was refused: \(error.problem?.explanation ?? "\(error)")")
+        }
+    }
+
+    private func store(
+        _ job: inout UploadJob, _ index: Int, _ stage: UploadStage, upload: MediaUpload? = nil,
+        presignKey: String? = nil
+    ) async throws {
+        try await database.setUploadStage(
+            job: job.id, position: job.photos[index].position, stage, upload: upload, presignKey: presignKey)
+        job.photos[index].stage = stage
+        if stage == .presign { job.photos[index].upload = nil }
+        if let upload { job.photos[index].upload = upload }
+        if let presignKey { job.photos[index].presignKey = presignKey }
+    }
+
+    /// Schedules the job's next try after a failure that may pass.
+    private func wait(
+        _ job: UploadJob, after failure: SpotterClientError, reason: PendingRetry.Reason? = nil
+    ) async throws -> UploadOutcome {
+        let attempts = job.attempts + 1
+        let wait = retry.wait(after: failure, attempt: attempts, random: random()) ?? retry.maxRetryAfter
+        let next = PendingRetry(
+            reason: reason ?? PendingRetry.Reason(failure) ?? .server,
+            detail: failure.problem?.explanation ?? failure.description, nextAttempt: now() + wait.timeInterval)
+        try await database.scheduleUploadRetry(job.id, attempts: attempts, next)
+        var waiting = job
+        waiting.attempts = attempts
+        waiting.retry = next
+        report(waiting, .waiting(next))
+        return .waiting(waiting, next)
+    }
+
+    private func report(_ job: UploadJob, _ step: UploadProgress.Step, fraction: Double? = nil) {
+        let progress = UploadProgress(jobID: job.id, step: step, fraction: fraction ?? job.fraction)
+        for listener in listeners.values { listener.yield(progress) }
+    }
+
+    /// The server refused a photo or the post for good.
+    private struct Refused: Error {
+        var reason: String
+    }
+
+    /// A photo was not processed within `processingLimit`.
+    private struct StillProcessing: Error {
+        var detail: String
+    }
+}

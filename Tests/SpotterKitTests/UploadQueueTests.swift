@@ -1,0 +1,254 @@
+import Foundation
+import NIOConcurrencyHelpers
+import SpotterCore
+import SpotterKit
+import SpotterModels
+import SpotterTestSupport
+import Testing
+
+/// Posts with photos through the durable upload queue, against a real server with the local blob store: the
+/// network cut at each step, and the app killed (a new queue over the same database file) before it comes back.
+@Suite("Upload queue")
+struct UploadQueueTests {
+    static let password = "correct horse battery"
+
+    @Test(
+        "an upload interrupted at any step ends in exactly one post with its photo once the network is back",
+        arguments: InterruptingNetwork.Cut.allCases)
+    func interrupted(at cut: InterruptingNetwork.Cut) async throws {
+        try await Self.withServer { url, _ in
+            // Given Ana, signed in on a phone whose queue keeps its jobs in a file
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("uploads-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("spotter.sqlite").path
+            let tokens = MemoryTokenStore()
+            let ana = SpotterClient(baseURL: url, tokens: tokens)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let network = InterruptingNetwork(cut: cut)
+            let phone = SpotterClient(baseURL: url, tokens: tokens, transport: network, retry: .none)
+            let before = try UploadQueue(path: file, client: phone)
+            let jpeg = try Self.jpeg()
+            try await before.enqueue(
+                CreatePostRequest(kind: .note, text: "Track day"),
+                photos: [PhotoToUpload(data: jpeg, contentType: "image/jpeg", description: "Lane 4 at sunset")])
+
+            // When the network goes at that step
+            let stopped = await before.drain()
+
+            // Then the job waits for the network, and nothing is posted yet (unless the post's answer was lost)
+            guard case .waiting(_, let retry) = try #require(stopped.first) else {
+                Issue.record("expected the job to wait, got \(stopped)")
+                return
+            }
+            #expect(retry.reason == .network)
+            #expect(try await ana.feed(.user("ana")).items.count == (cut == .postAnswerLost ? 1 : 0))
+
+            // When the app is killed and started again over the same file, and the network is back
+            network.cut = nil
+            let after = try UploadQueue(path: file, client: phone)
+            let outcomes = await after.drain(ignoringBackoff: true)
+
+            // Then exactly one post carries the photo with its alt text, and the queue is empty
+            guard case .posted(_, let post) = try #require(outcomes.first) else {
+                Issue.record("expected a post, got \(outcomes)")
+                return
+            }
+            let posts = try await ana.feed(.user("ana")).items
+            #expect(posts.map(\.id) == [post.id])
+            #expect(posts.first?.media.map(\.description) == ["Lane 4 at sunset"])
+            #expect(posts.first?.media.first?.width == 64)
+            #expect(try await after.pending.isEmpty)
+            if cut == .beforeComplete || cut == .beforePost || cut == .postAnswerLost {
+                #expect(network.puts == 1, "a completed upload is not sent twice")
+            }
+        }
+    }
+
+    @Test("a link that expired while the phone was away is presigned again, and progress goes step by step to 1")
+    func expiredLink() async throws {
+        try await Self.withServer { url, clock in
+            // Given a job presigned just before the network went
+            let tokens = MemoryTokenStore()
+            let ana = SpotterClient(baseURL: url, tokens: tokens)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let network = InterruptingNetwork(cut: .beforePut)
+            let queue = UploadQueue(
+                database: try AppDatabase(path: nil),
+                client: SpotterClient(baseURL: url, tokens: tokens, transport: network, retry: .none))
+            let job = try await queue.enqueue(
+                CreatePostRequest(kind: .note, text: "Hill sprints"),
+                photos: [PhotoToUpload(data: try Self.jpeg(), contentType: "image/jpeg")])
+            _ = await queue.drain()
+            let firstLink = try #require(try await queue.pending.first?.photos.first?.upload)
+
+            // When the server's clock passes the link's expiry (the phone's does not) and the network is back
+            clock.advance(by: 3600)
+            network.cut = nil
+            let updates = await queue.progress()
+            let outcomes = await queue.drain(ignoringBackoff: true)
+
+            // Then the store refused the old link, the queue asked for another and posted with it
+            guard case .posted(_, let post) = try #require(outcomes.first) else {
+                Issue.record("expected a post, got \(outcomes)")
+                return
+            }
+            #expect(network.puts == 2)
+            #expect(post.media.count == 1)
+            #expect(post.media.first?.id != firstLink.id)
+            var seen: [UploadProgress] = []
+            for await progress in updates {
+                seen.append(progress)
+                if case .posted = progress.step { break }
+            }
+            #expect(seen.allSatisfy { $0.jobID == job.id })
+            #expect(
+                seen.map(\.step) == [
+                    .photo(0, .send), .photo(0, .presign), .photo(0, .send), .photo(0, .complete),
+                    .photo(0, .process), .photo(0, .ready), .posting, .posted(post),
+                ])
+            #expect(seen.map(\.fraction) == [0.2, 0, 0.2, 0.4, 0.6, 0.8, 0.8, 1])
+            #expect(seen.last?.fraction == 1)
+        }
+    }
+
+    @Test("a photo the server cannot read ends its job with the reason, not retried, and nothing is posted")
+    func refusedPhoto() async throws {
+        try await Self.withServer { url, _ in
+            // Given a job whose "JPEG" is not an image
+            let ana = SpotterClient(baseURL: url)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let queue = UploadQueue(database: try AppDatabase(path: nil), client: ana)
+            try await queue.enqueue(
+                CreatePostRequest(kind: .note, text: "Leg day"),
+                photos: [
+                    PhotoToUpload(data: try Self.jpeg(), contentType: "image/jpeg"),
+                    PhotoToUpload(data: Data("not a photo at all".utf8), contentType: "image/jpeg"),
+                ])
+
+            // When it runs
+            let outcomes = await queue.drain()
+
+            // Then it failed, naming the photo and the server's reason, and stays failed
+            guard case .failed(_, let reason) = try #require(outcomes.first) else {
+                Issue.record("expected a refusal, got \(outcomes)")
+                return
+            }
+            #expect(reason.hasPrefix("Photo 2 was refused: "))
+            #expect(try await queue.failed.first?.failure == reason)
+            #expect(try await queue.pending.isEmpty)
+            #expect(await queue.drain(ignoringBackoff: true).isEmpty)
+            #expect(try await ana.feed(.user("ana")).items.isEmpty)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A real JPEG, 64×48, made with libvips: the server refuses anything that is not an image.
+    static func jpeg() throws -> Data {
+        try TestImages.encode(TestImages.cornered(width: 64, height: 48), as: ".jpg[Q=90]")
+    }
+
+    /// A live server on a port of its own (its presigned links carry it; a server on port 0 would not know its
+    /// port) with the local blob store in a fresh folder, and a clock the test moves.
+    static func withServer(_ body: @Sendable @escaping (URL, ManualClock) async throws -> Void) async throws {
+        let port = try await LiveServer.freePort()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-kit-media-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let clock = ManualClock(Date())
+        try await StorageBackend.sqlite.withIsolatedStorage { storage in
+            let server = try await LiveServer.start(storage: storage, port: port, clock: clock) { configuration in
+                configuration.dataDirectory = data.path
+                configuration.media.pollInterval = .milliseconds(100)
+            }
+            do {
+                try await body(URL(string: "http://127.0.0.1:\(port)")!, clock)
+            } catch {
+                server.cancel()
+                _ = await server.result
+                throw error
+            }
+            server.cancel()
+            _ = await server.result
+        }
+    }
+}
+
+/// The real network, cut at one step of an upload as a test says.
+final class InterruptingNetwork: HTTPTransport {
+    enum Cut: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        /// No request gets through from the presigned PUT on.
+        case beforePut
+        /// Half the bytes reach the store, then the connection drops.
+        case duringPut
+        /// The bytes are stored; the request to complete never leaves.
+        case beforeComplete
+        /// The photo is ready; the post is never sent.
+        case beforePost
+        /// The post is made but its answer is lost.
+        case postAnswerLost
+
+        var testDescription: String { rawValue }
+    }
+
+    private let state: NIOLockedValueBox<(cut: Cut?, puts: Int, cutOff: Bool)>
+    private let base = URLSessionTransport()
+
+    init(cut: Cut?) { state = NIOLockedValueBox((cut, 0, false)) }
+
+    var cut: Cut? {
+        get { state.withLockedValue { $0.cut } }
+        set { state.withLockedValue { $0 = (newValue, $0.puts, false) } }
+    }
+
+    /// Presigned PUTs that reached the store.
+    var puts: Int { state.withLockedValue { $0.puts } }
+
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        let isPut = request.method == "PUT"
+        let path = request.url.path
+        let step: Cut? =
+            switch (request.method, path) {
+            case ("PUT", _): .beforePut
+            case ("POST", _) where path.hasSuffix("/complete"): .beforeComplete
+            case ("POST", "/api/v1/posts"): .beforePost
+            default: nil
+            }
+        // Once the network is cut, it stays cut for every later request of the drain.
+        let (cut, cutOff) = state.withLockedValue { state -> (Cut?, Bool) in
+            let reached = state.cutOff || Self.reaches(step, state.cut)
+            if reached { state.cutOff = true }
+            return (state.cut, reached)
+        }
+        if cutOff, let cut {
+            switch cut {
+            case .duringPut where isPut:
+                var half = request
+                half.body = request.body.map { $0.prefix($0.count / 2) }
+                _ = try await base.send(half)
+                state.withLockedValue { $0.puts += 1 }
+                throw URLError(.networkConnectionLost)
+            case .postAnswerLost where step == .beforePost:
+                _ = try await base.send(request)
+                throw URLError(.networkConnectionLost)
+            case .postAnswerLost where step != .beforePost:
+                break
+            default:
+                throw URLError(.notConnectedToInternet)
+            }
+        }
+        let response = try await base.send(request)
+        if isPut { state.withLockedValue { $0.puts += 1 } }
+        return response
+    }
+
+    /// Whether a request at `step` is where `cut` cuts the network.
+    private static func reaches(_ step: Cut?, _ cut: Cut?) -> Bool {
+        switch (step, cut) {
+        case (.beforePut, .beforePut), (.beforePut, .duringPut), (.beforeComplete, .beforeComplete),
+            (.beforePost, .beforePost), (.beforePost, .postAnswerLost):
+            true
+        default: false
+        }
+    }
+}
