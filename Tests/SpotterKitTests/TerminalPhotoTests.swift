@@ -44,6 +44,29 @@ extension TerminalClientTests {
         }
     }
 
+    @Test("a post with a photo made offline waits, and spotter outbox posts it once the server is reachable")
+    func offlinePhotoPost() async throws {
+        try await UploadQueueTests.withServer { url, _ in
+            // Given Ana signed in, and a photo
+            let ana = try await Self.signedInAna(url)
+            defer { try? FileManager.default.removeItem(at: ana.home) }
+            let photo = ana.home.appendingPathComponent("run.jpg")
+            try UploadQueueTests.jpeg().write(to: photo)
+
+            // When she posts it with no server to reach
+            let offline = try await ana.run(
+                "post", "Offline run", "--photo", photo.path, "--server", "http://127.0.0.1:9")
+
+            // Then it waits, and the outbox sends it when the server is reachable
+            #expect(offline.contains("waiting: post \"Offline run\" with 1 photo — cannot reach http://127.0.0.1:9"))
+            #expect(try await ana.run("outbox").contains("sent: post \"Offline run\" with 1 photo as "))
+            let posts = try await SpotterClient(baseURL: url, tokens: ana.tokens).feed(.user("ana")).items
+            #expect(posts.map(\.text) == ["Offline run"])
+            #expect(posts.first?.media.count == 1)
+            #expect(!(try await ana.run("outbox")).contains("Offline run"))
+        }
+    }
+
     @Test("more than four photos, or a file of another kind, is refused before anything is sent")
     func photoOptions() async throws {
         let ana = Spotter(home: FileManager.default.temporaryDirectory.appendingPathComponent("spotter-cli-\(UUID())"))

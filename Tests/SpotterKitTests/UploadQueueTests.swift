@@ -142,6 +142,65 @@ struct UploadQueueTests {
         }
     }
 
+    @Test("a server error keeps the job waiting, not failed, and the next job still goes")
+    func serverError() async throws {
+        try await Self.withServer { url, _ in
+            // Given two jobs, and a server whose first answer is a 503
+            let tokens = MemoryTokenStore()
+            try await SpotterClient(baseURL: url, tokens: tokens)
+                .signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let network = CountingTransport(failFirstWith: [503])
+            let client = SpotterClient(baseURL: url, tokens: tokens, transport: network, retry: .none)
+            let queue = UploadQueue(database: try AppDatabase(path: nil), client: client)
+            let jpeg = try Self.jpeg()
+            for text in ["Squats", "Rows"] {
+                try await queue.enqueue(
+                    CreatePostRequest(kind: .note, text: text),
+                    photos: [PhotoToUpload(data: jpeg, contentType: "image/jpeg")])
+            }
+
+            // When the queue drains
+            let outcomes = await queue.drain()
+
+            // Then the first waits for the server, and the second is posted
+            guard outcomes.count == 2, case .waiting(_, let retry) = outcomes[0], case .posted = outcomes[1] else {
+                Issue.record("expected a wait then a post, got \(outcomes)")
+                return
+            }
+            #expect(retry.reason == .server)
+            #expect(try await queue.failed.isEmpty)
+
+            // When it drains again
+            let later = await queue.drain(ignoringBackoff: true)
+
+            // Then the first is posted too, once
+            guard case .posted = try #require(later.first) else {
+                Issue.record("expected a post, got \(later)")
+                return
+            }
+            #expect(try await client.feed(.user("ana")).items.map(\.text) == ["Squats", "Rows"])
+        }
+    }
+
+    @Test("a photo over the size limit is refused at the presign, and its job ends with the limit named")
+    func tooLarge() async throws {
+        try await Self.withServer { url, _ in
+            let ana = SpotterClient(baseURL: url)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let queue = UploadQueue(database: try AppDatabase(path: nil), client: ana)
+            try await queue.enqueue(
+                CreatePostRequest(kind: .note, text: "Huge"),
+                photos: [PhotoToUpload(data: Data(count: 17 << 20), contentType: "image/jpeg")])
+            guard case .failed(_, let reason) = try #require(await queue.drain().first) else {
+                Issue.record("expected a refusal")
+                return
+            }
+            #expect(reason.hasPrefix("Photo 1 was refused: "))
+            #expect(reason.contains("byte_size"))
+            #expect(try await ana.feed(.user("ana")).items.isEmpty)
+        }
+    }
+
     // MARK: Helpers
 
     /// A real JPEG, 64×48, made with libvips: the server refuses anything that is not an image.
