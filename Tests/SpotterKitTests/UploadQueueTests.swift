@@ -182,6 +182,34 @@ struct UploadQueueTests {
         }
     }
 
+    @Test(
+        "bytes that never reached the store (a PUT answered 200 on the way) are sent again when completing finds none")
+    func lostBytes() async throws {
+        try await Self.withServer { url, _ in
+            // Given a network whose first PUT is answered 200 without reaching the store
+            let tokens = MemoryTokenStore()
+            try await SpotterClient(baseURL: url, tokens: tokens)
+                .signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let network = SwallowingFirstPut()
+            let client = SpotterClient(baseURL: url, tokens: tokens, transport: network, retry: .none)
+            let queue = UploadQueue(database: try AppDatabase(path: nil), client: client)
+            try await queue.enqueue(
+                CreatePostRequest(kind: .note, text: "Deadlifts"),
+                photos: [PhotoToUpload(data: try Self.jpeg(), contentType: "image/jpeg")])
+
+            // When the queue drains
+            let outcomes = await queue.drain()
+
+            // Then completing found nothing, the bytes went again, and the post has its photo
+            guard case .posted(_, let post) = try #require(outcomes.first) else {
+                Issue.record("expected a post, got \(outcomes)")
+                return
+            }
+            #expect(network.puts == 2)
+            #expect(post.media.count == 1)
+        }
+    }
+
     @Test("a photo over the size limit is refused at the presign, and its job ends with the limit named")
     func tooLarge() async throws {
         try await Self.withServer { url, _ in
@@ -230,6 +258,23 @@ struct UploadQueueTests {
             server.cancel()
             _ = await server.result
         }
+    }
+}
+
+/// The real network, except that the first presigned PUT is answered 200 without reaching the store.
+final class SwallowingFirstPut: HTTPTransport {
+    private let count = NIOLockedValueBox(0)
+    var puts: Int { count.withLockedValue { $0 } }
+
+    func send(_ request: HTTPRequestData) async throws -> HTTPResponseData {
+        if request.method == "PUT" {
+            let first = count.withLockedValue { count in
+                count += 1
+                return count == 1
+            }
+            if first { return HTTPResponseData(status: 200, headers: [:], body: Data()) }
+        }
+        return try await URLSessionTransport().send(request)
     }
 }
 

@@ -166,6 +166,7 @@ public actor UploadQueue {
     /// Takes one photo through its remaining steps, storing each step's result.
     private func advance(_ job: inout UploadJob, photo index: Int) async throws {
         var presignedNow = false
+        var sentAgain = false
         let name = "Photo \(index + 1)"
         while true {
             let photo = job.photos[index]
@@ -210,7 +211,11 @@ public actor UploadQueue {
                 } catch let error as SpotterClientError
                     where error.status == 409 && error.problem?.errors?.first?.field == "upload"
                 {
-                    try await store(&job, index, .send)  // the bytes never arrived: send them again
+                    // The bytes never arrived: send them again, once; a store that still shows nothing after that
+                    // (an S3 replica behind) is asked again at the next drain.
+                    guard !sentAgain else { throw StillProcessing(detail: "\(name) is not in the store yet") }
+                    sentAgain = true
+                    try await store(&job, index, .send)
                     continue
                 } catch let error as SpotterClientError where !error.isTransient {
                     throw Refused(reason: "\(name) was refused: \(error.problem?.explanation ?? "\(error)")")
