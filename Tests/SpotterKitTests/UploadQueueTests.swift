@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import SpotterCore
 import SpotterKit
 import SpotterModels
+import SpotterServer
 import SpotterTestSupport
 import Testing
 
@@ -210,6 +211,43 @@ struct UploadQueueTests {
         }
     }
 
+    @Test("photos swept while the phone was away for a day are uploaded again, and the post made once")
+    func sweptWhileAway() async throws {
+        try await Self.withServer(configure: { $0.media.sweepInterval = .milliseconds(100) }) { url, clock in
+            // Given a job whose photo is ready when the network goes, before the post
+            let tokens = MemoryTokenStore()
+            try await SpotterClient(baseURL: url, tokens: tokens)
+                .signUp(email: "ana@example.com", username: "ana", password: Self.password)
+            let network = InterruptingNetwork(cut: .beforePost)
+            let client = SpotterClient(baseURL: url, tokens: tokens, transport: network, retry: .none)
+            let queue = UploadQueue(database: try AppDatabase(path: nil), client: client)
+            try await queue.enqueue(
+                CreatePostRequest(kind: .note, text: "Sunday long run"),
+                photos: [PhotoToUpload(data: try Self.jpeg(), contentType: "image/jpeg", description: "Mile 18")])
+            _ = await queue.drain()
+            let first = try #require(try await queue.pending.first?.photos.first?.upload?.id)
+
+            // When a day passes and the server sweeps the unattached photo
+            clock.advance(by: 25 * 3600)
+            network.cut = nil
+            let deadline = ContinuousClock.now + .seconds(30)
+            while (try? await client.media(first)) != nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            await #expect(throws: SpotterClientError.self) { try await client.media(first) }
+
+            // Then the next drain uploads it again and posts once, with the photo and its alt text
+            guard case .posted(_, let post) = try #require(await queue.drain(ignoringBackoff: true).first) else {
+                Issue.record("expected a post")
+                return
+            }
+            #expect(post.media.map(\.description) == ["Mile 18"])
+            #expect(post.media.first?.id != first)
+            #expect(network.puts == 2)
+            #expect(try await client.feed(.user("ana")).items.map(\.id) == [post.id])
+        }
+    }
+
     @Test("a photo over the size limit is refused at the presign, and its job ends with the limit named")
     func tooLarge() async throws {
         try await Self.withServer { url, _ in
@@ -238,7 +276,10 @@ struct UploadQueueTests {
 
     /// A live server on a port of its own (its presigned links carry it; a server on port 0 would not know its
     /// port) with the local blob store in a fresh folder, and a clock the test moves.
-    static func withServer(_ body: @Sendable @escaping (URL, ManualClock) async throws -> Void) async throws {
+    static func withServer(
+        configure: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ body: @Sendable @escaping (URL, ManualClock) async throws -> Void
+    ) async throws {
         let port = try await LiveServer.freePort()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-kit-media-\(UUID())")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -247,6 +288,7 @@ struct UploadQueueTests {
             let server = try await LiveServer.start(storage: storage, port: port, clock: clock) { configuration in
                 configuration.dataDirectory = data.path
                 configuration.media.pollInterval = .milliseconds(100)
+                configure(&configuration)
             }
             do {
                 try await body(URL(string: "http://127.0.0.1:\(port)")!, clock)

@@ -58,6 +58,14 @@ extension AppDatabase {
         }
     }
 
+    /// A new idempotency key for the job's post: the server refused the post under the old one, which it answers
+    /// with that refusal from then on, and the job is sending a different post (new photos).
+    func renewUploadKey(_ id: Int64, _ key: String) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "UPDATE upload_jobs SET idempotency_key = ? WHERE id = ?", arguments: [key, id])
+        }
+    }
+
     /// The job's try did not get through and it waits for the next: counted, with why, and when.
     func scheduleUploadRetry(_ id: Int64, attempts: Int, _ retry: PendingRetry) async throws {
         try await writer.write { db in

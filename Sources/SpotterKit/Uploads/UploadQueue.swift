@@ -136,18 +136,33 @@ public actor UploadQueue {
     private func run(_ job: UploadJob) async throws -> UploadOutcome {
         var job = job
         do {
-            for index in job.photos.indices {
-                try await advance(&job, photo: index)
+            var post: Post?
+            var uploadedAgain = false
+            while post == nil {
+                for index in job.photos.indices {
+                    try await advance(&job, photo: index)
+                }
+                report(job, .posting)
+                var request = job.post
+                request.mediaIDs = job.photos.compactMap { $0.upload?.id }
+                do {
+                    post = try await client.createPost(request, idempotencyKey: job.idempotencyKey)
+                } catch let error as SpotterClientError where !error.isTransient && error != .signedOut {
+                    // Photos the server no longer has (swept after a day unattached, while the phone was away)
+                    // are uploaded again, once; any other refusal ends the job.
+                    let forgotten = Self.refusedPhotos(error, count: job.photos.count)
+                    guard !forgotten.isEmpty, !uploadedAgain else {
+                        throw Refused(reason: (error.problem?.explanation ?? error.description))
+                    }
+                    uploadedAgain = true
+                    job.idempotencyKey = SpotterClient.newKey()  // the refused post stays refused under the old one
+                    try await database.renewUploadKey(job.id, job.idempotencyKey)
+                    for index in forgotten {
+                        try await store(&job, index, .presign, presignKey: SpotterClient.newKey())
+                    }
+                }
             }
-            report(job, .posting)
-            var request = job.post
-            request.mediaIDs = job.photos.compactMap { $0.upload?.id }
-            let post: Post
-            do {
-                post = try await client.createPost(request, idempotencyKey: job.idempotencyKey)
-            } catch let error as SpotterClientError where !error.isTransient && error != .signedOut {
-                throw Refused(reason: (error.problem?.explanation ?? error.description))
-            }
+            guard let post else { throw CancellationError() }
             try await database.deleteUploadJob(job.id)
             report(job, .posted(post), fraction: 1)
             return .posted(job, post)
@@ -217,6 +232,9 @@ public actor UploadQueue {
                     sentAgain = true
                     try await store(&job, index, .send)
                     continue
+                } catch let error as SpotterClientError where error.status == 404 && !presignedNow {
+                    try await store(&job, index, .presign, presignKey: SpotterClient.newKey())  // swept: again
+                    continue
                 } catch let error as SpotterClientError where !error.isTransient {
                     throw Refused(reason: "\(name) was refused: \(error.problem?.explanation ?? "\(error)")")
                 }
@@ -227,12 +245,31 @@ public actor UploadQueue {
                     try await store(&job, index, .presign, presignKey: SpotterClient.newKey())
                     continue
                 }
-                let media = try await refusing(name) { try await client.waitUntilProcessed(id, limit: processingLimit) }
+                let media: Media
+                do {
+                    media = try await client.waitUntilProcessed(id, limit: processingLimit)
+                } catch let error as SpotterClientError where error.status == 404 && !presignedNow {
+                    try await store(&job, index, .presign, presignKey: SpotterClient.newKey())  // swept: again
+                    continue
+                } catch let error as SpotterClientError where !error.isTransient && error != .signedOut {
+                    throw Refused(reason: "\(name) was refused: \(error.problem?.explanation ?? "\(error)")")
+                }
                 try check(media, name)
                 guard media.status == .ready else {
                     throw StillProcessing(detail: "\(name) is still being processed")
                 }
                 try await store(&job, index, .ready)
+            }
+        }
+    }
+
+    /// The positions of the photos a post's refusal names (`media_ids[2]`, …).
+    static func refusedPhotos(_ error: SpotterClientError, count: Int) -> [Int] {
+        guard error.status == 422 else { return [] }
+        return (error.problem?.errors ?? []).compactMap { fault -> Int? in
+            guard fault.field.hasPrefix("media_ids["), fault.field.hasSuffix("]") else { return nil }
+            return Int(fault.field.dropFirst("media_ids[".count).dropLast()).flatMap {
+                (0..<count).contains($0) ? $0 : nil
             }
         }
     }
