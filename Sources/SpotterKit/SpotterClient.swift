@@ -54,6 +54,10 @@ public actor SpotterClient {
         var authenticated = true
         /// Sent as `Idempotency-Key`; the same for every try of one call.
         var idempotencyKey: String?
+        /// Where to send it instead of `baseURL` + `path`: a presigned upload link, which may be another host.
+        var absoluteURL: URL?
+        /// Sent as they are, over the defaults: a presigned upload's signed headers.
+        var headers: [String: String] = [:]
 
         /// A change: signed in, with the caller's idempotency key or a new one.
         static func change(_ method: String, _ path: String, body: Data? = nil, key: String?) -> Call {
@@ -120,6 +124,9 @@ public actor SpotterClient {
     }
 
     private func makeRequest(_ call: Call) throws -> HTTPRequestData {
+        if let url = call.absoluteURL {
+            return HTTPRequestData(method: call.method, url: url, headers: call.headers, body: call.body)
+        }
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
             throw SpotterClientError.unreadableResponse(status: 0, detail: "bad base URL \(baseURL)")
         }
@@ -131,6 +138,7 @@ public actor SpotterClient {
         var headers = ["Accept": "application/json"]
         if call.body != nil { headers["Content-Type"] = "application/json" }
         if let key = call.idempotencyKey { headers["Idempotency-Key"] = key }
+        headers.merge(call.headers) { _, given in given }
         return HTTPRequestData(method: call.method, url: url, headers: headers, body: call.body)
     }
 

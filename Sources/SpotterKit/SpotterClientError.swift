@@ -68,7 +68,7 @@ extension Problem {
 
     /// The problem in a sentence or two, for a user: its detail (else its title) and each field at fault.
     ///
-    ///     Some fields are not valid. text: is required for a note.
+    ///     Some fields are not valid. text: is required for a note without photos.
     public var explanation: String {
         let summary = [detail ?? "", title].first { !$0.isEmpty } ?? "HTTP \(status)"
         return ([summary] + (errors ?? []).map { "\($0.field): \($0.detail)." }).joined(separator: " ")

@@ -3,7 +3,7 @@ import SpotterModels
 
 /// Everything a signed-in app needs, wired the way the seeds wire it: the API client, the live connection,
 /// and one client database (`AppDatabase`, `spotter.sqlite` under `folder`) holding the outbox, the caches
-/// and analytics, which the screens observe. Call `foreground()`,
+/// and analytics, which the screens observe, and the posts with photos on their way. Call `foreground()`,
 /// `background()` and `signOut()` from the app's lifecycle; the session drains the outbox on foreground, on
 /// every reconnect and every 60 s, and flushes analytics on background.
 ///
@@ -18,6 +18,8 @@ public actor SpotterSession {
     /// The client's one database: outbox, caches and analytics.
     public nonisolated let database: AppDatabase
     public nonisolated let outbox: ActionQueue
+    /// Posts with photos on their way (`UploadQueue`), drained with the outbox.
+    public nonisolated let uploads: UploadQueue
     public nonisolated let cache: SpotterCache
     public nonisolated let realtime: RealtimeClient
     public nonisolated let analytics: AnalyticsTracker
@@ -38,6 +40,7 @@ public actor SpotterSession {
         database = try AppDatabase(path: folder?.appendingPathComponent("spotter.sqlite").path)
         if let folder { database.takeOverEarlierFiles(in: folder) }  // what an earlier version queued still goes
         outbox = ActionQueue(database: database, client: client)
+        uploads = UploadQueue(database: database, client: client)
         cache = SpotterCache(database: database, client: client)
         analytics = AnalyticsTracker(database: database, client: client)
         realtime = RealtimeClient(baseURL: baseURL) { try await client.currentAccessToken() }
@@ -48,9 +51,10 @@ public actor SpotterSession {
         await startWatchingConnection()
         await realtime.start()
         guard periodic.isEmpty else { return }
-        let (outbox, analytics) = (self.outbox, self.analytics)
+        let (outbox, uploads, analytics) = (self.outbox, self.uploads, self.analytics)
         periodic = [
             Task { await outbox.runPeriodically(every: .seconds(60)) },
+            Task { await uploads.runPeriodically(every: .seconds(60)) },
             Task { await analytics.runPeriodically(every: .seconds(30)) },
         ]
     }
@@ -75,8 +79,11 @@ public actor SpotterSession {
     private func startWatchingConnection() async {
         guard !watching else { return }
         watching = true
-        let outbox = self.outbox
-        await realtime.onConnected { _ = await outbox.drain(ignoringBackoff: true) }
+        let (outbox, uploads) = (self.outbox, self.uploads)
+        await realtime.onConnected {
+            _ = await outbox.drain(ignoringBackoff: true)
+            _ = await uploads.drain(ignoringBackoff: true)
+        }
     }
 
     private func stopPeriodic() {

@@ -1,10 +1,15 @@
 import Foundation
+import Logging
 import SpotterCore
 import SpotterModels
+import SpotterServer
 
 /// `spotter seed --demo`: a small, lively community for a newcomer's first minute — 30 people with names and
 /// bios who follow each other, eight weeks of lifting (main lifts climbing), runs, rides, swims and rows with
 /// distance and time, notes between them, kudos, and comments the authors answer.
+///
+/// Everyone has an avatar and every eighth workout a photo, drawn in code and processed like an upload
+/// (`DemoPhotos`).
 ///
 /// Posts, kudos, comments and follows go through the core services (with a clock moved back in time), so
 /// personal records, counters and feeds are exactly what the server would have made. Demo accounts have no
@@ -13,11 +18,21 @@ struct DemoSeeder: Sendable {
     let storage: any SpotterStorage
     let bulk: any BulkLoading
     var seed: UInt64 = 42
+    /// Where photos go (`spotter serve`'s blob store and limits); nil: a community without pictures.
+    var configuration: AppConfiguration?
+    var logger = Logger(label: "spotter.seed")
     let weeks = 8
 
     func load() async throws {
         let end = Date()
         let clock = ManualClock(end - Double(weeks + 2) * 7 * 86_400)
+        guard let configuration else { return try await load(end: end, clock: clock, photos: nil) }
+        try await MediaService.withConfigured(configuration, storage: storage, clock: clock, logger: logger) { media in
+            try await load(end: end, clock: clock, photos: DemoPhotos(media: media, storage: storage))
+        }
+    }
+
+    private func load(end: Date, clock: ManualClock, photos: DemoPhotos?) async throws {
         var random = SeededGenerator(seed: seed, stream: 7)
         let people = DemoPeople.all.enumerated().map { index, person in
             AccountRecord(
@@ -28,6 +43,7 @@ struct DemoSeeder: Sendable {
                 featuredAt: index < 4 ? clock.now : nil)
         }
         try await bulk.loadAccounts(people)
+        for (index, person) in people.enumerated() { try await photos?.setAvatar(of: person, index: index) }
 
         // The coach shares the club's three sessions as templates, so the builder can start from them.
         let templates = TemplateService(storage: storage, clock: clock)
@@ -44,7 +60,7 @@ struct DemoSeeder: Sendable {
         }
 
         let social = SocialService(storage: storage, clock: clock)
-        let posts = PostService(storage: storage, clock: clock)
+        let posts = PostService(storage: storage, clock: clock, media: photos?.media)
         let sessions = DemoSchedule.make(people: people.count, weeks: weeks, end: end, using: &random)
         let follows = people.indices.flatMap { follower in
             DemoSchedule.followees(of: follower, among: people.count, using: &random).map { (follower, $0) }
@@ -58,14 +74,22 @@ struct DemoSeeder: Sendable {
         }
 
         var sessionCount = Array(repeating: 0, count: people.count)
-        for session in sessions {
+        for (number, session) in sessions.enumerated() {
             clock.move(to: session.at)
             let author = people[session.person]
             let (workout, caption) = DemoWorkouts.workout(
                 for: session.person, number: sessionCount[session.person], at: session.at, using: &random)
             sessionCount[session.person] += 1
+            var mediaIDs: [MediaID]?
+            if let photos, number % 8 == 0 {
+                mediaIDs = [
+                    try await photos.workoutPhoto(
+                        number, description: "\(workout.title), after the session", owner: author)
+                ]
+            }
             let post = try await posts.create(
-                CreatePostRequest(kind: .workout, text: caption, visibility: .public, workout: workout),
+                CreatePostRequest(
+                    kind: .workout, text: caption, visibility: .public, workout: workout, mediaIDs: mediaIDs),
                 author: author)
             // Friends react within the next hours: a few kudos, now and then a comment the author answers.
             let comments = workout.type == .cardio ? DemoText.cardioComments : DemoText.liftComments

@@ -24,13 +24,17 @@ struct Seed: AsyncParsableCommand {
 
     func run() async throws {
         let (plan, force, demo, seed) = (seeding.plan, force, demo, seeding.seed)
+        let configuration = try options.configuration()
+        let logger = options.logger(configuration)
         try await withSeedableStorage(options) { storage, bulk in
             let existing = try await bulk.size().accounts
             guard existing == 0 || force else {
                 throw ValidationError("The database already has \(existing) accounts; pass --force to add to them.")
             }
             if demo {
-                try await DemoSeeder(storage: storage, bulk: bulk, seed: seed).load()
+                try await DemoSeeder(
+                    storage: storage, bulk: bulk, seed: seed, configuration: configuration, logger: logger
+                ).load()
             } else {
                 try await Seeder(plan: plan, firstIndex: existing).load(into: bulk)
             }

@@ -34,4 +34,69 @@ struct ComposeWorkoutViewModelTests {
             #expect(try await ana.workoutTemplate(template.id).usesCount == 1)
         }
     }
+
+    @Test("a workout with photos is posted through the upload queue, with alt text, and its progress reaches 1")
+    func withPhotos() async throws {
+        try await UploadQueueTests.withServer { url, _ in
+            // Given Bea composing a run with two photos, one of which she took back, and alt text on the other
+            let bea = SpotterClient(baseURL: url)
+            try await bea.signUp(email: "bea@example.com", username: "bea", password: "correct horse battery")
+            let uploads = UploadQueue(database: try AppDatabase(path: nil), client: bea)
+            let model = await ComposeWorkoutViewModel(client: bea, uploads: uploads)
+            let jpeg = try UploadQueueTests.jpeg()
+            await MainActor.run {
+                model.type = .cardio
+                model.title = "Easy 5k"
+                model.addExercise("Run")
+                model.setCardio(for: 0, distance: 5, durationS: 28 * 60)
+                model.addPhoto(jpeg, contentType: "image/jpeg")
+                model.addPhoto(jpeg, contentType: "image/jpeg", description: "Blurry")
+                model.removePhoto(1)
+                model.setDescription("Sunrise over the river", forPhoto: 0)
+            }
+            #expect(await model.photos.count == 1)
+
+            // When she publishes
+            #expect(await model.publish())
+
+            // Then the workout carries the photo with its alt text, and the progress says it is posted
+            let posted = try #require(try await bea.feed(.user("bea")).items.first)
+            #expect(posted.workout?.title == "Easy 5k")
+            #expect(posted.media.map(\.description) == ["Sunrise over the river"])
+            let progress = try #require(await model.uploadProgress)
+            #expect(progress.fraction == 1)
+            #expect(progress.step == .posted(posted))
+            #expect(try await uploads.pending.isEmpty)
+        }
+    }
+
+    @Test("a photo the server refuses is named under photos, and the form can be fixed and posted")
+    func refusedPhoto() async throws {
+        try await UploadQueueTests.withServer { url, _ in
+            let bea = SpotterClient(baseURL: url)
+            try await bea.signUp(email: "bea@example.com", username: "bea", password: "correct horse battery")
+            let model = await ComposeWorkoutViewModel(client: bea)
+            await MainActor.run {
+                model.title = "Bench"
+                model.addExercise("Bench Press")
+                model.addSet(to: 0, weightKg: 60, reps: 8)
+                model.addPhoto(Data("not a photo".utf8), contentType: "image/jpeg")
+            }
+            #expect(await model.publish() == false)
+            #expect(await model.errors.map(\.field) == ["photos"])
+            #expect(await model.errors.first?.detail.hasPrefix("Photo 1 was refused: ") == true)
+            #expect(try await bea.feed(.user("bea")).items.isEmpty)
+            await MainActor.run { model.removePhoto(0) }
+            #expect(await model.publish())
+            #expect(await model.errors.isEmpty)
+        }
+    }
+
+    @Test("a post takes at most four photos")
+    func fourPhotos() async throws {
+        let model = await ComposeWorkoutViewModel(client: SpotterClient(baseURL: URL(string: "http://127.0.0.1:9")!))
+        let added = await MainActor.run { (0..<5).map { _ in model.addPhoto(Data([1]), contentType: "image/jpeg") } }
+        #expect(added == [true, true, true, true, false])
+        #expect(await model.photos.count == 4)
+    }
 }

@@ -46,14 +46,18 @@ enum LiveServer {
     // A server that can stop and start again on one port, over one database, for offline and reconnect tests.
 
     /// Starts the app on `port` and waits until it answers.
-    static func start(storage: any SpotterStorage, port: Int) async throws -> Task<Void, any Error> {
+    static func start(
+        storage: any SpotterStorage, port: Int, clock: any WallClock = SystemClock(),
+        configure: (inout AppConfiguration) -> Void = { _ in }
+    ) async throws -> Task<Void, any Error> {
         var configuration = AppConfiguration()
         configuration.bcryptCost = 4
         configuration.runsMaintenance = false
         configuration.port = port
         configuration.postRules.newAccountAge = 0
+        configure(&configuration)
         let app = try await buildApplication(
-            configuration: configuration, storage: storage, clock: SystemClock(), logger: StorageBackend.logger)
+            configuration: configuration, storage: storage, clock: clock, logger: StorageBackend.logger)
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
         let health = URL(string: "http://127.0.0.1:\(port)/healthz")!
         for _ in 0..<100 {

@@ -109,7 +109,7 @@ struct OutboxRetryTests {
             }
             #expect(problem.status == 422)
             let failed = try #require(try await queue.failed.first)
-            #expect(failed.failure == "Some fields are not valid. text: is required for a note.")
+            #expect(failed.failure == "Some fields are not valid. text: is required for a note without photos.")
             #expect(failed.retry == nil)
             #expect(await queue.drain().isEmpty)
         }

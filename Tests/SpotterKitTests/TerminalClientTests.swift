@@ -83,9 +83,13 @@ struct TerminalClientTests {
             let refused = try await ana.fail("post", " ")
 
             // Then she is told why, the outbox lists it as failed with how to resend or drop it, and it drops
-            #expect(refused.contains("refused: post \" \": Some fields are not valid. text: is required for a note."))
+            #expect(
+                refused.contains(
+                    "refused: post \" \": Some fields are not valid. text: is required for a note without photos."))
             let listed = try await ana.run("outbox")
-            #expect(listed.contains("failed #1: post \" \" — Some fields are not valid. text: is required for a note."))
+            #expect(
+                listed.contains(
+                    "failed #1: post \" \" — Some fields are not valid. text: is required for a note without photos."))
             #expect(listed.contains("`spotter outbox --retry 1` sends it again, `--discard 1` drops it"))
             #expect(try await ana.run("outbox", "--retry", "1").contains("refused: post \" \""))
             #expect(!(try await ana.run("outbox", "--discard", "1").contains("failed #1")))

@@ -109,6 +109,33 @@ public final class AppDatabase: Sendable {
         migrator.registerMigration("requeue actions given up for the network") { db in
             try requeueGivenUp(db)
         }
+        // Posts with photos (issue 26): a job per post, its photos with their bytes and how far each got.
+        migrator.registerMigration("upload jobs") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE upload_jobs (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        post TEXT NOT NULL,
+                        idempotency_key TEXT NOT NULL UNIQUE,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        failure TEXT,
+                        last_error_kind TEXT,
+                        last_error TEXT,
+                        next_attempt_at REAL,
+                        created_at REAL NOT NULL);
+                    CREATE TABLE upload_photos (
+                        job_id INTEGER NOT NULL REFERENCES upload_jobs(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        bytes BLOB NOT NULL,
+                        content_type TEXT NOT NULL,
+                        description TEXT,
+                        focus TEXT,
+                        stage TEXT NOT NULL,
+                        presign_key TEXT NOT NULL,
+                        upload TEXT,
+                        PRIMARY KEY (job_id, position));
+                    """)
+        }
         return migrator
     }
 }

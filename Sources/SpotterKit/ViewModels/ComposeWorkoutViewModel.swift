@@ -2,7 +2,8 @@ import Foundation
 import Observation
 import SpotterModels
 
-/// Builds a workout to log, from scratch or from a template, and posts it through the outbox.
+/// Builds a workout to log, from scratch or from a template, and posts it through the outbox; with photos,
+/// through the upload queue, its progress in `uploadProgress`.
 ///
 /// ```swift
 /// let model = ComposeWorkoutViewModel(client: client, outbox: outbox)
@@ -18,6 +19,13 @@ import SpotterModels
 /// model.addExercise("Run")
 /// model.setCardio(for: 0, distance: 3.1, unit: .mi, durationS: 30 * 60 + 45)
 /// model.pace(for: 0, unit: .mi)                 // "9:55 /mi"
+/// ```
+///
+/// Photos (up to four), each with alt text:
+///
+/// ```swift
+/// model.addPhoto(jpeg, contentType: "image/jpeg", description: "Deadlift lockout")
+/// await model.publish()                          // model.uploadProgress?.fraction moves from 0 to 1
 /// ```
 @MainActor
 @Observable
@@ -47,13 +55,21 @@ public final class ComposeWorkoutViewModel {
     public private(set) var errors: [FieldError] = []
     /// True once the workout is posted, or stored in the outbox to go out when online.
     public private(set) var isPublished = false
+    /// The photos to post with it, in order, each with its alt text.
+    public private(set) var photos: [PhotoToUpload] = []
+    /// How the photos' upload and the post are going, while `publish()` runs and after.
+    public private(set) var uploadProgress: UploadProgress?
 
     private let client: SpotterClient
     private let outbox: ActionQueue?
+    private let uploads: UploadQueue?
 
-    public init(client: SpotterClient, outbox: ActionQueue? = nil, now: Date = Date()) {
+    /// - Parameter uploads: where a post with photos waits until it is posted (`UploadQueue`); without one,
+    ///   photos go through a queue in memory, lost if the app is killed before they are posted.
+    public init(client: SpotterClient, outbox: ActionQueue? = nil, uploads: UploadQueue? = nil, now: Date = Date()) {
         self.client = client
         self.outbox = outbox
+        self.uploads = uploads
         startTime = now.addingTimeInterval(-3600)
         endTime = now
     }
@@ -105,6 +121,28 @@ public final class ComposeWorkoutViewModel {
         exercises[exercise].sets.remove(at: set)
     }
 
+    /// Adds a photo, unless the post has its four already; returns whether it was added.
+    @discardableResult
+    public func addPhoto(_ data: Data, contentType: String, description: String? = nil) -> Bool {
+        guard photos.count < Self.maxPhotos else { return false }
+        photos.append(PhotoToUpload(data: data, contentType: contentType, description: description))
+        return true
+    }
+
+    public func removePhoto(_ index: Int) {
+        guard photos.indices.contains(index) else { return }
+        photos.remove(at: index)
+    }
+
+    /// Sets a photo's alt text; empty removes it.
+    public func setDescription(_ text: String, forPhoto index: Int) {
+        guard photos.indices.contains(index) else { return }
+        photos[index].description = text.isEmpty ? nil : text
+    }
+
+    /// Photos a post may carry (`MediaRules.maxPerPost` on the server).
+    public static let maxPhotos = 4
+
     /// The request this form makes.
     public var request: CreatePostRequest {
         CreatePostRequest(
@@ -121,6 +159,7 @@ public final class ComposeWorkoutViewModel {
     @discardableResult
     public func publish() async -> Bool {
         let request = request
+        if !photos.isEmpty { return await publishWithPhotos(request) }
         do {
             if let outbox {
                 let queued = try await outbox.enqueue(.createPost(request))
@@ -142,5 +181,41 @@ public final class ComposeWorkoutViewModel {
             errors = [FieldError(field: "workout", detail: FeedViewModel.message(error))]
         }
         return false
+    }
+
+    /// Posts through the upload queue: the job is stored first, so a post whose photos cannot go now goes at the
+    /// queue's next drain; a photo the server refuses is named in `errors`, under `photos`.
+    private func publishWithPhotos(_ request: CreatePostRequest) async -> Bool {
+        do {
+            let queue = try uploads ?? UploadQueue(path: nil, client: client)
+            let job = try await queue.enqueue(request, photos: photos)
+            let updates = await queue.progress()
+            let watcher = Task { [weak self] in
+                for await progress in updates where progress.jobID == job.id { self?.uploadProgress = progress }
+            }
+            defer { watcher.cancel() }
+            let outcome = await queue.drain().first { outcome in
+                switch outcome {
+                case .posted(let ran, _), .failed(let ran, _), .waiting(let ran, _): ran.id == job.id
+                }
+            }
+            if case .failed(_, let reason) = outcome {
+                try? await queue.discard(job.id)
+                errors = [FieldError(field: "photos", detail: reason)]
+                return false
+            }
+            switch outcome {
+            case .posted(_, let post): uploadProgress = UploadProgress(jobID: job.id, step: .posted(post), fraction: 1)
+            case .waiting(let ran, let retry):
+                uploadProgress = UploadProgress(jobID: job.id, step: .waiting(retry), fraction: ran.fraction)
+            case .failed, nil: break
+            }
+            errors = []
+            isPublished = true
+            return true
+        } catch {
+            errors = [FieldError(field: "photos", detail: FeedViewModel.message(error))]
+            return false
+        }
     }
 }

@@ -53,6 +53,12 @@ struct ClientOptions: ParsableArguments {
         try FileManager.default.createDirectory(at: home.folder, withIntermediateDirectories: true)
         return try ActionQueue(path: home.outboxPath, client: try client(home))
     }
+
+    /// Posts with photos, kept in the outbox's file.
+    func uploads(_ home: ClientHome = ClientHome()) throws -> UploadQueue {
+        try FileManager.default.createDirectory(at: home.folder, withIntermediateDirectories: true)
+        return try UploadQueue(path: home.outboxPath, client: try client(home))
+    }
 }
 
 /// `spotter login`: signs in and remembers the server and the session (in a file only you can read).
@@ -110,13 +116,27 @@ struct Kudos: AsyncParsableCommand {
     }
 }
 
-/// `spotter post <text>`: a note, through the outbox.
+/// `spotter post <text> [--photo run.jpg --alt "…"]…`: a note, through the outbox; with photos, through the
+/// upload queue (`PhotoPost`).
 struct PostNote: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "post", abstract: "Post a note.")
+    static let configuration = CommandConfiguration(commandName: "post", abstract: "Post a note, with photos.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The text; #tags and @mentions are linked.") var text: String
+    @Option(help: "A photo to post with it (JPEG, PNG, WebP or HEIC); up to 4, in order.") var photo: [String] = []
+    @Option(help: "Alt text for the photo in the same place (the first --alt for the first --photo).")
+    var alt: [String] = []
+
+    func validate() throws {
+        guard photo.count <= 4 else { throw ValidationError("A post takes at most 4 photos.") }
+        guard alt.count <= photo.count else { throw ValidationError("Each --alt describes a --photo before it.") }
+    }
 
     func run() async throws {
+        if !photo.isEmpty {
+            return try await PhotoPost.run(
+                CreatePostRequest(kind: .note, text: text), photos: try PhotoPost.read(photo, alt: alt),
+                options: options)
+        }
         let outbox = try options.outbox()
         let queued = try await outbox.enqueue(.createPost(CreatePostRequest(kind: .note, text: text)))
         try await OutboxReport.drainAndReport(outbox, sending: queued)
@@ -136,6 +156,7 @@ struct Outbox: AsyncParsableCommand {
         if let retry { try await outbox.retry(retry) }
         if let discard { try await outbox.discard(discard) }
         try await OutboxReport.drainAndReport(outbox, listing: true)
+        try await PhotoPost.report(options.uploads(), listing: true)
     }
 }
 
