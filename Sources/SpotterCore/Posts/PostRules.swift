@@ -31,7 +31,7 @@ public enum PostRules {
         if text.textLength > textMaxLength { add("text", "must be at most \(textMaxLength) characters") }
         switch kind {
         case .note:
-            if TextLength.isBlank(text), !hasMedia { add("text", "is required for a note") }
+            if TextLength.isBlank(text), !hasMedia { add("text", "is required for a note without photos") }
             if workout != nil { add("workout", "belongs to workout posts, not notes") }
         case .workout:
             guard let workout else {

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import SpotterCore
-import SpotterImaging
 
 /// Every SpotterCore service the server runs, built once: the composition root. The API controllers, the web
 /// pages, the realtime socket and the background services all share these, so each rule and each event
@@ -33,14 +32,11 @@ struct AppServices {
             AppleJWKSVerifier(clientID: $0, jwksURL: configuration.appleJWKSURL)
         }
         let notifier = Notifier(storage: storage, clock: clock, events: events, logger: logger)
-        let links = MediaLinks(baseURL: configuration.siteURL, storage: storage, clock: clock)
         let wake = MediaWake()
         mediaWake = wake
-        media = MediaService(
-            storage: storage, blobs: blobs, processor: configuration.media.processor ?? VipsImageProcessor(),
-            links: links, clock: clock,
-            configuration: MediaService.Configuration(limits: configuration.media.limits), logger: logger,
-            wake: { wake.ring() })
+        media = MediaService.configured(
+            configuration, storage: storage, blobs: blobs, clock: clock, logger: logger, wake: { wake.ring() })
+        let links = media.links
         self.clock = clock
         self.events = events
         self.notifier = notifier

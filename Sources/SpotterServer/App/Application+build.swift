@@ -1,11 +1,9 @@
-import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdAuth
 import Logging
 import ServiceLifecycle
 import SpotterCore
-import SpotterImaging
 import SpotterPostgres
 import SpotterSQLite
 
@@ -30,11 +28,7 @@ public func buildApplication(
     } else {
         events = InProcessEventBus()
     }
-    let blobs = try makeBlobStore(
-        configuration: configuration.mediaStorage, dataDirectory: configuration.dataDirectory,
-        baseURL: URL(string: configuration.siteURL)!,
-        signingKey: configuration.mediaStorage.backend == .local
-            ? try BlobSigningKey.load(dataDirectory: configuration.dataDirectory) : SymmetricKey(size: .bits256))
+    let blobs = try configuredBlobStore(configuration)
     let services = AppServices(
         configuration: configuration, storage: storage, clock: clock, events: events, blobs: blobs, logger: logger)
     let router = buildRouter(configuration: configuration, storage: storage, services: services, blobs: blobs)
