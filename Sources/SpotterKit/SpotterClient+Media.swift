@@ -113,3 +113,12 @@ struct MultipartBody {
         return body
     }
 }
+
+extension SpotterClient {
+    /// The URL an `avatar_url` (or any URL the server gives) names: an uploaded avatar's is a path on the server
+    /// (`/media/<id>/small.jpg`), which the server keeps as a path so that it stays right when the site moves;
+    /// resolved here against the server this client talks to. A whole URL stays as it is.
+    public nonisolated func url(_ reference: String) -> URL? {
+        URL(string: reference, relativeTo: baseURL)?.absoluteURL
+    }
+}

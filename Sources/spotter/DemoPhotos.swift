@@ -24,7 +24,7 @@ struct DemoPhotos: Sendable {
             width: 256, height: 256, from: from, to: to, sunX: 0.5, sunY: 0.4 + Double(index % 3) * 0.05)
         let id = try await upload(photo, purpose: .avatar, description: nil, owner: person)
         var profile = person.profile
-        profile.avatarURL = media.links.plainURL(id, .small)
+        profile.avatarURL = MediaLinks.path(id, .small)
         try await storage.accounts.updateProfile(person.id, displayName: person.displayName, profile: profile)
         try await storage.media.setAvatar(id, of: person.id, at: Date())
     }

@@ -40,7 +40,7 @@ extension TerminalClientTests {
 
             // Then her account shows it
             let avatar = try #require(try await client.me().avatarURL)
-            #expect(avatar.hasPrefix(url.absoluteString + "/media/"))
+            #expect(client.url(avatar)?.absoluteString.hasPrefix(url.absoluteString + "/media/") == true)
         }
     }
 

@@ -228,13 +228,15 @@ public struct AccountService: Sendable {
         // tell another site who looked at a profile.
         var avatar: MediaID??
         if let id = request.avatarMediaID {
-            guard let mediaLinks else {
+            guard mediaLinks != nil else {
                 throw SpotterError.invalid("avatar_media_id", "uploads are not enabled on this server")
             }
             if let problem = MediaRules.avatarProblem(try await storage.media.find(id), owner: account.id) {
                 throw SpotterError.invalid("avatar_media_id", problem)
             }
-            profile.avatarURL = mediaLinks.plainURL(id, .small)
+            // The path, not a whole URL: a stored address would go stale when the site moves (a new domain, a
+            // proxy in front). Browsers and `SpotterClient.url(_:)` resolve it against the server they asked.
+            profile.avatarURL = MediaLinks.path(id, .small)
             avatar = .some(id)
         } else if request.avatarURL != nil {
             avatar = .some(nil)  // a URL given, or the avatar removed: no upload is the avatar any more
