@@ -120,6 +120,42 @@ struct MediaAPITests {
     }
 
     @Test(
+        "a presigned upload larger than declared and than the limit is refused at completion, and deleted",
+        arguments: StorageBackend.available, BlobBackend.available)
+    func realSizeChecked(database: StorageBackend, blobs: BlobBackend) async throws {
+        try await TestApp.run(
+            database,
+            configure: {
+                blobs.configure(&$0)
+                $0.media.limits.maxBytes = 64 * 1024  // a photo limit below what the store itself takes
+            }
+        ) { api in
+            // Given an upload declared small, and a photo of some 200 KB sent to its link instead (a presigned
+            // PUT bounds the type and the key, not the size)
+            let ana = try await api.user("ana")
+            var noise = TestImages.Pixels(width: 400, height: 300, bands: 3, bytes: [])
+            var generator = SystemRandomNumberGenerator()
+            noise.bytes = (0..<400 * 300 * 3).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let photo = try TestImages.encode(noise, as: ".jpg[Q=95]")
+            #expect(photo.count > 64 * 1024)
+            let upload = try await api.presign(ana, byteSize: 1000)
+            #expect(try await api.send(photo, to: upload) == 200)
+
+            // When it is completed, it is refused naming the limit, and its bytes are gone
+            let completed = try await api.complete(ana, upload.id)
+            #expect(completed.status == .unprocessableContent)
+            let error = try completed.problem().errors?.first
+            #expect(error?.field == "byte_size" && error?.detail.contains("\(64 * 1024) bytes") == true)
+            let media = try await api.call(.get, "/api/v1/media/\(upload.id)", token: ana).decode(Media.self)
+            #expect(media.status == .failed && media.reason?.contains("\(64 * 1024) bytes") == true)
+            try await blobs.inspect(api) { store in
+                let left = try await store.info(MediaRecord.originalKey(upload.id))
+                #expect(left == nil)
+            }
+        }
+    }
+
+    @Test(
         "a followers-only photo reaches followers only; strangers, blocked and signed-out people get nothing",
         arguments: StorageBackend.available, BlobBackend.available)
     func privacy(database: StorageBackend, blobs: BlobBackend) async throws {
