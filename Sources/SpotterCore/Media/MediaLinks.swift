@@ -7,11 +7,12 @@ import Synchronization
 ///
 /// Every photo URL is Spotter's own, `<site>/media/<id>/<large|small>.jpg`, whichever blob store holds the bytes:
 /// the server checks each fetch against the photo's post, so a deleted post's photos stop working at once.
-/// - A public post's photos (and avatars) have plain URLs anyone may fetch while the post is public, cacheable
-///   by a CDN.
-/// - Any other photo's URL is signed (HMAC-SHA256 over id, size and expiry) and issued only inside a response to
-///   a viewer who may see the post. The expiry is rounded up to the hour, so the same viewer gets the same URL
-///   for an hour and browsers cache it, and it lasts 5 to 6 hours.
+/// - A post's photos have URLs signed (HMAC-SHA256 over id, size and expiry) and issued only inside a response
+///   to a viewer who may see the post. The expiry is rounded up to the hour, so a viewer gets the same URL for
+///   an hour and caches keep it; it lasts 5 to 6 hours. Whether the post is one everyone may see depends on
+///   its author's privacy too, which a post as sent does not carry: the server decides at each fetch, and
+///   serves what everyone may see with headers a CDN may cache.
+/// - Avatars have plain paths (`path`), kept on the account: anyone may fetch them.
 public struct MediaLinks: Sendable {
     /// The site's address, without a trailing slash.
     public let baseURL: String
@@ -33,7 +34,8 @@ public struct MediaLinks: Sendable {
         "/media/\(id)/\(rendition.rawValue).jpg"
     }
 
-    /// The plain URL of a public photo or an avatar.
+    /// The plain URL of a photo: served without a signature only while everyone may see it (an avatar, a
+    /// public post of a public account).
     public func plainURL(_ id: MediaID, _ rendition: MediaRendition) -> String {
         baseURL + Self.path(id, rendition)
     }
@@ -57,8 +59,7 @@ public struct MediaLinks: Sendable {
         return expected == given  // HMAC's code compares in constant time
     }
 
-    /// The posts with their photos' URLs filled in for the viewer they are being sent to: plain for public
-    /// posts, signed for the rest.
+    /// The posts with their photos' URLs filled in for the viewer they are being sent to.
     public func linked(_ posts: [Post], now: Date? = nil) async throws -> [Post] {
         var posts = posts
         for index in posts.indices where !posts[index].media.isEmpty {
@@ -72,13 +73,8 @@ public struct MediaLinks: Sendable {
         var post = post
         for index in post.media.indices {
             let id = post.media[index].id
-            if post.visibility == .public {
-                post.media[index].url = plainURL(id, .large)
-                post.media[index].previewURL = plainURL(id, .small)
-            } else {
-                post.media[index].url = try await signedURL(id, .large, now: now)
-                post.media[index].previewURL = try await signedURL(id, .small, now: now)
-            }
+            post.media[index].url = try await signedURL(id, .large, now: now)
+            post.media[index].previewURL = try await signedURL(id, .small, now: now)
         }
         return post
     }

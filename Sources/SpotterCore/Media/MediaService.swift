@@ -273,8 +273,8 @@ public struct MediaService: Sendable {
     // MARK: Serving
 
     /// The bytes of a rendition for a fetch of its URL, or `nil` (a 404) when the fetch may not have them: the
-    /// URL is signed and unexpired, or the photo belongs to a public post or is an avatar, and in either case
-    /// its post still stands and its owner is not suspended.
+    /// URL is signed and unexpired, or the photo is one anyone may see (a post everyone may see, an avatar);
+    /// in either case its post still stands and its owner is not suspended.
     public func rendition(
         _ id: MediaID, _ rendition: MediaRendition, expires: Int?, signature: String?
     ) async throws -> ServedMedia? {
@@ -289,16 +289,22 @@ public struct MediaService: Sendable {
             }
             signed = true
         }
+        // Whether a signed-out visitor may see it: then a shared cache (a CDN) may keep it, and no signature
+        // is needed. The one rule (`VisibilityPolicy`), as it stands for someone who follows nobody.
+        let everyone: Bool
         if let postID = record.postID {
             guard let post = try await storage.posts.record(postID), post.deletedAt == nil else { return nil }
-            // Unsigned, only what anyone may see: a public post, as a signed-out visitor sees it.
-            if !signed, try await storage.posts.post(postID, viewer: nil) == nil { return nil }
-        } else if !signed {
-            guard record.purpose == .avatar, record.attachedAt != nil else { return nil }
+            everyone = VisibilityPolicy.canSee(
+                .init(
+                    isAuthor: false, postDeleted: false, authorSuspended: false, blockedEitherWay: false,
+                    followsAuthor: false, authorPrivacy: owner.profile.privacy, visibility: post.visibility))
+        } else {
+            everyone = record.purpose == .avatar && record.attachedAt != nil
         }
+        guard signed || everyone else { return nil }
         guard let blob = try await blobs.get(record.key(rendition)) else { return nil }
         let maxAge = signed ? max(0, (expires ?? 0) - Int(now.timeIntervalSince1970)) : 3600
-        return ServedMedia(data: blob.data, contentType: blob.contentType, isPublic: !signed, maxAge: maxAge)
+        return ServedMedia(data: blob.data, contentType: blob.contentType, isPublic: everyone, maxAge: maxAge)
     }
 
     // MARK: Helpers

@@ -39,7 +39,6 @@ struct MediaAPITests {
             let attachment = try #require(post.media.first)
             #expect(post.media.count == 1 && attachment.id == media.id)
             #expect(attachment.width == 480 && attachment.description == "Sunrise over the track")
-            #expect(!attachment.url.contains("signature"))
             let large = try await api.fetch(attachment.url)
             #expect(large.status == .ok)
             #expect(large.headers[.contentType] == "image/jpeg")
@@ -214,6 +213,32 @@ struct MediaAPITests {
             #expect(try await api.fetch(url).status == .ok)
             #expect(try await api.call(.delete, "/api/v1/posts/\(post.id)", token: author).status == .noContent)
             #expect(try await api.fetch(url).status == .notFound)
+        }
+    }
+
+    @Test(
+        "a private account's photo reaches its followers only, even on a post marked public",
+        arguments: StorageBackend.available, BlobBackend.available)
+    func privateAccount(database: StorageBackend, blobs: BlobBackend) async throws {
+        try await TestApp.run(database, configure: blobs.configure) { api in
+            // Given Ana's private account, Bob her approved follower, and a post she marked public with a photo
+            let ana = try await api.user("ana")
+            let bob = try await api.user("bob")
+            _ = try await api.call(.patch, "/api/v1/me", token: ana, body: UpdateAccountRequest(privacy: .private))
+            try await api.follow(bob, "ana")
+            #expect(try await api.call(.post, "/api/v1/me/follow-requests/bob/approve", token: ana).status.code < 300)
+            let jpeg = try TestImages.encode(TestImages.cornered(width: 320, height: 240), as: ".jpg")
+            let media = try await api.uploadPhoto(ana, jpeg)
+            let post = try await api.post(ana, "Marked public", media: [media.id], visibility: .public)
+
+            // Then her follower's URL works, and is not for shared caches
+            let seen = try await api.call(.get, "/api/v1/posts/\(post.id)", token: bob).decode(Post.self)
+            let fetched = try await api.fetch(try #require(seen.media.first?.url))
+            #expect(fetched.status == .ok)
+            #expect(fetched.headers[.cacheControl]?.hasPrefix("private") == true)
+            // And signed out, neither the post nor the photo's plain address shows anything
+            #expect(try await api.call(.get, "/api/v1/posts/\(post.id)").status == .notFound)
+            #expect(try await api.fetch(MediaLinks.path(media.id, .large)).status == .notFound)
         }
     }
 
