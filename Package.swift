@@ -51,10 +51,27 @@ let package = Package(
             name: "SpotterModels",
             swiftSettings: swiftSettings
         ),
+        // libsecp256k1 (Debian's libsecp256k1-dev, which scripts/serve and scripts/test install): BIP-340 Schnorr.
+        .systemLibrary(
+            name: "CSecp256k1", path: "Sources/CSecp256k1", pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"])]),
+        // Nostr's wire: events, keys, NIP-19, filters, messages and the NIP-101e workout mapping. Below
+        // SpotterCore and SpotterKit alike, so the server and the devices compute ids and check signatures the
+        // same way.
+        .target(
+            name: "SpotterNostr",
+            dependencies: [
+                "CSecp256k1",
+                "SpotterModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SpotterCore",
             dependencies: [
                 "SpotterModels",
+                "SpotterNostr",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -126,6 +143,7 @@ let package = Package(
             name: "SpotterKit",
             dependencies: [
                 "SpotterModels",
+                "SpotterNostr",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -154,6 +172,13 @@ let package = Package(
         .testTarget(
             name: "SpotterModelsTests",
             dependencies: ["SpotterModels"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SpotterNostrTests",
+            dependencies: ["SpotterNostr"],
+            // Read from the source tree (BIP-340's CSV, NIP-19's and rust-nostr's vectors), not shipped.
+            exclude: ["Vectors"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
