@@ -62,6 +62,7 @@ struct ServerOptions: ParsableArguments {
         try applyConnectionLimits(environment, to: &configuration)
         do {
             configuration.mediaStorage = try MediaStorageConfiguration.from(environment: environment)
+            configuration.nostr = try NostrConfiguration.from(environment: environment)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -44,6 +44,8 @@ public struct AppConfiguration: Sendable {
     public var mediaStorage = MediaStorageConfiguration()
     /// Photo processing and its limits.
     public var media = MediaConfiguration()
+    /// The Nostr relay at `/relay` and sign-in with Nostr.
+    public var nostr = NostrConfiguration()
 
     public init() {}
 

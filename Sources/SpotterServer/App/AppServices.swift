@@ -21,6 +21,8 @@ struct AppServices {
     let templates: TemplateService
     let analytics: AnalyticsService
     let media: MediaService
+    /// The Nostr relay's rules (`/relay`).
+    let relay: NostrRelayService
     /// Rung when an upload is completed, so the processing loop starts on it at once.
     let mediaWake: MediaWake
 
@@ -63,5 +65,8 @@ struct AppServices {
         search = SearchService(storage: storage, links: links)
         templates = TemplateService(storage: storage, clock: clock)
         analytics = AnalyticsService(storage: storage, clock: clock)
+        relay = NostrRelayService(
+            storage: storage, clock: clock, policy: configuration.nostr.writePolicy,
+            limits: configuration.nostr.limits, events: events, logger: logger)
     }
 }
