@@ -77,7 +77,8 @@ public struct NostrFilter: Codable, Sendable, Hashable {
             case "until": until = try container.decode(Int64.self, forKey: key)
             case "limit": limit = try container.decode(Int.self, forKey: key)
             case "search": search = try container.decode(String.self, forKey: key)
-            case let name where name.count == 2 && name.hasPrefix("#"):
+            case let name
+            where name.utf8.count == 2 && name.hasPrefix("#") && name.last!.isASCII && name.last!.isLetter:
                 tags[String(name.dropFirst())] = try container.decode([String].self, forKey: key)
             default:
                 // Unknown keys (other NIPs' extensions, multi-letter tags) are refused rather than ignored: a
