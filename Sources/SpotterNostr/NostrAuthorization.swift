@@ -121,6 +121,9 @@ public enum NIP42 {
 
 /// Why an authorization event (NIP-98, NIP-42) was refused. `description` is a sentence fit to follow NIP-01's
 /// `auth-required: ` or `invalid: ` prefixes and to stand as a problem+json `detail`; it never quotes the event.
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/98.md>
+/// <https://github.com/nostr-protocol/nips/blob/master/42.md>
 public enum NostrAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedHeader
     case malformedEvent

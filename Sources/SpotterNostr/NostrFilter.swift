@@ -5,6 +5,9 @@ import Foundation
 /// An event matches a filter when it matches every condition the filter has; a list of filters matches when
 /// any one does. Tag conditions (`#e`, `#t`, …) match when the event has a tag of that single-letter name
 /// whose value is one of those listed.
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/01.md>
+/// <https://github.com/nostr-protocol/nips/blob/master/50.md>
 public struct NostrFilter: Codable, Sendable, Hashable {
     public var ids: [NostrEventID]?
     public var authors: [NostrPublicKey]?
