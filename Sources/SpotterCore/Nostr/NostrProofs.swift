@@ -71,54 +71,8 @@ enum NostrProofs {
         return left == right
     }
 
-    /// The key as NIP-19 writes it (`npub1…`).
+    /// The key as NIP-19 writes it (`npub1…`); a key is always 32 bytes, which NIP-19 always encodes.
     static func npub(_ key: NostrPublicKey) -> String {
-        Bech32.encode(hrp: "npub", data: key.bytes)
-    }
-}
-
-/// BIP-173 bech32, encoding only: no package available here has it. Checked against NIP-19's example key and
-/// rust-nostr in the tests.
-enum Bech32 {
-    private static let alphabet = Array("qpzry9x8gf2tvdw0s3jn54khce6mua7l")
-    private static let generator: [UInt32] = [0x3b6a_57b2, 0x2650_8e6d, 0x1ea1_19fa, 0x3d42_33dd, 0x2a14_62b3]
-
-    static func encode(hrp: String, data: [UInt8]) -> String {
-        let values = regroup(data)
-        let checksum = self.checksum(hrp: hrp, values: values)
-        return hrp + "1" + String((values + checksum).map { alphabet[Int($0)] })
-    }
-
-    /// 8-bit bytes as 5-bit groups, the last padded with zeros.
-    private static func regroup(_ data: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for byte in data {
-            accumulator = (accumulator << 8) | UInt32(byte)
-            bits += 8
-            while bits >= 5 {
-                bits -= 5
-                result.append(UInt8((accumulator >> UInt32(bits)) & 31))
-            }
-        }
-        if bits > 0 { result.append(UInt8((accumulator << UInt32(5 - bits)) & 31)) }
-        return result
-    }
-
-    private static func checksum(hrp: String, values: [UInt8]) -> [UInt8] {
-        let expanded = hrp.utf8.map { $0 >> 5 } + [0] + hrp.utf8.map { $0 & 31 }
-        let polymod = self.polymod(expanded + values + [0, 0, 0, 0, 0, 0]) ^ 1
-        return (0..<6).map { UInt8((polymod >> UInt32(5 * (5 - $0))) & 31) }
-    }
-
-    private static func polymod(_ values: [UInt8]) -> UInt32 {
-        var checksum: UInt32 = 1
-        for value in values {
-            let top = checksum >> 25
-            checksum = ((checksum & 0x1ff_ffff) << 5) ^ UInt32(value)
-            for index in 0..<5 where (top >> UInt32(index)) & 1 == 1 { checksum ^= generator[index] }
-        }
-        return checksum
+        (try? NIP19Entity.publicKey(key).encode()) ?? key.rawValue
     }
 }

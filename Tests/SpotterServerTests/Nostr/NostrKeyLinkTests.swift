@@ -45,7 +45,7 @@ struct NostrKeyLinkTests {
     func challengeOnce(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
             let ana = try await api.user("ana")
-            let bo = try await api.user("bo")
+            let bo = try await api.user("bob")
             // Reused: the first answer links, a second answer to the same challenge (another key) is refused
             let challenge = try await api.nostrChallenge(ana)
             #expect(try await api.link(ana, try api.linkEvent(challenge, try .generate())).status == 201)
@@ -103,7 +103,7 @@ struct NostrKeyLinkTests {
     func linkedElsewhere(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
             let ana = try await api.user("ana")
-            let bo = try await api.user("bo")
+            let bo = try await api.user("bob")
             let key = try NostrSecretKey.generate()
             #expect(try await api.link(ana, try api.linkEvent(try await api.nostrChallenge(ana), key)).status == 201)
             for caller in [bo, ana] {
@@ -118,7 +118,7 @@ struct NostrKeyLinkTests {
     func unlink(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
             let ana = try await api.user("ana")
-            let bo = try await api.user("bo")
+            let bo = try await api.user("bob")
             let key = try NostrSecretKey.generate()
             #expect(try await api.link(ana, try api.linkEvent(try await api.nostrChallenge(ana), key)).status == 201)
             let path = "/api/v1/nostr/keys/\(key.publicKey.rawValue)"
