@@ -86,8 +86,11 @@ public enum NIP19Entity: Sendable, Equatable {
 }
 
 /// `nprofile`: whom to look up, and where.
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/19.md>
 public struct NIP19Profile: Sendable, Hashable {
     public var publicKey: NostrPublicKey
+    /// Relay URLs where the profile's events are likely found: hints, in the order given.
     public var relays: [String]
 
     public init(publicKey: NostrPublicKey, relays: [String] = []) {
@@ -102,10 +105,15 @@ public struct NIP19Profile: Sendable, Hashable {
 }
 
 /// `nevent`: which event, where, and (optionally) by whom and of what kind.
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/19.md>
 public struct NIP19EventPointer: Sendable, Hashable {
     public var id: NostrEventID
+    /// Relay URLs where the event is likely found.
     public var relays: [String]
+    /// The event's author, when the pointer names one.
     public var author: NostrPublicKey?
+    /// The event's kind, when the pointer names one (written as 4 bytes, big-endian).
     public var kind: NostrKind?
 
     public init(id: NostrEventID, relays: [String] = [], author: NostrPublicKey? = nil, kind: NostrKind? = nil) {
@@ -124,6 +132,8 @@ public struct NIP19EventPointer: Sendable, Hashable {
 }
 
 /// `naddr`: an addressable event by its coordinate `<kind>:<pubkey>:<d>`, with relays.
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/19.md>
 public struct NIP19Address: Sendable, Hashable {
     /// The `d` tag.
     public var identifier: String
@@ -152,7 +162,10 @@ public struct NIP19Address: Sendable, Hashable {
     }
 }
 
-/// Why NIP-19 text could not be read.
+/// Why NIP-19 text could not be read (or, for `valueTooLong`, written); `description` says it in a sentence.
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/19.md>
+/// <https://github.com/bitcoin/bips/blob/master/bip-0173.mediawiki>
 public enum NIP19Error: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLong
     case invalidCharacter

@@ -96,12 +96,15 @@ public struct NostrSecretKey: Sendable {
 
 /// Checks a BIP-340 signature of any message length over an x-only key given as bytes: what the test vectors
 /// exercise.
+///
+/// <https://github.com/bitcoin/bips/blob/master/bip-0340.mediawiki>
 public enum Schnorr {
     public static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
         Secp256k1.verify(signature: signature, message: message, publicKey: publicKey)
     }
 }
 
+/// Why a secret key could not be made or used: it is not in 1..<n of secp256k1, or signing failed.
 public enum NostrKeyError: Error, Sendable, Equatable {
     case invalidSecretKey
     case signingFailed
