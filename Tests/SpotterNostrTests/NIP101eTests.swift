@@ -242,11 +242,11 @@ struct NIP101eTests {
                 .noExercises
             ),
             (
-                [["exercise", "33401:\(String(repeating: "ab", count: 32)):x", "", "heavy", "5"]],
+                [["exercise", "33401:\(String(repeating: "ab", count: 32)):x", "", "heavy", "5", "", ""]],
                 .invalidTag("exercise", value: "heavy")
             ),
             (
-                [["exercise", "33401:\(String(repeating: "ab", count: 32)):x", "", "100", "5.5"]],
+                [["exercise", "33401:\(String(repeating: "ab", count: 32)):x", "", "100", "5.5", "", "normal"]],
                 .invalidTag("exercise", value: "5.5")
             ),
             (
