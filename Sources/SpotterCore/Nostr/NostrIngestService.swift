@@ -53,6 +53,16 @@ public struct NostrIngestService: Sendable {
     public func handle(_ event: NostrEvent, author: AccountRecord) async throws -> NostrIngestOutcome {
         guard author.suspendedAt == nil else { return .ignored }
         guard Self.handledKinds.contains(event.kind) else { return .ignored }
+        do {
+            return try await attempt(event, author: author)
+        } catch StorageError.duplicate(let field) where field == "event_id" {
+            // Two versions of one template's address raced, and the other made its template first: this
+            // version now updates that template.
+            return try await attempt(event, author: author)
+        }
+    }
+
+    private func attempt(_ event: NostrEvent, author: AccountRecord) async throws -> NostrIngestOutcome {
         if let record = try await storage.nostr.importRecord(of: event.id) { return .alreadyImported(record.target) }
         do {
             let target = try await storage.write { () async throws -> NostrImport.Target? in
