@@ -141,6 +141,18 @@ struct NostrIngestTests {
         }
     }
 
+    @Test("a suspended person's events make nothing", arguments: StorageBackend.available)
+    func suspended(backend: StorageBackend) async throws {
+        try await Self.run(backend) { world in
+            let (ana, key) = try await world.person("ana_suspended")
+            try await world.storage.accounts.setSuspended(ana.id, at: world.clock.now)
+            let (event, outcome) = try await world.workoutRecord(by: key)
+            #expect(outcome == .ignored)
+            #expect(try await world.storage.nostr.importRecord(of: event.id) == nil)
+            #expect(try await world.storage.posts.countPosts(by: ana.id, since: NostrIngestTests.start - 86_400) == 0)
+        }
+    }
+
     @Test("RUNSTR's run becomes a cardio workout post", arguments: StorageBackend.available)
     func runstrRun(backend: StorageBackend) async throws {
         try await Self.run(backend) { world in
