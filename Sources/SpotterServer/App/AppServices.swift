@@ -21,6 +21,8 @@ struct AppServices {
     let search: SearchService
     let templates: TemplateService
     let analytics: AnalyticsService
+    /// Makes Spotter posts and templates of the events linked keys publish to the relay.
+    let nostrIngest: NostrIngestService
     let media: MediaService
     /// The Nostr relay's rules (`/relay`).
     let relay: NostrRelayService
@@ -69,8 +71,12 @@ struct AppServices {
         search = SearchService(storage: storage, links: links)
         templates = TemplateService(storage: storage, clock: clock)
         analytics = AnalyticsService(storage: storage, clock: clock)
+        let ingest = NostrIngestService(
+            storage: storage, clock: clock, posts: posts, templates: templates, social: social, accounts: accounts)
+        nostrIngest = ingest
         relay = NostrRelayService(
             storage: storage, clock: clock, policy: configuration.nostr.writePolicy,
-            limits: configuration.nostr.limits, events: events, logger: logger)
+            limits: configuration.nostr.limits, events: events,
+            ingest: { event, author in _ = try await ingest.handle(event, author: author) }, logger: logger)
     }
 }
