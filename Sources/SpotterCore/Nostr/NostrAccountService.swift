@@ -44,10 +44,15 @@ public struct NostrAccountService: Sendable {
 
     /// This server's relay, which link events must name: the site's address with a `ws`/`wss` scheme and
     /// `/relay`.
-    public var relayURL: String {
-        if siteURL.hasPrefix("https://") { return "wss://" + siteURL.dropFirst("https://".count) + "/relay" }
-        if siteURL.hasPrefix("http://") { return "ws://" + siteURL.dropFirst("http://".count) + "/relay" }
-        return siteURL + "/relay"
+    public var relayURL: String { Self.relayURL(siteURL: siteURL) }
+
+    /// The relay's address for a site's address (the one rule the relay's NIP-11 page and `AUTH` share).
+    public static func relayURL(siteURL: String) -> String {
+        var site = siteURL
+        while site.hasSuffix("/") { site.removeLast() }
+        if site.hasPrefix("https://") { return "wss://" + site.dropFirst("https://".count) + "/relay" }
+        if site.hasPrefix("http://") { return "ws://" + site.dropFirst("http://".count) + "/relay" }
+        return site + "/relay"
     }
 
     /// The URL a NIP-98 event for `path` (e.g. `/api/v1/auth/nostr`) must name in its `u` tag.

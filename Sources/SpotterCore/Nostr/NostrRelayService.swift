@@ -134,7 +134,9 @@ public struct NostrRelayService: Sendable {
 
     /// Checks an `AUTH` event against this connection's challenge: the reader it makes (the account of the key,
     /// or nobody known for a key linked to none), or the `OK false` message.
-    public func authenticate(_ event: NostrEvent, challenge: String, relayURL: String) async -> Result<
+    public func authenticate(
+        _ event: NostrEvent, challenge: String, relayURL: String
+    ) async -> Result<
         NostrReader, NostrAuthRefusal
     > {
         if let problem = NostrAuthChecks.relayAuthProblem(

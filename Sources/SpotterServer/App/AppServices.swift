@@ -59,7 +59,7 @@ struct AppServices {
             notifier: notifier, events: events)
         nostrAccounts = NostrAccountService(
             storage: storage, accounts: accounts, clock: clock, siteURL: configuration.siteURL,
-            signup: configuration.nostrSignup)
+            signup: configuration.nostr.signup)
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
         feeds = FeedService(storage: storage, clock: clock, links: links)

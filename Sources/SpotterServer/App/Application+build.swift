@@ -42,7 +42,8 @@ public func buildApplication(
         clock: clock)
     let relayHub = NostrRelayHub(relay: services.relay, logger: logger)
     let relay = NostrRelaySocket(
-        relay: services.relay, hub: relayHub, relayURL: configuration.relayURL,
+        relay: services.relay, hub: relayHub,
+        publicRelayURL: configuration.publicURL.map { _ in configuration.relayURL },
         outboundBuffer: configuration.realtime.outboundBuffer, closeGrace: configuration.realtime.slowConsumerGrace)
     var app = Application(
         router: router,

@@ -6,7 +6,7 @@ public struct NostrConfiguration: Sendable, Equatable {
     /// Who may publish: keys linked to accounts (the default) or anyone.
     public var writePolicy = NostrWritePolicy.linked
     /// Whether a key linked to no account may sign in with Nostr and get a new account.
-    public var allowsSignup = false
+    public var signup = NostrAccountService.Signup.closed
     public var limits = NostrRelayLimits()
     /// The relay's name in its NIP-11 document.
     public var name = "Spotter"
@@ -24,10 +24,10 @@ public struct NostrConfiguration: Sendable, Equatable {
             configuration.writePolicy = policy
         }
         if let text = environment["SPOTTER_NOSTR_SIGNUP"], !text.isEmpty {
-            guard ["open", "closed"].contains(text) else {
+            guard let signup = NostrAccountService.Signup(rawValue: text) else {
                 throw ConfigurationError("SPOTTER_NOSTR_SIGNUP must be open or closed")
             }
-            configuration.allowsSignup = text == "open"
+            configuration.signup = signup
         }
         if let name = environment["SPOTTER_RELAY_NAME"], !name.isEmpty { configuration.name = name }
         func positive(_ name: String) throws -> Int? {
@@ -47,11 +47,5 @@ public struct NostrConfiguration: Sendable, Equatable {
 
 extension AppConfiguration {
     /// The relay's address as clients name it: the site's address with `ws`/`wss` for `http`/`https`.
-    public var relayURL: String {
-        var site = siteURL
-        while site.hasSuffix("/") { site.removeLast() }
-        if site.hasPrefix("https://") { return "wss://" + site.dropFirst("https://".count) + "/relay" }
-        if site.hasPrefix("http://") { return "ws://" + site.dropFirst("http://".count) + "/relay" }
-        return site + "/relay"
-    }
+    public var relayURL: String { NostrAccountService.relayURL(siteURL: siteURL) }
 }

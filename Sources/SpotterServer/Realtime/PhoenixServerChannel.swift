@@ -39,7 +39,8 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// Which socket an upgrade opens, decided in `shouldUpgrade` and read when the pipeline is built.
     enum Admission {
         case phoenix(AuthenticatedSession)
-        case relay
+        /// The relay, reached at this `Host` (which its NIP-42 `AUTH` events name, unless a public URL is set).
+        case relay(host: String?)
     }
 
     let responder: HTTPChannelHandler.Responder
@@ -82,7 +83,7 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
             @Sendable func handlers(for channel: any Channel) throws -> [any ChannelHandler] {
                 switch admitted.value {
                 case .phoenix(let session): try socket.handlers(for: channel, session: session, logger: logger)
-                case .relay: relay.handlers(for: channel)
+                case .relay(let host): relay.handlers(for: channel, host: host)
                 case nil: throw ChannelError.inappropriateOperationForState
                 }
             }
@@ -92,7 +93,7 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                 enableAutomaticErrorHandling: false,
                 shouldUpgrade: { channel, head in
                     if URI(head.uri).path == NostrRelaySocket.path {
-                        admitted.value = .relay
+                        admitted.value = .relay(host: head.headers.first(name: "host"))
                         return channel.eventLoop.makeSucceededFuture([:])
                     }
                     guard let credentials = PhoenixSocket.credentials(head) else {

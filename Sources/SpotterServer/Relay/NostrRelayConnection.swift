@@ -14,6 +14,8 @@ final class NostrRelayConnection: @unchecked Sendable {
     let writer: SocketWriter
     /// The NIP-42 challenge this socket's `AUTH` must answer.
     let challenge: String
+    /// The address its `AUTH` events must name.
+    let relayURL: String
     private let lock = NSLock()
     private var subscriptions: [String: Subscription] = [:]
     private var authenticated = NostrReader.anonymous
@@ -26,9 +28,10 @@ final class NostrRelayConnection: @unchecked Sendable {
         var held: [NostrEvent]?
     }
 
-    init(writer: SocketWriter, challenge: String) {
+    init(writer: SocketWriter, challenge: String, relayURL: String) {
         self.writer = writer
         self.challenge = challenge
+        self.relayURL = relayURL
     }
 
     var reader: NostrReader {

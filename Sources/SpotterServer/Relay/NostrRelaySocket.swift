@@ -16,20 +16,23 @@ struct NostrRelaySocket: Sendable {
 
     let relay: NostrRelayService
     let hub: NostrRelayHub
-    /// This relay's address as clients name it in NIP-42 `AUTH` events (`wss://host/relay`).
-    let relayURL: String
+    /// This relay's address as clients name it in NIP-42 `AUTH` events (`wss://host/relay`) when the server
+    /// has a public URL; without one, the address the client connected to (`ws://<Host>/relay`).
+    let publicRelayURL: String?
     let outboundBuffer: Int
     let closeGrace: Duration
 
     var limits: NostrRelayLimits { relay.limits }
 
     /// The handlers that serve an upgraded relay socket, after the WebSocket frame codec.
-    func handlers(for channel: any Channel) -> [any ChannelHandler] {
+    func handlers(for channel: any Channel, host: String?) -> [any ChannelHandler] {
         let writer = SocketWriter(channel: channel, bufferSize: outboundBuffer, closeGrace: closeGrace)
         writer.onOverflow = { [weak writer] in
             writer?.close(.policyViolation, reason: "slow consumer: too many frames waiting")
         }
-        let connection = NostrRelayConnection(writer: writer, challenge: OpaqueToken.generateLink())
+        let relayURL = publicRelayURL ?? "ws://\(host ?? "localhost")\(Self.path)"
+        let connection = NostrRelayConnection(
+            writer: writer, challenge: OpaqueToken.generateLink(), relayURL: relayURL)
         return [
             ClientFrameRules(),
             NIOWebSocketFrameAggregator(
@@ -68,7 +71,7 @@ struct NostrRelaySocket: Sendable {
                 connection.send(.closed(subscription: subscription, message: "error: could not count; try again"))
             }
         case .auth(let event):
-            switch await relay.authenticate(event, challenge: connection.challenge, relayURL: relayURL) {
+            switch await relay.authenticate(event, challenge: connection.challenge, relayURL: connection.relayURL) {
             case .success(let reader):
                 connection.reader = reader
                 connection.send(.ok(event.id, accepted: true, message: ""))
@@ -97,7 +100,8 @@ struct NostrRelaySocket: Sendable {
             for event in stored {
                 batch.add(WireFrame(text: NostrRelayConnection.eventFrame(encoded, event.json)), to: connection.writer)
             }
-            batch.add(WireFrame(text: NostrRelayMessage.endOfStoredEvents(subscription: subscription).json),
+            batch.add(
+                WireFrame(text: NostrRelayMessage.endOfStoredEvents(subscription: subscription).json),
                 to: connection.writer)
             for event in connection.finishStored(subscription, sent: Set(stored.map(\.id))) {
                 batch.add(WireFrame(text: NostrRelayConnection.eventFrame(encoded, event.json)), to: connection.writer)

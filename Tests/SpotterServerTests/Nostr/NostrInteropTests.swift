@@ -11,9 +11,12 @@ import Testing
 
 /// rust-nostr's client against `/relay`: a workout signed on someone's device becomes a Spotter post their
 /// followers see (over REST and live on the Phoenix socket), and Spotter's privacy holds on the way out.
-@Suite("Nostr relay with rust-nostr", .enabled(if: RustNostrClient.isAvailable, "scripts/test installs nostr-sdk in .venv"))
+@Suite(
+    "Nostr relay with rust-nostr", .enabled(if: RustNostrClient.isAvailable, "scripts/test installs nostr-sdk in .venv")
+)
 struct NostrInteropTests {
-    @Test("a 1301 from a linked key is a workout in a follower's Following feed, over REST and live",
+    @Test(
+        "a 1301 from a linked key is a workout in a follower's Following feed, over REST and live",
         arguments: StorageBackend.available)
     func workoutReachesFollowers(backend: StorageBackend) async throws {
         try await TestApp.runLive(backend) { api, port in
@@ -34,7 +37,8 @@ struct NostrInteropTests {
             let start = TestEvents.now(api) - 7200
             let published = try await RustNostrClient.publish(
                 relay: relay, key: key, kind: 1301, content: "Felt strong",
-                tags: TestEvents.workoutTags(author: key.publicKey, title: "Leg day", start: start,
+                tags: TestEvents.workoutTags(
+                    author: key.publicKey, title: "Leg day", start: start,
                     sets: [(100, 5), (110, 3)]))
             #expect(published.accepted, "\(published.message)")
 
@@ -46,7 +50,7 @@ struct NostrInteropTests {
             #expect(post.author.username == "ana" && post.kind == .workout)
             #expect(post.workout?.title == "Leg day")
             #expect(post.workout?.exercises.first?.sets?.map(\.weightKg) == [100, 110])
-            #expect(post.text == "Felt strong")
+            #expect(post.workout?.notes == "Felt strong" && post.text.contains("#fitness"))
             // and a Nostr subscriber got the event itself, unchanged
             let live = try #require(try await watcher.next())
             #expect(live.id.rawValue == published.id && live.isValid)
@@ -60,7 +64,8 @@ struct NostrInteropTests {
         }
     }
 
-    @Test("a deletion tombstones the post; a non-public post's event and a suspended author's never leave",
+    @Test(
+        "a deletion tombstones the post; a non-public post's event and a suspended author's never leave",
         arguments: StorageBackend.available)
     func privacyOnTheWayOut(backend: StorageBackend) async throws {
         try await TestApp.runLive(backend) { api, port in
@@ -82,7 +87,8 @@ struct NostrInteropTests {
             #expect(posts.map { $0.workout?.title } == ["Two", "One"])
 
             // A kind 5 from ana: the event is gone from the relay and the post from Spotter
-            let deletion = try NostrEvent.sign(kind: .deletion, tags: [["e", first.id.rawValue]], content: "", with: key)
+            let deletion = try NostrEvent.sign(
+                kind: .deletion, tags: [["e", first.id.rawValue]], content: "", with: key)
             #expect(try await relay.publish(deletion).accepted)
             posts = try await api.feed("/api/v1/users/ana/posts", token: nil).items
             #expect(posts.map { $0.workout?.title } == ["Two"])
@@ -95,8 +101,9 @@ struct NostrInteropTests {
             let patched = try await api.call(
                 .patch, "/api/v1/posts/\(two.id)", token: ana, body: UpdatePostRequest(visibility: .followers))
             #expect(patched.status == .ok)
-            #expect(try await relay.request("b", [NostrFilter(authors: [key.publicKey])]).get().map(\.id)
-                == [deletion.id])
+            #expect(
+                try await relay.request("b", [NostrFilter(authors: [key.publicKey])]).get().map(\.id)
+                    == [deletion.id])
 
             // Suspended, nothing of ana's is served, nor goes out live
             try await relay.send(.request(subscription: "live", filters: [NostrFilter(authors: [key.publicKey])]))
@@ -107,7 +114,8 @@ struct NostrInteropTests {
         }
     }
 
-    @Test("two nodes on one PostgreSQL: an event written on A reaches a subscription on B",
+    @Test(
+        "two nodes on one PostgreSQL: an event written on A reaches a subscription on B",
         .enabled(if: StorageBackend.available.contains(.postgres)))
     func acrossNodes() async throws {
         try await StorageBackend.withTwoPostgresNodes { nodeA, nodeB in

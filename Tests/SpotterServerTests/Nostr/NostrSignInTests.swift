@@ -45,7 +45,7 @@ struct NostrSignInTests {
     @Test(
         "with sign-up open, an unknown key gets a new account with the key linked", arguments: StorageBackend.available)
     func unknownKeyOpen(backend: StorageBackend) async throws {
-        try await TestApp.run(backend, configure: { $0.nostrSignup = .open }) { api in
+        try await TestApp.run(backend, configure: { $0.nostr.signup = .open }) { api in
             // Given a key no account has
             let key = try NostrSecretKey.generate()
             // When it signs in

@@ -30,13 +30,17 @@ enum TestEvents {
             ["end", "\(start + 3600)"], ["completed", "true"],
         ]
         for set in sets {
-            tags.append(["exercise", "33401:\(author.rawValue):back-squat", "", "\(set.kg)", "\(set.reps)", "8", "normal"])
+            tags.append([
+                "exercise", "33401:\(author.rawValue):back-squat", "", "\(set.kg)", "\(set.reps)", "8", "normal",
+            ])
         }
         tags += hashtags.map { ["t", $0] }
         return tags
     }
 
-    static func note(_ key: NostrSecretKey, _ text: String, tags: [[String]] = [], at createdAt: Int64) throws
+    static func note(
+        _ key: NostrSecretKey, _ text: String, tags: [[String]] = [], at createdAt: Int64
+    ) throws
         -> NostrEvent
     {
         try NostrEvent.sign(kind: .textNote, tags: tags, content: text, createdAt: createdAt, with: key)

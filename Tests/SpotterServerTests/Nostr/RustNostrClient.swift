@@ -16,7 +16,9 @@ enum RustNostrClient {
     }
 
     static var python: URL { repository.appendingPathComponent(".venv/bin/python") }
-    static var script: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("rust_nostr_client.py") }
+    static var script: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("rust_nostr_client.py")
+    }
 
     /// Whether `.venv` has rust-nostr (scripts/test installs it); tests that need it say so when it hasn't.
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: python.path) }
@@ -37,7 +39,8 @@ enum RustNostrClient {
     /// Subscribes with `filter`; the events come as lines, stored ones first, then `READY`, then live ones.
     static func subscribe(relay: String, filter: NostrFilter, count: Int, timeout: Int = 20) throws -> Subscription {
         let filterJSON = String(decoding: try JSONEncoder().encode(filter), as: UTF8.self)
-        return Subscription(lines: try LineProcess(arguments: ["subscribe", relay, filterJSON, "\(count)", "\(timeout)"]))
+        return Subscription(
+            lines: try LineProcess(arguments: ["subscribe", relay, filterJSON, "\(count)", "\(timeout)"]))
     }
 
     final class Subscription: Sendable {
