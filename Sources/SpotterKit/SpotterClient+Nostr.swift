@@ -25,9 +25,7 @@ extension SpotterClient {
     @discardableResult
     public func linkNostrKey(signer: some NostrSigning) async throws -> NostrKey {
         let challenge = try await nostrChallenge()
-        let event = try await signer.sign(
-            kind: .clientAuthentication,
-            tags: [["relay", challenge.relayURL], ["challenge", challenge.challenge]], content: "", createdAt: nil)
+        let event = try await NIP42.authEvent(relayURL: challenge.relayURL, challenge: challenge.challenge, key: signer)
         return try await call(
             .change(
                 "POST", "/api/v1/nostr/keys", body: try Self.encoder.encode(NostrLinkRequest(event: event)), key: nil))
@@ -52,9 +50,7 @@ extension SpotterClient {
     public func signInWithNostr(signer: some NostrSigning) async throws -> Account {
         let path = "/api/v1/auth/nostr"
         let url = baseURL.absoluteString.trimmingSuffix("/") + path
-        let event = try await signer.sign(
-            kind: .httpAuthentication, tags: [["u", url], ["method", "POST"]], content: "", createdAt: nil)
-        let header = "Nostr " + Data(event.json.utf8).base64EncodedString()
+        let header = try await NIP98.authorizationHeader(url: url, method: "POST", key: signer)
         let response: TokenResponse = try await call(
             Call(method: "POST", path: path, authenticated: false, headers: ["Authorization": header]))
         try await store(response)

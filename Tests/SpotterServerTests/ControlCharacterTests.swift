@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import SpotterCore
 import SpotterModels
+import SpotterNostr
 import SpotterTestSupport
 import Testing
 
@@ -140,6 +141,7 @@ private struct RequestFixture {
             .post, "/api/v1/posts/\(post.id)/comments", token: token, body: CreateCommentRequest(text: "First!")
         ).decode(SpotterModels.Comment.self)
         let upload = try await api.presign(token, byteSize: 1000)
+        let link = try api.linkEvent(try await api.nostrChallenge(token), try NostrSecretKey.generate())
         let webPush = """
             {"endpoint":"https://push.example.net/send/abc","keys":\
             {"p256dh":"\(Data(repeating: 4, count: 65).base64URL)","auth":"\(Data(repeating: 1, count: 16).base64URL)"}}
@@ -186,6 +188,7 @@ private struct RequestFixture {
             "POST /api/v1/media":
                 #"{"content_type":"image/jpeg","byte_size":1000,"purpose":"post","description":"Mile 3."}"#,
             "PATCH /api/v1/media/{id}": #"{"description":"Mile 3.","focus":{"x":0,"y":0.5}}"#,
+            "POST /api/v1/nostr/keys": #"{"event":\#(link.json)}"#,
         ]
         return RequestFixture(
             token: token,
@@ -193,6 +196,7 @@ private struct RequestFixture {
                 "username": "bea", "comment_id": comment.id.description, "tag": "legday", "group_key": "follow-x",
                 "token": device, "author": "ana", "q": "squat", "type": "posts",
                 "cursor": PageRequest.encode(post.id.rawValue), "since": PageRequest.encode(post.id.rawValue),
+                "pubkey": link.pubkey.rawValue,
             ],
             postID: post.id, exerciseID: exercise.id, workoutTemplateID: template.id, mediaID: upload.id,
             bodies: bodies)

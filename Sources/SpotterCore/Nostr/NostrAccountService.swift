@@ -74,6 +74,7 @@ public struct NostrAccountService: Sendable {
     public func link(_ request: NostrLinkRequest, _ session: AuthenticatedSession) async throws -> NostrKey {
         let event = request.event
         let now = clock.now
+        try Self.checkText(of: event)
         if let problem = NostrProofs.linkProblem(event, relayURL: relayURL, now: now, window: window) {
             throw SpotterError.invalid("event", problem)
         }
@@ -99,9 +100,22 @@ public struct NostrAccountService: Sendable {
 
     /// Unlinks one of the caller's keys; a key that isn't theirs (or isn't a key) is not found.
     public func unlink(_ pubkey: String, _ session: AuthenticatedSession) async throws {
-        guard let key = NostrPublicKey(rawValue: pubkey.lowercased()),
+        guard let key = NostrPublicKey(rawValue: try TextInput.checked(pubkey, field: "pubkey").lowercased()),
             try await storage.nostr.unlink(key, from: session.account.id)
         else { throw SpotterError.notFound("No such key is linked to your account.") }
+    }
+
+    /// Like all text the API takes (`TextInput`), a link event's content and tags hold no control character
+    /// that means nothing there: a 422 names the string, before any signature is checked.
+    static func checkText(of event: NostrEvent) throws {
+        var problems: [FieldError] = []
+        _ = TextInput.check(event.content, "event.content", as: .lines, into: &problems)
+        for (index, tag) in event.tags.enumerated() {
+            for (position, value) in tag.enumerated() {
+                _ = TextInput.check(value, "event.tags[\(index)][\(position)]", into: &problems)
+            }
+        }
+        if !problems.isEmpty { throw SpotterError.validation(problems) }
     }
 
     static func key(_ linked: LinkedNostrKey) -> NostrKey {

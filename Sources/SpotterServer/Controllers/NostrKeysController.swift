@@ -20,7 +20,7 @@ struct NostrKeysController {
         }
         routes.get("keys") { _, context in try await nostr.keys(try context.requireIdentity()) }
         routes.delete("keys/:pubkey") { _, context in
-            try await nostr.unlink(context.parameters.get("pubkey") ?? "", try context.requireIdentity())
+            try await nostr.unlink(try context.text("pubkey"), try context.requireIdentity())
             return Response(status: .noContent)
         }
         return routes

@@ -33,6 +33,8 @@ struct MaintenanceService: Service {
             let keys = try await storage.idempotency.deleteExpired(
                 before: now.addingTimeInterval(-idempotencyRetention))
             let links = try await storage.accountLinks.deleteExpired(before: now.addingTimeInterval(-24 * 3600))
+            // Nostr challenges and used sign-in events: past their minute, a replay is refused as stale anyway.
+            try await storage.nostr.deleteExpiredOneTimeValues(before: now)
             if tokens + keys + links > 0 {
                 logger.info(
                     "swept expired records",

@@ -90,7 +90,7 @@ struct NostrSignInTests {
                 ("another URL", try api.authorization(key, url: "http://127.0.0.1:8080/api/v1/auth/signin"), "u tag"),
                 ("another site", try api.authorization(key, url: "https://evil.example/api/v1/auth/nostr"), "u tag"),
                 ("method GET", try api.authorization(key, method: "GET"), "method tag"),
-                ("kind 22242", try api.authorization(key, kind: .clientAuthentication), "kind 27235"),
+                ("kind 22242", try api.authorization(key, kind: .clientAuthentication), "not 27235"),
                 ("bad signature", forged, "signature"),
                 ("no header", nil, "Authorization header"),
                 ("Bearer scheme", "Bearer \(ana.accessToken)", "Authorization header"),

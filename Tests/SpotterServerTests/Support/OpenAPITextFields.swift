@@ -83,6 +83,7 @@ struct OpenAPITextField: Sendable, CustomStringConvertible {
     }
 
     private static func isFormatted(_ schema: YAMLNode) -> Bool {
-        schema["enum"] != nil || ["uuid", "date-time"].contains(schema["format"]?.string ?? "")
+        // `hex`: a Nostr event's id, key or signature, which its type reads as hex or refuses as malformed.
+        schema["enum"] != nil || ["uuid", "date-time", "hex"].contains(schema["format"]?.string ?? "")
     }
 }
