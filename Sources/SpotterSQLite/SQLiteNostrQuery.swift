@@ -21,12 +21,13 @@ enum SQLiteNostrQuery {
     }
 
     /// What `reader` (`:reader`, NULL for nobody) may see: not hidden, and of a key linked to no account, or to
-    /// the reader's, or to one in good standing (not suspended), with a public profile, that has not blocked
-    /// the reader.
+    /// the reader's, or to one in good standing (not suspended), with a public profile, with no block between it
+    /// and the reader either way (`VisibilityPolicy.canSee` for a public post, as the live relay asks it).
     static let visible = """
         e.hidden = 0 AND (e.author_id IS NULL OR e.author_id = :reader OR EXISTS (
             SELECT 1 FROM users u WHERE u.id = e.author_id AND u.suspended_at IS NULL AND u.privacy = 'public'
-              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_id = e.author_id AND b.blocked_id = :reader)))
+              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = e.author_id AND b.blocked_id = :reader)
+                OR (b.blocker_id = :reader AND b.blocked_id = e.author_id))))
         """
 
     /// The newest `min(limit, limitCap)` events of one filter the reader may see, in the relay's order.

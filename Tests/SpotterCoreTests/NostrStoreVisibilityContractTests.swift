@@ -13,7 +13,7 @@ struct NostrStoreVisibilityContractTests {
     static let sign = NostrStoreContractTests.sign
 
     @Test(
-        "events show only while their author is in good standing, public, and not blocking the reader; hidden never",
+        "events show only while their author is in good standing, public, and not blocked either way; hidden never",
         arguments: StorageBackend.available)
     func privacy(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
@@ -64,6 +64,12 @@ struct NostrStoreVisibilityContractTests {
             // When Bea is reinstated, hers show again
             try await storage.accounts.setSuspended(bea.id, at: nil)
             #expect(try await seen(by: nil) == ["ana", "bea", "dee", "open", "hidden"])
+
+            // A block hides either way, as `VisibilityPolicy` says: Dee, who blocks Eve, doesn't see Eve's
+            let fromEve = try Self.sign(try .generate(), .textNote, "eve", [], 90)
+            _ = try await storage.nostr.save(fromEve, author: eve.id, receivedAt: Self.start)
+            #expect(try await seen(by: dee.id).contains("eve") == false)
+            #expect(try await seen(by: nil).contains("eve"))
         }
     }
 
