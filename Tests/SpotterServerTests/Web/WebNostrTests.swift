@@ -7,6 +7,8 @@ import SpotterNostr
 import SpotterTestSupport
 import Testing
 
+@testable import SpotterServer
+
 /// The web app's Nostr routes as `nostr.js` calls them: `POST /signin/nostr` sets the session cookie like the
 /// password form, only with the page's CSRF token, and a refusal says why; settings list and unlink keys.
 @Suite("Web: Nostr keys and sign-in")
@@ -46,6 +48,20 @@ struct WebNostrTests {
             // The settings page, signed in by the cookie, lists her key
             let keys = try await api.call(.get, "/api/v1/nostr/keys", token: ana.accessToken).decode([NostrKey].self)
             #expect(settings.text.contains(try #require(keys.first?.npub)))
+        }
+    }
+
+    @Test("with sign-up by Nostr open, a new key's first web sign-in makes the account and starts at welcome")
+    func signUp() async throws {
+        try await TestApp.run(.sqlite, configure: { $0.nostrSignup = .open }) { api in
+            var browser = WebBrowser(api)
+            try await browser.get("/signin")
+            var headers: HTTPFields = [HTTPField.Name("X-CSRF-Token")!: browser.csrf]
+            headers[.authorization] = try api.authorization(
+                try .generate(), url: "http://127.0.0.1:8080\(WebNostrController.signInPath)")
+            let response = try await browser.send(.post, "/signin/nostr", body: nil, headers: headers)
+            #expect(try response.decode([String: String].self) == ["location": "/welcome"])
+            #expect(try await browser.get("/welcome").text.contains("data-user-id"))
         }
     }
 
