@@ -222,8 +222,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Read from the source tree by SigV4Tests (botocore's presigned URLs), not shipped as a resource.
-            exclude: ["Media/sigv4-botocore.json"],
+            // Read from the source tree: botocore's presigned URLs (SigV4Tests), and rust-nostr's client, which
+            // the relay's interoperability tests run.
+            exclude: ["Media/sigv4-botocore.json", "Nostr/rust_nostr_client.py"],
             swiftSettings: swiftSettings + vipsHeaders
         ),
         .testTarget(

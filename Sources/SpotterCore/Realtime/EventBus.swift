@@ -1,5 +1,6 @@
 import Foundation
 import SpotterModels
+import SpotterNostr
 
 /// Something that happened in the domain that live clients should hear about. Events carry ids only: each
 /// receiver loads what its own viewer may see, so privacy is decided where the data is read, never in the
@@ -20,6 +21,9 @@ public enum DomainEvent: Codable, Sendable, Equatable {
     /// Two people's relationship changed (a follow, a block, either way): what each sees of the other live,
     /// such as presence, is decided again.
     case relationshipChanged(UserID, UserID)
+    /// The relay stored an event (or passed an ephemeral one on): every node's relay hands it to the live
+    /// subscriptions it matches. Small events travel inline; a larger one is read back by id.
+    case nostrEventStored(NostrEventID, inline: String?)
 
     /// The post the event is about, if it is about one.
     public var postID: PostID? {
@@ -27,7 +31,8 @@ public enum DomainEvent: Codable, Sendable, Equatable {
         case .postCreated(let id, _), .postUpdated(let id, _), .postDeleted(let id, _), .kudosChanged(let id),
             .commentsChanged(let id):
             id
-        case .notificationCreated, .notificationCountsChanged, .loginsRevoked, .relationshipChanged:
+        case .notificationCreated, .notificationCountsChanged, .loginsRevoked, .relationshipChanged,
+            .nostrEventStored:
             nil
         }
     }

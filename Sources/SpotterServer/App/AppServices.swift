@@ -11,6 +11,7 @@ struct AppServices {
     let notifier: Notifier
     let accounts: AccountService
     let accountLinks: AccountLinkService
+    let nostrAccounts: NostrAccountService
     let admin: AdminService
     let social: SocialService
     let feeds: FeedService
@@ -21,6 +22,8 @@ struct AppServices {
     let templates: TemplateService
     let analytics: AnalyticsService
     let media: MediaService
+    /// The Nostr relay's rules (`/relay`).
+    let relay: NostrRelayService
     /// Rung when an upload is completed, so the processing loop starts on it at once.
     let mediaWake: MediaWake
 
@@ -52,6 +55,9 @@ struct AppServices {
                 refusal: "Too many requests for mail; try again later."),
             signinThrottle: signinThrottle, mailer: configuration.delivery.accountMail, siteURL: configuration.siteURL,
             notifier: notifier, events: events)
+        nostrAccounts = NostrAccountService(
+            storage: storage, accounts: accounts, clock: clock, siteURL: configuration.siteURL,
+            signup: configuration.nostrSignup)
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
         feeds = FeedService(storage: storage, clock: clock, links: links)
@@ -63,5 +69,8 @@ struct AppServices {
         search = SearchService(storage: storage, links: links)
         templates = TemplateService(storage: storage, clock: clock)
         analytics = AnalyticsService(storage: storage, clock: clock)
+        relay = NostrRelayService(
+            storage: storage, clock: clock, policy: configuration.nostr.writePolicy,
+            limits: configuration.nostr.limits, events: events, logger: logger)
     }
 }

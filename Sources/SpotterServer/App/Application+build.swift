@@ -40,9 +40,13 @@ public func buildApplication(
         accounts: services.accounts, hub: hub, access: TopicAccess(storage: storage, links: services.media.links),
         configuration: configuration.realtime,
         clock: clock)
+    let relayHub = NostrRelayHub(relay: services.relay, logger: logger)
+    let relay = NostrRelaySocket(
+        relay: services.relay, hub: relayHub, relayURL: configuration.relayURL,
+        outboundBuffer: configuration.realtime.outboundBuffer, closeGrace: configuration.realtime.slowConsumerGrace)
     var app = Application(
         router: router,
-        server: .http1PhoenixSocket(socket, limits: configuration.connections),
+        server: .http1PhoenixSocket(socket, relay: relay, limits: configuration.connections),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Spotter"),
         onServerRunning: { channel in
             logger.info("Spotter is listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
@@ -52,6 +56,7 @@ public func buildApplication(
     if let service = blobs as? any Service { app.addServices(service) }
     if let eventService { app.addServices(eventService) }
     app.addServices(RealtimeHubService(hub: hub, events: events, idleTimeout: configuration.realtime.idleTimeout))
+    app.addServices(NostrRelayHubService(hub: relayHub, events: events))
     let databaseReady = ReadinessGate()
     app.beforeServerStarts {
         try await storage.migrate()
@@ -111,13 +116,17 @@ func buildRouter(
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
     let accounts = services.accounts
     router.addRoutes(SocketFallbackController(accounts: accounts).endpoints)
+    router.addRoutes(
+        NostrRelayInformation(relay: services.relay, name: configuration.nostr.name, relayURL: configuration.relayURL)
+            .endpoints)
 
     let users = UsersController(social: services.social, feeds: services.feeds, progress: services.progress)
     let posts = PostsController(posts: services.posts)
     let feedRoutes = FeedsController(feeds: services.feeds)
     let templates = TemplatesController(templates: services.templates)
     let auth = AuthController(
-        accounts: accounts, links: services.accountLinks, trustForwardedFor: configuration.trustForwardedFor)
+        accounts: accounts, links: services.accountLinks, nostr: services.nostrAccounts,
+        trustForwardedFor: configuration.trustForwardedFor)
 
     let api = router.group("api/v1")
     api.addRoutes(auth.publicEndpoints, atPath: "auth")
@@ -154,6 +163,7 @@ func buildRouter(
         ).endpoints, atPath: "notifications")
     signedIn.addRoutes(AnalyticsController(analytics: services.analytics).endpoints, atPath: "analytics")
     signedIn.addRoutes(MediaController(media: services.media).endpoints, atPath: "media")
+    signedIn.addRoutes(NostrKeysController(nostr: services.nostrAccounts).endpoints, atPath: "nostr")
     router.addRoutes(MediaFilesController(media: services.media).endpoints, atPath: "media")
     if let local = blobs as? LocalBlobStore {
         addLocalBlobRoutes(

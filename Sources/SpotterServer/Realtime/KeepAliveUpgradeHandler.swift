@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
-/// Upgrades to the Phoenix socket on a request that is not the connection's first.
+/// Upgrades to the Phoenix socket (or the Nostr relay) on a request that is not the connection's first.
 ///
 /// NIO's upgrade handler looks at a connection's first request only, and then leaves the pipeline. Clients
 /// may reuse a kept-alive connection for the handshake (Node's built-in WebSocket does, after a `fetch`),
@@ -75,6 +75,6 @@ final class KeepAliveUpgradeHandler: ChannelInboundHandler, RemovableChannelHand
             head.headers["upgrade"].contains(where: { $0.lowercased().contains("websocket") })
         else { return false }
         let path = head.uri.utf8.prefix { $0 != UInt8(ascii: "?") }
-        return path.elementsEqual(PhoenixSocket.path.utf8)
+        return path.elementsEqual(PhoenixSocket.path.utf8) || path.elementsEqual(NostrRelaySocket.path.utf8)
     }
 }

@@ -47,6 +47,12 @@ final class PhoenixFrameHandler: ChannelInboundHandler {
     }
 
     private func read(_ text: ByteBuffer) {
+        // The frame decoder admits the relay's larger messages too; this socket keeps to its own limit.
+        guard text.readableBytes <= socket.configuration.maxFrameSize else {
+            RealtimeMetrics.disconnected(.frameTooLarge)
+            connection.close(.messageTooLarge, reason: "frame too large")
+            return
+        }
         guard limiter.allow(now: .now) else {
             RealtimeMetrics.disconnected(.rateLimited)
             connection.close(.policyViolation, reason: "too many messages")

@@ -9,7 +9,7 @@ import NIOHTTPTypesHTTP1
 import NIOWebSocket
 import SpotterCore
 
-/// Each connection the server accepts: HTTP/1.1 that may upgrade to the Phoenix socket.
+/// Each connection the server accepts: HTTP/1.1 that may upgrade to the Phoenix socket or to the Nostr relay.
 ///
 /// Hummingbird's WebSocket channel serves an upgraded socket from the connection's task for as long as the
 /// socket is open, and that task's async stack was most of what an idle socket cost. Here the upgrade hands the
@@ -36,18 +36,26 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
         let channel: any Channel
     }
 
+    /// Which socket an upgrade opens, decided in `shouldUpgrade` and read when the pipeline is built.
+    enum Admission {
+        case phoenix(AuthenticatedSession)
+        case relay
+    }
+
     let responder: HTTPChannelHandler.Responder
     let socket: PhoenixSocket
+    let relay: NostrRelaySocket
     let http: HTTP1Channel.Configuration
     let limits: ConnectionLimits
     let admission: ConnectionAdmission
 
     init(
-        responder: @escaping HTTPChannelHandler.Responder, socket: PhoenixSocket, http: HTTP1Channel.Configuration,
-        limits: ConnectionLimits
+        responder: @escaping HTTPChannelHandler.Responder, socket: PhoenixSocket, relay: NostrRelaySocket,
+        http: HTTP1Channel.Configuration, limits: ConnectionLimits
     ) {
         self.responder = responder
         self.socket = socket
+        self.relay = relay
         self.http = http
         self.limits = limits
         self.admission = ConnectionAdmission(
@@ -62,16 +70,31 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
         }
         return channel.eventLoop.makeCompletedFuture {
             // Who the upgrade let in, from `shouldUpgrade` to the pipeline it builds; both run on this loop.
-            let admitted = NIOLoopBoundBox<AuthenticatedSession?>(nil, eventLoop: channel.eventLoop)
+            let admitted = NIOLoopBoundBox<Admission?>(nil, eventLoop: channel.eventLoop)
             let upgradeHead = UpgradeHeadRecorder()
             let connectionGuard = HTTPConnectionGuard(limits: limits)
             let probe = HeadStartProbe(connectionGuard)
             let socket = self.socket
+            let relay = self.relay
+            // The larger of the two sockets' limits; each socket's own handlers hold it to its own.
+            let maxFrameSize = max(socket.configuration.maxFrameSize, relay.limits.maxMessageLength)
+            /// The handlers of whichever socket the upgrade admitted.
+            @Sendable func handlers(for channel: any Channel) throws -> [any ChannelHandler] {
+                switch admitted.value {
+                case .phoenix(let session): try socket.handlers(for: channel, session: session, logger: logger)
+                case .relay: relay.handlers(for: channel)
+                case nil: throw ChannelError.inappropriateOperationForState
+                }
+            }
             let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
-                maxFrameSize: socket.configuration.maxFrameSize,
+                maxFrameSize: maxFrameSize,
                 // The socket's handler answers protocol errors itself, with a reason and a metric.
                 enableAutomaticErrorHandling: false,
                 shouldUpgrade: { channel, head in
+                    if URI(head.uri).path == NostrRelaySocket.path {
+                        admitted.value = .relay
+                        return channel.eventLoop.makeSucceededFuture([:])
+                    }
                     guard let credentials = PhoenixSocket.credentials(head) else {
                         return channel.eventLoop.makeSucceededFuture(nil)
                     }
@@ -79,18 +102,18 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                     promise.completeWithTask { await socket.admit(token: credentials.token) }
                     return promise.futureResult.map { session -> HTTPHeaders? in
                         guard let session else { return nil }
-                        admitted.value = session
+                        admitted.value = .phoenix(session)
                         return credentials.subprotocol ? ["Sec-WebSocket-Protocol": "phoenix"] : [:]
                     }
                 },
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
-                        guard let session = admitted.value else { throw ChannelError.inappropriateOperationForState }
+                        let added = try handlers(for: channel)
                         let pipeline = channel.pipeline.syncOperations
                         for handler in [upgradeHead, connectionGuard, probe] as [any RemovableChannelHandler] {
                             pipeline.removeHandler(handler, promise: nil)
                         }
-                        try pipeline.addHandlers(try socket.handlers(for: channel, session: session, logger: logger))
+                        try pipeline.addHandlers(added)
                         return Negotiated.socket
                     }
                 })
@@ -106,16 +129,12 @@ struct PhoenixServerChannel: ServerChildChannel, HTTPChannelHandler {
                                     channel: channel, upgradeRequest: head, initialResponseHeaders: [:])
                             },
                             upgrade: { channel, after in
-                                guard let session = admitted.value else {
-                                    throw ChannelError.inappropriateOperationForState
-                                }
                                 try Self.replaceHTTP(
                                     on: channel, after: after,
                                     with: [
                                         WebSocketFrameEncoder(),
-                                        ByteToMessageHandler(
-                                            WebSocketFrameDecoder(maxFrameSize: socket.configuration.maxFrameSize)),
-                                    ] + socket.handlers(for: channel, session: session, logger: logger),
+                                        ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize)),
+                                    ] + handlers(for: channel),
                                     removing: [probe, connectionGuard])
                             })
                         try pipeline.addHandler(laterUpgrade)
@@ -219,12 +238,15 @@ private final class UpgradeHeadRecorder: ChannelInboundHandler, RemovableChannel
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 with the Phoenix socket on `PhoenixSocket.path`.
+    /// HTTP/1.1 with the Phoenix socket on `PhoenixSocket.path` and the Nostr relay on `NostrRelaySocket.path`.
     static func http1PhoenixSocket(
-        _ socket: PhoenixSocket, limits: ConnectionLimits, http: HTTP1Channel.Configuration = .init()
+        _ socket: PhoenixSocket, relay: NostrRelaySocket, limits: ConnectionLimits,
+        http: HTTP1Channel.Configuration = .init()
     )
         -> HTTPServerBuilder
     {
-        .init { responder in PhoenixServerChannel(responder: responder, socket: socket, http: http, limits: limits) }
+        .init { responder in
+            PhoenixServerChannel(responder: responder, socket: socket, relay: relay, http: http, limits: limits)
+        }
     }
 }

@@ -5,27 +5,17 @@ import SpotterCore
 import SpotterModels
 import Synchronization
 
-/// One socket's state shared between its reader and the hub: who it is, what it joined, and its frames on
-/// their way out.
-///
-/// Frames are written straight to the socket's NIO channel, on its event loop, rather than through a queue and
-/// a writer task per socket: that path (queue, task wake-up, NIO's async writer, then the event loop) cost many
-/// times what nchan spends per frame, and a large fan-out fell behind. The bound on a slow client stays: a
-/// frame counts as waiting until NIO has handed it to the kernel, and a socket with more than `bufferSize`
-/// waiting is marked overflowed and cut off.
+/// One Phoenix socket's state shared between its reader and the hub: who it is, what it joined, and its frames
+/// on their way out (`SocketWriter`).
 final class RealtimeConnection: @unchecked Sendable {
     let id = UUID()
     let user: AccountRecord
     /// The login (token family) that opened the socket: revoking the login closes it.
     let login: UUID
     let connectedAt: Date
-    let channel: any Channel
-    private let bufferSize: Int
-    /// How long a socket the server closes gets to answer the close frame before the channel is closed.
-    private let closeGrace: Duration
-    private let waiting = Atomic<Int>(0)
-    private let overflowed = Atomic<Bool>(false)
-    private let closing = Atomic<Bool>(false)
+    /// The socket's frames on their way out (bounded; see `SocketWriter`).
+    let writer: SocketWriter
+    var channel: any Channel { writer.channel }
     /// When the client last sent a frame, in nanoseconds of `ContinuousClock` since the socket opened.
     private let lastSeen = Atomic<Int64>(0)
     private let opened = ContinuousClock.now
@@ -53,20 +43,20 @@ final class RealtimeConnection: @unchecked Sendable {
         self.user = session.account
         self.login = session.token.family
         self.connectedAt = connectedAt
-        self.channel = channel
-        self.bufferSize = bufferSize
-        self.closeGrace = closeGrace
+        self.writer = SocketWriter(channel: channel, bufferSize: bufferSize, closeGrace: closeGrace)
         self.ended = ended
+        writer.onOverflow = { [weak self] in self?.end(.slowConsumer) }
     }
 
     /// Notes a frame from the client.
     func seen(now: ContinuousClock.Instant = .now) {
-        lastSeen.store(Self.nanoseconds(now - opened), ordering: .relaxed)
+        lastSeen.store(SocketWriter.nanoseconds(now - opened), ordering: .relaxed)
     }
 
     /// Whether the client sent nothing for `timeout` before `now`.
     func isIdle(now: ContinuousClock.Instant, timeout: Duration) -> Bool {
-        Self.nanoseconds(now - opened) - lastSeen.load(ordering: .relaxed) >= Self.nanoseconds(timeout)
+        SocketWriter.nanoseconds(now - opened) - lastSeen.load(ordering: .relaxed)
+            >= SocketWriter.nanoseconds(timeout)
     }
 
     /// Ends the socket for `reason`, once, whoever asks first.
@@ -87,34 +77,14 @@ final class RealtimeConnection: @unchecked Sendable {
     }
 
     /// Whether the server or the client started closing the socket.
-    var isClosing: Bool { closing.load(ordering: .relaxed) }
+    var isClosing: Bool { writer.isClosing }
 
     /// Notes that the socket is closing without sending a close frame (the client's close is being answered).
-    func markClosing() { closing.store(true, ordering: .relaxed) }
+    func markClosing() { writer.markClosing() }
 
-    /// Tells the client why the server closes the socket, once, and closes the channel when the client
-    /// answers (see `PhoenixFrameHandler`) or after the grace period: a client that stopped reading or went
-    /// silent never will. A slow consumer's close frame waits behind the frames it is not reading, so it may
-    /// never arrive.
+    /// See `SocketWriter.close`.
     @discardableResult
-    func close(_ code: WebSocketErrorCode, reason: String) -> Bool {
-        guard !closing.exchange(true, ordering: .relaxed) else { return false }
-        var data = ByteBuffer()
-        data.write(webSocketErrorCode: code)
-        data.writeString(reason)
-        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
-        let channel = channel
-        let grace = TimeAmount.nanoseconds(Self.nanoseconds(closeGrace))
-        channel.eventLoop.execute {
-            channel.writeAndFlush(frame, promise: nil)
-            channel.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
-        }
-        return true
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-    }
+    func close(_ code: WebSocketErrorCode, reason: String) -> Bool { writer.close(code, reason: reason) }
 
     /// Sends a frame; a socket with too many frames waiting is marked for disconnection instead.
     func send(_ message: PhoenixMessage) {
@@ -122,10 +92,7 @@ final class RealtimeConnection: @unchecked Sendable {
         send(text: text)
     }
 
-    func send(text: String) {
-        let frame = WireFrame(text: text)
-        channel.eventLoop.execute { self.writeOnLoop(frame) }
-    }
+    func send(text: String) { writer.send(text: text) }
 
     /// Sends one frame to many sockets: its bytes are made once and shared, and each event loop gets one task
     /// for all of its sockets instead of one per socket.
@@ -136,41 +103,7 @@ final class RealtimeConnection: @unchecked Sendable {
         batch.send()
     }
 
-    var isOverflowed: Bool { overflowed.load(ordering: .relaxed) }
-
-    /// Runs on the channel's event loop.
-    fileprivate func writeOnLoop(_ frame: WireFrame) {
-        guard !isOverflowed else { return }  // being cut off: what is left is not owed
-        guard waiting.add(1, ordering: .relaxed).newValue <= bufferSize else {
-            markOverflowed()
-            return
-        }
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenComplete { _ in self.waiting.subtract(1, ordering: .relaxed) }
-        // Below the frame encoder, the frame's bytes go out as they are: made once for every socket, they skip
-        // the pipeline's handlers and the encoder's per-socket header, work repeated for every socket.
-        // A pipeline without the encoder (never, today) gets the frame through the channel instead.
-        if let encoder = encoderContext() {
-            encoder.writeAndFlush(NIOAny(frame.bytes), promise: promise)
-        } else {
-            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: frame.payload), promise: promise)
-        }
-    }
-
-    /// The frame encoder's place in the pipeline, looked up once. Only touched on the event loop.
-    private var encoder: ChannelHandlerContext??
-
-    private func encoderContext() -> ChannelHandlerContext? {
-        if let encoder { return encoder }
-        let found = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
-        encoder = .some(found)
-        return found
-    }
-
-    private func markOverflowed() {
-        guard !overflowed.exchange(true, ordering: .relaxed) else { return }
-        end(.slowConsumer)
-    }
+    var isOverflowed: Bool { writer.isOverflowed }
 
     // MARK: Joined topics
 
@@ -219,20 +152,22 @@ struct WireFrame: Sendable {
 
 /// Frames for many sockets, sent with one task per event loop.
 struct OutboundBatch {
-    private var byLoop: [ObjectIdentifier: (loop: any EventLoop, writes: [(RealtimeConnection, WireFrame)])] = [:]
+    private var byLoop: [ObjectIdentifier: (loop: any EventLoop, writes: [(SocketWriter, WireFrame)])] = [:]
 
-    mutating func add(_ frame: WireFrame, to connection: RealtimeConnection) {
-        let loop = connection.channel.eventLoop
-        byLoop[ObjectIdentifier(loop), default: (loop, [])].writes.append((connection, frame))
+    mutating func add(_ frame: WireFrame, to writer: SocketWriter) {
+        let loop = writer.channel.eventLoop
+        byLoop[ObjectIdentifier(loop), default: (loop, [])].writes.append((writer, frame))
     }
 
+    mutating func add(_ frame: WireFrame, to connection: RealtimeConnection) { add(frame, to: connection.writer) }
+
     mutating func add(text: String, to connection: RealtimeConnection) {
-        add(WireFrame(text: text), to: connection)
+        add(WireFrame(text: text), to: connection.writer)
     }
 
     func send() {
         for (loop, writes) in byLoop.values {
-            loop.execute { for (connection, frame) in writes { connection.writeOnLoop(frame) } }
+            loop.execute { for (writer, frame) in writes { writer.writeOnLoop(frame) } }
         }
     }
 }

@@ -182,6 +182,8 @@ actor RealtimeHub {
                 endLogins(logins, of: user)
             case .relationshipChanged(let one, let other):
                 try await presenceRelationsChanged(one, other)
+            case .nostrEventStored:
+                return  // the relay's own hub serves it (`NostrRelayHub`)
             }
         } catch {
             logger.warning("realtime delivery failed", metadata: ["error": "\(error)"])
