@@ -331,9 +331,27 @@ final class RelayFanoutRun: Sendable {
         return ready.withLockedValue { $0 }
     }
 
+    /// Connects one subscriber, trying again (up to three times in all) when the connection cannot be made: a
+    /// relay busy accepting hundreds at once may drop a few.
     private func subscribe(_ request: String) async {
-        _ = try? await WebSocketClient.connect(url: url, configuration: RelayFrames.configuration, logger: logger) {
+        let connected = NIOLockedValueBox(false)
+        for attempt in 1...3 {
+            do {
+                try await subscribeOnce(request, connected: connected)
+                return
+            } catch {
+                // A socket that was open and then failed counts as it is; only a failed connect is retried.
+                if connected.withLockedValue({ $0 }) { return }
+                if attempt == 3 { ProgressBar.write("a subscriber could not connect: \(error)\n") }
+                try? await Task.sleep(for: .milliseconds(100 * attempt))
+            }
+        }
+    }
+
+    private func subscribeOnce(_ request: String, connected: NIOLockedValueBox<Bool>) async throws {
+        _ = try await WebSocketClient.connect(url: url, configuration: RelayFrames.configuration, logger: logger) {
             inbound, outbound, _ in
+            connected.withLockedValue { $0 = true }
             self.writers.withLockedValue { $0.append(outbound) }
             try await outbound.write(.text(request))
             for try await message in inbound.messages(maxSize: 1 << 22) {
@@ -366,9 +384,13 @@ final class RelayFanoutRun: Sendable {
                 try await outbound.write(.text(frame))
             }
             var answered = 0
+            var refused = 0
             for try await message in inbound.messages(maxSize: 1 << 22) {
                 guard case .text(let text) = message, let ok = RelayFrames.okAccepted(text) else { continue }
-                if !ok { ProgressBar.write("publish refused: \(text)\n") }
+                if !ok {
+                    refused += 1
+                    if refused <= 3 { ProgressBar.write("publish refused: \(text)\n") }
+                }
                 answered += 1
                 if answered == frames.count { break }
             }
@@ -440,6 +462,11 @@ struct RelayQueryRun {
                         var asked: Set<NostrPublicKey> = []
                         var answer: [String] = []
                         var sentAt = ContinuousClock.now
+                        var said = 0
+                        func show(_ text: String) {
+                            said += 1
+                            if said <= 3 { ProgressBar.write("relay said: \(text)\n") }
+                        }
                         func ask() async throws {
                             number += 1
                             asked = []
@@ -459,10 +486,10 @@ struct RelayQueryRun {
                                 answer.append(text)
                                 continue
                             }
-                            if RelayFrames.isNotice(text) { ProgressBar.write("relay said: \(text)\n") }
+                            if RelayFrames.isNotice(text) { show(text) }
                             // A CLOSED ends the REQ as EOSE would, and fails the check.
                             let closed = RelayFrames.isClosed(text)
-                            if closed { ProgressBar.write("relay said: \(text)\n") }
+                            if closed { show(text) }
                             guard closed || RelayFrames.isEndOfStoredEvents(text) else { continue }
                             let now = ContinuousClock.now
                             if sentAt >= timingStarts && now <= timingEnds {
