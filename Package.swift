@@ -158,6 +158,7 @@ let package = Package(
                 "SpotterCore",
                 "SpotterImaging",
                 "SpotterModels",
+                "SpotterNostr",
                 "SpotterPostgres",
                 "SpotterSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
