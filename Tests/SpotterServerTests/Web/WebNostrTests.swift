@@ -53,7 +53,7 @@ struct WebNostrTests {
 
     @Test("with sign-up by Nostr open, a new key's first web sign-in makes the account and starts at welcome")
     func signUp() async throws {
-        try await TestApp.run(.sqlite, configure: { $0.nostrSignup = .open }) { api in
+        try await TestApp.run(.sqlite, configure: { $0.nostr.signup = .open }) { api in
             var browser = WebBrowser(api)
             try await browser.get("/signin")
             var headers: HTTPFields = [HTTPField.Name("X-CSRF-Token")!: browser.csrf]
