@@ -41,13 +41,18 @@ public struct NostrEvent: Codable, Sendable, Hashable {
     }
 
     /// Makes and signs an event with `key`; the id is computed as NIP-01 says.
+    ///
+    /// Text holding control characters NIP-01 does not list (U+0001 and the like) is hashed with them escaped
+    /// as `\u00XX`, as JSON.stringify and serde_json write them: rust-nostr and JavaScript clients refuse the id
+    /// NIP-01's literal reading gives (`scripts/nostr-vectors.py` records this), and `hasValidID` accepts both.
+    /// For all other text the two are the same bytes.
     public static func sign(
         kind: NostrKind, tags: [[String]] = [], content: String, createdAt: Int64? = nil,
         with key: NostrSecretKey
     ) throws -> NostrEvent {
         let pubkey = key.publicKey
         let created = createdAt ?? Int64(Date().timeIntervalSince1970)
-        let id = computeID(pubkey: pubkey, createdAt: created, kind: kind, tags: tags, content: content)
+        let id = computeID(pubkey: pubkey, createdAt: created, kind: kind, tags: tags, content: content, style: .json)
         let signature = try key.sign(id.bytes)
         return NostrEvent(
             id: id, pubkey: pubkey, createdAt: created, kind: kind, tags: tags, content: content,

@@ -5,6 +5,9 @@ import Foundation
 /// An event matches a filter when it matches every condition the filter has; a list of filters matches when
 /// any one does. Tag conditions (`#e`, `#t`, …) match when the event has a tag of that single-letter name
 /// whose value is one of those listed.
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/01.md>
+/// <https://github.com/nostr-protocol/nips/blob/master/50.md>
 public struct NostrFilter: Codable, Sendable, Hashable {
     public var ids: [NostrEventID]?
     public var authors: [NostrPublicKey]?
@@ -77,7 +80,8 @@ public struct NostrFilter: Codable, Sendable, Hashable {
             case "until": until = try container.decode(Int64.self, forKey: key)
             case "limit": limit = try container.decode(Int.self, forKey: key)
             case "search": search = try container.decode(String.self, forKey: key)
-            case let name where name.count == 2 && name.hasPrefix("#"):
+            case let name
+            where name.utf8.count == 2 && name.hasPrefix("#") && name.last!.isASCII && name.last!.isLetter:
                 tags[String(name.dropFirst())] = try container.decode([String].self, forKey: key)
             default:
                 // Unknown keys (other NIPs' extensions, multi-letter tags) are refused rather than ignored: a

@@ -1,6 +1,10 @@
 import Foundation
 
 /// What a client sends a relay (NIP-01, NIP-42 `AUTH`, NIP-45 `COUNT`).
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/01.md>
+/// <https://github.com/nostr-protocol/nips/blob/master/42.md>
+/// <https://github.com/nostr-protocol/nips/blob/master/45.md>
 public enum NostrClientMessage: Sendable, Hashable {
     case event(NostrEvent)
     case request(subscription: String, filters: [NostrFilter])
@@ -9,7 +13,9 @@ public enum NostrClientMessage: Sendable, Hashable {
     case count(subscription: String, filters: [NostrFilter])
 }
 
-/// What a relay sends a client.
+/// What a relay sends a client (NIP-01, NIP-42 `AUTH`, NIP-45 `COUNT`).
+///
+/// <https://github.com/nostr-protocol/nips/blob/master/01.md>
 public enum NostrRelayMessage: Sendable, Hashable {
     case event(subscription: String, NostrEvent)
     /// `accepted` with a message that starts with one of NIP-01's prefixes (`duplicate:`, `invalid:`, …) when

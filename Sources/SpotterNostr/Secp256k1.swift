@@ -62,37 +62,61 @@ public struct NostrSecretKey: Sendable {
     public var hex: String { Hex.encode(bytes) }
     public var rawBytes: [UInt8] { bytes }
 
-    /// Signs a 32-byte message (an event id) with fresh auxiliary randomness, as BIP-340 recommends.
+    /// Signs a message (an event id: 32 bytes) with fresh auxiliary randomness, as BIP-340 recommends.
     public func sign(_ message: [UInt8]) throws -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         let aux = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return try sign(message, auxiliaryRandomness: aux)
     }
 
-    /// Signs with the given auxiliary randomness: BIP-340's test vectors fix it.
+    /// Signs with the given auxiliary randomness: BIP-340's test vectors fix it. Messages of any length are
+    /// signed as BIP-340 (since 2022) defines; Nostr only ever signs 32-byte ids.
+    ///
+    /// The signature is verified before it is returned, as BIP-340 advises, so a fault while signing (which
+    /// could leak the key through a wrong signature) throws instead.
     public func sign(_ message: [UInt8], auxiliaryRandomness aux: [UInt8]) throws -> [UInt8] {
-        guard message.count == 32, aux.count == 32 else { throw NostrKeyError.signingFailed }
+        guard aux.count == 32 else { throw NostrKeyError.signingFailed }
         var keypair = secp256k1_keypair()
         guard secp256k1_keypair_create(Secp256k1.context, &keypair, bytes) == 1 else {
             throw NostrKeyError.invalidSecretKey
         }
         var signature = [UInt8](repeating: 0, count: 64)
-        guard secp256k1_schnorrsig_sign32(Secp256k1.context, &signature, message, &keypair, aux) == 1 else {
-            throw NostrKeyError.signingFailed
+        var aux = aux
+        let signed = aux.withUnsafeMutableBytes { auxBytes in
+            var extra = secp256k1_schnorrsig_extraparams(
+                magic: (0xda, 0x6f, 0xb3, 0x8c), noncefp: nil, ndata: auxBytes.baseAddress)
+            return secp256k1_schnorrsig_sign_custom(
+                Secp256k1.context, &signature, message, message.count, &keypair, &extra)
         }
+        guard signed == 1, Secp256k1.verify(signature: signature, message: message, publicKey: publicKey.bytes)
+        else { throw NostrKeyError.signingFailed }
         return signature
     }
 }
 
 /// Checks a BIP-340 signature of any message length over an x-only key given as bytes: what the test vectors
 /// exercise.
+///
+/// <https://github.com/bitcoin/bips/blob/master/bip-0340.mediawiki>
 public enum Schnorr {
     public static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
         Secp256k1.verify(signature: signature, message: message, publicKey: publicKey)
     }
 }
 
+/// Why a secret key could not be made or used: it is not in 1..<n of secp256k1, or signing failed.
 public enum NostrKeyError: Error, Sendable, Equatable {
     case invalidSecretKey
     case signingFailed
+}
+
+extension NostrSecretKey: Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    public static func == (lhs: NostrSecretKey, rhs: NostrSecretKey) -> Bool {
+        // Without an early exit, so the time taken does not say where two secrets first differ.
+        zip(lhs.bytes, rhs.bytes).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Names the public key only, so a key printed into a log or a failed test's output keeps its secret.
+    public var description: String { "NostrSecretKey(publicKey: \(publicKey))" }
+    public var debugDescription: String { description }
 }

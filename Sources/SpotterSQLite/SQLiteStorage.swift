@@ -23,6 +23,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let pushAddresses: any PushAddressStore
     public let deliveries: any DeliveryQueue
     public let media: any MediaStore
+    public let nostr: any NostrStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
     public init(path: String) throws {
@@ -43,6 +44,7 @@ public final class SQLiteStorage: SpotterStorage {
         pushAddresses = SQLitePushAddressStore(pool: database)
         deliveries = SQLiteDeliveryQueue(pool: database)
         media = SQLiteMediaStore(pool: database)
+        nostr = SQLiteNostrStore(pool: database)
     }
 
     public func write<T: Sendable>(_ body: () async throws -> T) async throws -> T {

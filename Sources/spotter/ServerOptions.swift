@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NIOCore
+import SpotterCore
 import SpotterServer
 
 /// Options shared by `serve` and `migrate`. Each flag falls back to an environment variable, then a default,
@@ -58,6 +59,12 @@ struct ServerOptions: ParsableArguments {
         configuration.trustForwardedFor = ["1", "true", "yes"].contains(environment["SPOTTER_TRUST_PROXY"] ?? "")
         configuration.secureCookies = ["1", "true", "yes"].contains(environment["SPOTTER_SECURE_COOKIES"] ?? "")
         configuration.publicURL = environment["SPOTTER_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if let signup = environment["SPOTTER_NOSTR_SIGNUP"] {
+            guard let value = NostrAccountService.Signup(rawValue: signup) else {
+                throw ValidationError("SPOTTER_NOSTR_SIGNUP must be open or closed")
+            }
+            configuration.nostrSignup = value
+        }
         try DeliveryOptions.apply(environment, to: &configuration.delivery)
         try applyConnectionLimits(environment, to: &configuration)
         do {

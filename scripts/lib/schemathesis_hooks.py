@@ -58,6 +58,9 @@ UNSTATABLE = [
     (422, r"email", "is already your email", "POST /api/v1/me/email"),
     # A mailed link's token: one this server made, still unused and unexpired; to a schema it is any string.
     (422, r"token", "this link is not valid", None),
+    # A Nostr link event must be signed by its pubkey over its id, within a minute of the server's clock, and answer
+    # a challenge this server gave the caller: a signature and a one-time value, not a shape.
+    (422, r"event", None, "POST /api/v1/nostr/keys"),
     # An edited post keeps its kind (a note gets no workout and keeps saying something): the stored post's kind.
     (422, r"text|workout", None, "PATCH /api/v1/posts/{id}"),
 ]

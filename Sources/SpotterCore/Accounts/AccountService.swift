@@ -345,6 +345,23 @@ public struct AccountService: Sendable {
 
     // MARK: Issuing
 
+    /// Signs in to an account that another proof already identified (a Nostr key's signed event): the same
+    /// new-device alert, login record and token pair as a password sign-in. A new account alerts nobody.
+    func signIn(
+        identified account: AccountRecord, isNew: Bool, device: String?, address: String?
+    ) async throws
+        -> TokenResponse
+    {
+        try Self.refuseSuspended(account)
+        let firstTime = try await storage.pushAddresses.rememberDevice(
+            Self.deviceKey(device), of: account.id, at: clock.now)
+        if firstTime, !isNew {
+            let detail = SignInDevice.describe(userAgent: device, address: address)
+            await notifier?.notify(.signedIn(user: account.id, device: detail))
+        }
+        return try await startLogin(for: account, device: device, address: address)
+    }
+
     /// A new login, remembering what it signed in from so the security page can name it among the others.
     private func startLogin(
         for account: AccountRecord, device: String?, address: String?

@@ -17,6 +17,11 @@ public enum OpaqueToken {
         generate(prefix: "spl_")
     }
 
+    /// A challenge for a Nostr key to sign (`spn_`): one-time, kept only as its hash like the others.
+    public static func generateChallenge() -> String {
+        generate(prefix: "spn_")
+    }
+
     private static func generate(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }

@@ -20,6 +20,8 @@ public protocol SpotterStorage: Sendable {
     var pushAddresses: any PushAddressStore { get }
     var deliveries: any DeliveryQueue { get }
     var media: any MediaStore { get }
+    /// The relay's events, linked Nostr keys, their one-time values, and what imported events became.
+    var nostr: any NostrStore { get }
 
     /// Runs `body` as one unit of work: every store call made inside it, by this task or the child tasks it
     /// starts, is one transaction that commits when `body` returns and rolls back when it throws, so a

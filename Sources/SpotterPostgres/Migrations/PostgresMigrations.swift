@@ -29,6 +29,7 @@ enum PostgresMigrations {
         loginDevices,
         commentsEditedAt,
         media,
+        nostr,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

@@ -29,6 +29,7 @@ enum SQLiteMigrations {
         loginDevices,
         commentsEditedAt,
         media,
+        nostr,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -40,6 +40,8 @@ public struct AppConfiguration: Sendable {
     /// The site's address as people reach it (`https://spotter.example`), for links in mail. Unset, links
     /// point at `host:port`, which suits a server reached directly.
     public var publicURL: String?
+    /// Whether a Nostr key linked to no account may sign up by signing in (`SPOTTER_NOSTR_SIGNUP=open`).
+    public var nostrSignup = NostrAccountService.Signup.closed
     /// Where uploaded photos live: `<dataDirectory>/media/` unless an S3 bucket is configured.
     public var mediaStorage = MediaStorageConfiguration()
     /// Photo processing and its limits.

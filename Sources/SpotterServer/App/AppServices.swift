@@ -11,6 +11,7 @@ struct AppServices {
     let notifier: Notifier
     let accounts: AccountService
     let accountLinks: AccountLinkService
+    let nostrAccounts: NostrAccountService
     let admin: AdminService
     let social: SocialService
     let feeds: FeedService
@@ -52,6 +53,9 @@ struct AppServices {
                 refusal: "Too many requests for mail; try again later."),
             signinThrottle: signinThrottle, mailer: configuration.delivery.accountMail, siteURL: configuration.siteURL,
             notifier: notifier, events: events)
+        nostrAccounts = NostrAccountService(
+            storage: storage, accounts: accounts, clock: clock, siteURL: configuration.siteURL,
+            signup: configuration.nostrSignup)
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
         feeds = FeedService(storage: storage, clock: clock, links: links)

@@ -117,7 +117,8 @@ func buildRouter(
     let feedRoutes = FeedsController(feeds: services.feeds)
     let templates = TemplatesController(templates: services.templates)
     let auth = AuthController(
-        accounts: accounts, links: services.accountLinks, trustForwardedFor: configuration.trustForwardedFor)
+        accounts: accounts, links: services.accountLinks, nostr: services.nostrAccounts,
+        trustForwardedFor: configuration.trustForwardedFor)
 
     let api = router.group("api/v1")
     api.addRoutes(auth.publicEndpoints, atPath: "auth")
@@ -154,6 +155,7 @@ func buildRouter(
         ).endpoints, atPath: "notifications")
     signedIn.addRoutes(AnalyticsController(analytics: services.analytics).endpoints, atPath: "analytics")
     signedIn.addRoutes(MediaController(media: services.media).endpoints, atPath: "media")
+    signedIn.addRoutes(NostrKeysController(nostr: services.nostrAccounts).endpoints, atPath: "nostr")
     router.addRoutes(MediaFilesController(media: services.media).endpoints, atPath: "media")
     if let local = blobs as? LocalBlobStore {
         addLocalBlobRoutes(

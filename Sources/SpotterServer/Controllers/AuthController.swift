@@ -3,10 +3,11 @@ import Hummingbird
 import SpotterCore
 import SpotterModels
 
-/// `/api/v1/auth/*`: sign up, sign in (password or Apple), refresh, sign out.
+/// `/api/v1/auth/*`: sign up, sign in (password, Apple or Nostr), refresh, sign out.
 struct AuthController {
     let accounts: AccountService
     let links: AccountLinkService
+    let nostr: NostrAccountService
     let trustForwardedFor: Bool
 
     /// Routes that mint tokens: open to anyone.
@@ -33,6 +34,14 @@ struct AuthController {
             let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
             return try await accounts.signInWithApple(
                 body, device: request.headers[.userAgent], clientAddress: address)
+        }
+        // NIP-98: the signed event in the Authorization header names this URL; 201 when it made the account.
+        routes.post("nostr") { request, context in
+            let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
+            let result = try await nostr.signIn(
+                authorization: request.headers[.authorization], url: nostr.url(of: "/api/v1/auth/nostr"),
+                device: request.headers[.userAgent], clientAddress: address)
+            return EditedResponse(status: result.created ? .created : .ok, response: result.tokens)
         }
         // 202 whether or not the address has an account: the answer must not tell.
         routes.post("password-reset") { request, context in

@@ -26,7 +26,13 @@ struct WebApp {
         let web = router.group().add(middleware: WebSessionMiddleware(sessions: sessions, pages: pages))
         web.addRoutes(
             WebAuthController(
-                accounts: accounts, sessions: sessions, pages: pages, trustForwardedFor: configuration.trustForwardedFor
+                accounts: accounts, sessions: sessions, pages: pages,
+                trustForwardedFor: configuration.trustForwardedFor,
+                nostrSignInURL: services.nostrAccounts.url(of: WebNostrController.signInPath)
+            ).endpoints)
+        web.addRoutes(
+            WebNostrController(
+                nostr: services.nostrAccounts, sessions: sessions, trustForwardedFor: configuration.trustForwardedFor
             ).endpoints)
         web.addRoutes(WebFeedController(feeds: services.feeds, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
@@ -50,7 +56,8 @@ struct WebApp {
         web.addRoutes(
             WebSettingsController(
                 accounts: accounts, links: services.accountLinks, notifications: services.notifications,
-                media: services.media, pages: pages, channels: WebChannels(configuration.delivery)
+                media: services.media, nostr: services.nostrAccounts, pages: pages,
+                channels: WebChannels(configuration.delivery)
             ).endpoints)
         web.addRoutes(
             WebAccountLinksController(

@@ -10,6 +10,8 @@ struct WebAuthController {
     let sessions: WebSessions
     let pages: WebPages
     let trustForwardedFor: Bool
+    /// The URL a NIP-98 event for the "Sign in with Nostr" button must name (see `WebNostrController`).
+    let nostrSignInURL: String
 
     struct FormView {
         let login: String
@@ -21,6 +23,9 @@ struct WebAuthController {
         let returnTo: String?
         /// A line above the form: the password was reset, or the new email confirmed.
         let notice: String?
+        /// What the sign-in page's "Sign in with Nostr" button signs for; the button shows only where a NIP-07
+        /// extension is there.
+        var nostrSignInURL: String?
 
         init(
             login: String = "", email: String = "", username: String = "", errors: [String] = [],
@@ -46,8 +51,9 @@ struct WebAuthController {
                 query["reset"] != nil
                 ? "Your password is changed and every device was signed out. Sign in with the new password."
                 : query["email"] != nil ? "Your new email is confirmed. Sign in to go on." : nil
-            return try await pages.page(
-                "signin", title: "Sign in", content: FormView(returnTo: returnTo, notice: notice), context: context)
+            var form = FormView(returnTo: returnTo, notice: notice)
+            form.nostrSignInURL = nostrSignInURL
+            return try await pages.page("signin", title: "Sign in", content: form, context: context)
         }
         routes.post("signin") { request, context in
             let form = context.web.form
@@ -61,9 +67,9 @@ struct WebAuthController {
                 return signedIn(tokens, to: returnTo ?? "/")
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
-                return try await pages.page(
-                    "signin", title: "Sign in", content: FormView(login: login, errors: messages, returnTo: returnTo),
-                    context: context, status: status)
+                var form = FormView(login: login, errors: messages, returnTo: returnTo)
+                form.nostrSignInURL = nostrSignInURL
+                return try await pages.page("signin", title: "Sign in", content: form, context: context, status: status)
             }
         }
         routes.get("signup") { _, context in

@@ -4,13 +4,14 @@ import SpotterCore
 import SpotterModels
 
 /// `/settings`: the profile (name, bio, privacy, units, time zone), notification preferences with quiet
-/// hours, the password and the email. Each form hands its values to the services, which check every field
+/// hours, the password, the email and the linked Nostr keys (changed through `WebNostrController`). Each form hands its values to the services, which check every field
 /// before changing anything.
 struct WebSettingsController {
     let accounts: AccountService
     let links: AccountLinkService
     let notifications: NotificationService
     let media: MediaService
+    let nostr: NostrAccountService
     let pages: WebPages
     /// The channels this server can deliver on; the others show as not set up.
     let channels: WebChannels
@@ -41,6 +42,8 @@ struct WebSettingsController {
         let errors: [String]
         let hasErrors: Bool
         let saved: String?
+        let nostrKeys: [NostrKey]
+        let hasNostrKeys: Bool
     }
 
     struct Choice {
@@ -180,6 +183,8 @@ struct WebSettingsController {
         "password": "Your password is changed. Every other device was signed out.",
         "email": "We mailed a link to your new address. Your email changes when you open it.",
         "email-confirmed": "Your new email is confirmed.",
+        "nostr-linked": "Your Nostr key is linked: you can sign in with it.",
+        "nostr-unlinked": "The Nostr key is unlinked: it no longer signs in to this account.",
     ]
 
     private func settings(
@@ -187,6 +192,7 @@ struct WebSettingsController {
     ) async throws -> Response {
         let viewer = try context.requireWebViewer()
         let preferences = try await notifications.preferences(viewer)
+        let nostrKeys = try await nostr.keys(context.requireIdentity())
         let quiet = preferences.quietHours
         let zones = TimeZone.knownTimeZoneIdentifiers.sorted()
         var avatar = ViewerView(viewer)
@@ -227,7 +233,7 @@ struct WebSettingsController {
             },
             quietEnabled: quiet.enabled, quietStart: quiet.start, quietEnd: quiet.end,
             quietTimeZone: quiet.timeZone ?? viewer.profile.timeZone, errors: errors, hasErrors: !errors.isEmpty,
-            saved: saved)
+            saved: saved, nostrKeys: nostrKeys, hasNostrKeys: !nostrKeys.isEmpty)
         return try await pages.page("settings", title: "Settings", content: view, context: context, nav: .profile)
     }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SpotterCore
+import SpotterModels
+import SpotterNostr
+
+// Linked keys, one-time values and imports: `NostrStore`'s small tables (see the SQLite twin).
+extension PostgresNostrStore {
+    // MARK: Linked keys
+
+    func link(_ key: NostrPublicKey, to user: UserID, at date: Date) async throws {
+        let linked = try await client.withTransaction(logger: logger) { connection in
+            // The insert waits for a concurrent link of the same key to commit, then does nothing.
+            let inserted = try await Self.any(
+                connection.query(
+                    """
+                    INSERT INTO nostr_keys (pubkey, user_id, linked_at) VALUES (\(key.rawValue), \(user.rawValue), \(date))
+                    ON CONFLICT DO NOTHING RETURNING pubkey
+                    """, logger: logger))
+            guard inserted else { return false }
+            try await connection.query(
+                "UPDATE nostr_events SET author_id = \(user.rawValue) WHERE pubkey = \(key.rawValue) AND author_id IS NULL",
+                logger: logger)
+            return true
+        }
+        guard linked else { throw StorageError.duplicate(field: "pubkey") }
+    }
+
+    func unlink(_ key: NostrPublicKey, from user: UserID) async throws -> Bool {
+        try await client.changed(
+            "DELETE FROM nostr_keys WHERE pubkey = \(key.rawValue) AND user_id = \(user.rawValue) RETURNING pubkey",
+            logger: logger)
+    }
+
+    func keys(of user: UserID) async throws -> [LinkedNostrKey] {
+        let rows = try await client.query(
+            "SELECT pubkey, linked_at FROM nostr_keys WHERE user_id = \(user.rawValue) ORDER BY linked_at, pubkey",
+            logger: logger)
+        var keys: [LinkedNostrKey] = []
+        for try await (pubkey, linkedAt) in rows.decode((String, Date).self) {
+            keys.append(LinkedNostrKey(pubkey: NostrPublicKey(unchecked: pubkey), user: user, linkedAt: linkedAt))
+        }
+        return keys
+    }
+
+    func owner(of key: NostrPublicKey) async throws -> UserID? {
+        let rows = try await client.query(
+            "SELECT user_id FROM nostr_keys WHERE pubkey = \(key.rawValue)", logger: logger)
+        var owner: UserID?
+        for try await user in rows.decode(UUID.self) { owner = UserID(rawValue: user) }
+        return owner
+    }
+
+    // MARK: One-time values
+
+    func insertChallenge(hash: String, user: UserID, expiresAt: Date) async throws {
+        try await client.query(
+            "INSERT INTO nostr_challenges (hash, user_id, expires_at) VALUES (\(hash), \(user.rawValue), \(expiresAt))",
+            logger: logger)
+    }
+
+    /// The DELETE is atomic: of two concurrent uses, the second waits for the first and then finds no row.
+    func consumeChallenge(hash: String, at date: Date) async throws -> UserID? {
+        let rows = try await client.query(
+            "DELETE FROM nostr_challenges WHERE hash = \(hash) RETURNING user_id, expires_at", logger: logger)
+        var user: UserID?
+        for try await (owner, expiresAt) in rows.decode((UUID, Date).self) where expiresAt > date {
+            user = UserID(rawValue: owner)
+        }
+        return user
+    }
+
+    func markAuthorizationUsed(_ id: NostrEventID, expiresAt: Date) async throws -> Bool {
+        try await client.changed(
+            """
+            INSERT INTO nostr_used_authorizations (event_id, expires_at) VALUES (\(id.rawValue), \(expiresAt))
+            ON CONFLICT DO NOTHING RETURNING event_id
+            """, logger: logger)
+    }
+
+    func deleteExpiredOneTimeValues(before date: Date) async throws {
+        try await client.query("DELETE FROM nostr_challenges WHERE expires_at < \(date)", logger: logger)
+        try await client.query("DELETE FROM nostr_used_authorizations WHERE expires_at < \(date)", logger: logger)
+    }
+
+    // MARK: Imports
+
+    func recordImport(_ record: NostrImport) async throws {
+        let target = record.target.stored
+        let recorded = try await client.changed(
+            """
+            INSERT INTO nostr_imports (event_id, target, target_id, target_second_id, imported_at)
+            VALUES (\(record.eventID.rawValue), \(target.kind), \(target.first), \(target.second), \(record.importedAt))
+            ON CONFLICT DO NOTHING RETURNING event_id
+            """, logger: logger)
+        guard recorded else { throw StorageError.duplicate(field: "event_id") }
+    }
+
+    func importRecord(of event: NostrEventID) async throws -> NostrImport? {
+        try await imports(
+            "SELECT \(unescaped: Self.importColumns) FROM nostr_imports WHERE event_id = \(event.rawValue)"
+        ).first
+    }
+
+    func imports(of target: NostrImport.Target) async throws -> [NostrImport] {
+        let stored = target.stored
+        // `= NULL` is never true, and `IS NOT DISTINCT FROM` does not use the index: NULL ids are asked for as such.
+        let columns = Self.importColumns
+        let query: PostgresQuery =
+            switch (stored.first, stored.second) {
+            case (let first?, let second?):
+                """
+                SELECT \(unescaped: columns) FROM nostr_imports
+                WHERE target = \(stored.kind) AND target_id = \(first) AND target_second_id = \(second)
+                """
+            case (let first?, nil):
+                """
+                SELECT \(unescaped: columns) FROM nostr_imports
+                WHERE target = \(stored.kind) AND target_id = \(first) AND target_second_id IS NULL
+                """
+            default:
+                """
+                SELECT \(unescaped: columns) FROM nostr_imports
+                WHERE target = \(stored.kind) AND target_id IS NULL AND target_second_id IS NULL
+                """
+            }
+        return try await imports(query)
+    }
+
+    private static let importColumns = "event_id, target, target_id, target_second_id, imported_at"
+
+    private func imports(_ query: PostgresQuery) async throws -> [NostrImport] {
+        var found: [NostrImport] = []
+        for try await (id, kind, first, second, importedAt) in try await client.query(query, logger: logger).decode(
+            (String, String, UUID?, UUID?, Date).self)
+        {
+            guard let target = NostrImport.Target(stored: kind, first: first, second: second) else { continue }
+            found.append(NostrImport(eventID: NostrEventID(unchecked: id), target: target, importedAt: importedAt))
+        }
+        return found.sorted { ($0.importedAt, $0.eventID.rawValue) < ($1.importedAt, $1.eventID.rawValue) }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import SpotterCore
+import SpotterModels
+import SpotterNostr
+
+// Linked keys, one-time values and imports: `NostrStore`'s small tables.
+extension SQLiteNostrStore {
+    // MARK: Linked keys
+
+    /// Also gives the key's events stored while it was linked to nobody (an `open` relay) to the account, so
+    /// from now on they show only as its privacy allows.
+    func link(_ key: NostrPublicKey, to user: UserID, at date: Date) async throws {
+        let linked = try await pool.write { db in
+            try db.execute(
+                cached: "INSERT INTO nostr_keys (pubkey, user_id, linked_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [key.rawValue, user.description, date.sqliteValue])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(
+                cached: "UPDATE nostr_events SET author_id = ? WHERE pubkey = ? AND author_id IS NULL",
+                arguments: [user.description, key.rawValue])
+            return true
+        }
+        guard linked else { throw StorageError.duplicate(field: "pubkey") }
+    }
+
+    func unlink(_ key: NostrPublicKey, from user: UserID) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                cached: "DELETE FROM nostr_keys WHERE pubkey = ? AND user_id = ?",
+                arguments: [key.rawValue, user.description])
+            return db.changesCount > 0
+        }
+    }
+
+    func keys(of user: UserID) async throws -> [LinkedNostrKey] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                cached: db,
+                sql: "SELECT pubkey, linked_at FROM nostr_keys WHERE user_id = ? ORDER BY linked_at, pubkey",
+                arguments: [user.description]
+            ).map { row in
+                LinkedNostrKey(
+                    pubkey: NostrPublicKey(unchecked: row[0]), user: user, linkedAt: Date(sqliteValue: row[1]))
+            }
+        }
+    }
+
+    func owner(of key: NostrPublicKey) async throws -> UserID? {
+        try await pool.read { db in
+            try String.fetchOne(
+                cached: db, sql: "SELECT user_id FROM nostr_keys WHERE pubkey = ?", arguments: [key.rawValue])
+        }.flatMap(UserID.init)
+    }
+
+    // MARK: One-time values
+
+    func insertChallenge(hash: String, user: UserID, expiresAt: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                cached: "INSERT INTO nostr_challenges (hash, user_id, expires_at) VALUES (?, ?, ?)",
+                arguments: [hash, user.description, expiresAt.sqliteValue])
+        }
+    }
+
+    func consumeChallenge(hash: String, at date: Date) async throws -> UserID? {
+        try await pool.write { db in
+            guard
+                let row = try Row.fetchOne(
+                    cached: db, sql: "DELETE FROM nostr_challenges WHERE hash = ? RETURNING user_id, expires_at",
+                    arguments: [hash]),
+                Date(sqliteValue: row[1]) > date
+            else { return nil }
+            return UserID(row[0] as String)
+        }
+    }
+
+    func markAuthorizationUsed(_ id: NostrEventID, expiresAt: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                cached: """
+                    INSERT INTO nostr_used_authorizations (event_id, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING
+                    """,
+                arguments: [id.rawValue, expiresAt.sqliteValue])
+            return db.changesCount == 1
+        }
+    }
+
+    func deleteExpiredOneTimeValues(before date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(cached: "DELETE FROM nostr_challenges WHERE expires_at < ?", arguments: [date.sqliteValue])
+            try db.execute(
+                cached: "DELETE FROM nostr_used_authorizations WHERE expires_at < ?", arguments: [date.sqliteValue])
+        }
+    }
+
+    // MARK: Imports
+
+    func recordImport(_ record: NostrImport) async throws {
+        let target = record.target.stored
+        let recorded = try await pool.write { db in
+            try db.execute(
+                cached: """
+                    INSERT INTO nostr_imports (event_id, target, target_id, target_second_id, imported_at)
+                    VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """,
+                arguments: [
+                    record.eventID.rawValue, target.kind, target.first.map(UUIDText.format),
+                    target.second.map(UUIDText.format), record.importedAt.sqliteValue,
+                ])
+            return db.changesCount == 1
+        }
+        guard recorded else { throw StorageError.duplicate(field: "event_id") }
+    }
+
+    func importRecord(of event: NostrEventID) async throws -> NostrImport? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                cached: db, sql: "SELECT \(Self.importColumns) FROM nostr_imports WHERE event_id = ?",
+                arguments: [event.rawValue]
+            ).flatMap(Self.importRecord)
+        }
+    }
+
+    func imports(of target: NostrImport.Target) async throws -> [NostrImport] {
+        let stored = target.stored
+        return try await pool.read { db in
+            try Row.fetchAll(
+                cached: db,
+                sql: """
+                    SELECT \(Self.importColumns) FROM nostr_imports
+                    WHERE target = ? AND target_id IS ? AND target_second_id IS ? ORDER BY imported_at, event_id
+                    """,
+                arguments: [stored.kind, stored.first.map(UUIDText.format), stored.second.map(UUIDText.format)]
+            ).compactMap(Self.importRecord)
+        }
+    }
+
+    private static let importColumns = "event_id, target, target_id, target_second_id, imported_at"
+
+    private static func importRecord(_ row: Row) -> NostrImport? {
+        guard
+            let target = NostrImport.Target(
+                stored: row[1], first: (row[2] as String?).flatMap(UUIDText.parse),
+                second: (row[3] as String?).flatMap(UUIDText.parse))
+        else { return nil }
+        return NostrImport(
+            eventID: NostrEventID(unchecked: row[0]), target: target, importedAt: Date(sqliteValue: row[4]))
+    }
+}
