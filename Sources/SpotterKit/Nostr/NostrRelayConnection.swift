@@ -144,7 +144,7 @@ public actor NostrRelayConnection {
         let waiter = nextWaiter
         let timer = Task { [timeout] in
             try await Task.sleep(for: timeout)
-            await self.fail(waiter, NostrRelayError.timedOut)
+            self.fail(waiter, NostrRelayError.timedOut)
         }
         defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
@@ -156,7 +156,7 @@ public actor NostrRelayConnection {
             waiting[waiter] = continuation
             registering(&exchange, waiter)
             Task {
-                do { try await self.send(message) } catch { await self.fail(waiter, error) }
+                do { try await self.send(message) } catch { self.fail(waiter, error) }
             }
         }
     }
@@ -170,7 +170,7 @@ public actor NostrRelayConnection {
     private func withOpeningTimeout() async throws {
         let timer = Task { [timeout] in
             try await Task.sleep(for: timeout)
-            await self.end(.timedOut)
+            self.end(.timedOut)
         }
         defer { timer.cancel() }
         try await waitUntilOpen()

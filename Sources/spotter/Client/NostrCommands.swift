@@ -23,7 +23,7 @@ struct NostrCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nostr", abstract: "Your Nostr key, its link to your account, and the relays you publish to.",
         subcommands: [
-            NostrKeygen.self, NostrImport.self, NostrShow.self, NostrRelays.self,
+            NostrKeygen.self, NostrImport.self, NostrShow.self, NostrLink.self, NostrUnlink.self, NostrRelays.self,
             NostrPublishStatus.self, NostrClientTag.self,
         ])
 }
@@ -216,5 +216,33 @@ enum NostrPublishReport {
         if queued.publications.contains(where: { $0.relay == publisher.spotterRelay && $0.state == .refused }) {
             throw ExitCode.failure
         }
+    }
+}
+
+/// `spotter nostr link`: proves to the server that you hold the key (by signing its challenge here) and links
+/// it to your account; from then on your public workouts can be signed here and published to your relays.
+struct NostrLink: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link", abstract: "Link the key on this computer to your Spotter account.")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let home = ClientHome()
+        let key = try await options.nostrPublisher(home).link(home.nostrSigner, using: try options.client(home))
+        print("Linked \(NostrKeyText.public(key)) to your account.")
+    }
+}
+
+/// `spotter nostr unlink`: unlinks the key on this computer; it stays here.
+struct NostrUnlink: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlink", abstract: "Unlink the key on this computer from your Spotter account.")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let home = ClientHome()
+        let signer = home.nostrSigner
+        try await options.nostrPublisher(home).unlink(signer, using: try options.client(home))
+        print("Unlinked \(NostrKeyText.public(try await signer.publicKey)); the key stays on this computer.")
     }
 }

@@ -98,8 +98,10 @@ struct NostrKeyCustodyTests {
         _ = try await signer.publicKey
 
         // Then neither the signer, its store, nor the key itself prints the secret
+        var dumped = ""
+        dump(secret, to: &dumped)
         for text in [
-            "\(signer)", String(reflecting: signer), "\(signer.store)", "\(secret)", String(reflecting: secret),
+            "\(signer)", String(reflecting: signer), "\(signer.store)", "\(secret)", String(reflecting: secret), dumped,
         ] {
             #expect(!text.contains(secret.hex), "\(text)")
         }
