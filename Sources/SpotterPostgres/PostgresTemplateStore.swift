@@ -74,6 +74,16 @@ struct PostgresTemplateStore: TemplateStore {
             logger: logger)
     }
 
+    func updateExercise(_ t: ExerciseTemplateRecord) async throws {
+        try await client.query(
+            """
+            UPDATE exercise_templates SET name = \(t.name), equipment = \(t.equipment),
+                muscle_groups = \(StoredJSON.encode(t.muscleGroups)), format = \(StoredJSON.encode(t.format)),
+                visibility = \(t.visibility.rawValue)
+            WHERE id = \(t.id.rawValue) AND deleted_at IS NULL
+            """, logger: logger)
+    }
+
     func insertWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
         try await client.query(
             """
@@ -138,5 +148,14 @@ struct PostgresTemplateStore: TemplateStore {
         try await client.query(
             "UPDATE workout_templates SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL",
             logger: logger)
+    }
+
+    func updateWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
+        try await client.query(
+            """
+            UPDATE workout_templates SET name = \(t.name), type = \(t.type.rawValue), description = \(t.description),
+                exercises = \(StoredJSON.encode(t.exercises)), visibility = \(t.visibility.rawValue)
+            WHERE id = \(t.id.rawValue) AND deleted_at IS NULL
+            """, logger: logger)
     }
 }

@@ -76,6 +76,20 @@ struct SQLiteTemplateStore: TemplateStore {
         }
     }
 
+    func updateExercise(_ t: ExerciseTemplateRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                cached: """
+                    UPDATE exercise_templates SET name = ?, equipment = ?, muscle_groups = ?, format = ?, visibility = ?
+                    WHERE id = ? AND deleted_at IS NULL
+                    """,
+                arguments: [
+                    t.name, t.equipment, StoredJSON.encode(t.muscleGroups), StoredJSON.encode(t.format),
+                    t.visibility.rawValue, t.id.description,
+                ])
+        }
+    }
+
     func insertWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
         try await pool.write { db in
             try db.execute(
@@ -144,6 +158,20 @@ struct SQLiteTemplateStore: TemplateStore {
             try db.execute(
                 cached: "UPDATE workout_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
+        }
+    }
+
+    func updateWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                cached: """
+                    UPDATE workout_templates SET name = ?, type = ?, description = ?, exercises = ?, visibility = ?
+                    WHERE id = ? AND deleted_at IS NULL
+                    """,
+                arguments: [
+                    t.name, t.type.rawValue, t.description, StoredJSON.encode(t.exercises), t.visibility.rawValue,
+                    t.id.description,
+                ])
         }
     }
 }

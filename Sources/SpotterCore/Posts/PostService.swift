@@ -113,6 +113,7 @@ public struct PostService: Sendable {
     /// Edits the caller's own post; personal records stay as detected when the workout was logged.
     public func update(_ id: PostID, with request: UpdatePostRequest, viewer: AccountRecord) async throws -> Post {
         var record = try await ownPost(id, viewer: viewer)
+        let wasShownOnRelay = NostrPostEvents.shown(record)
         let (text, workout) = PostRules.normalized(
             text: request.text ?? record.text, workout: request.workout ?? record.workout)
         let mediaIDs = request.mediaIDs ?? record.media.map(\.id)
@@ -126,11 +127,18 @@ public struct PostService: Sendable {
         record = updated
         record.editedAt = clock.now
         record.media = attachments
-        if request.mediaIDs != nil {
-            // The post and its photos change together: one removed from the post is discarded with the edit.
+        let shownOnRelay = NostrPostEvents.shown(record)
+        if request.mediaIDs != nil || shownOnRelay != wasShownOnRelay {
+            // The post and its photos change together: one removed from the post is discarded with the edit. So
+            // do the post and the events it came from, which the relay shows only while the post is public.
             try await storage.write {
                 try await storage.posts.update(record)
-                try await storage.media.attach(mediaIDs, to: id, at: record.editedAt ?? clock.now)
+                if request.mediaIDs != nil {
+                    try await storage.media.attach(mediaIDs, to: id, at: record.editedAt ?? clock.now)
+                }
+                if shownOnRelay != wasShownOnRelay {
+                    try await NostrPostEvents.sync(id, shown: shownOnRelay, storage: storage)
+                }
             }
         } else {
             try await storage.posts.update(record)
@@ -155,6 +163,8 @@ public struct PostService: Sendable {
             // Its photos go with it: their URLs stop working now, and the sweep removes their bytes.
             try await storage.posts.tombstone(id, at: now)
             if !record.media.isEmpty { try await storage.media.discard(post: id, at: now) }
+            // And the events it was imported from leave the relay.
+            try await NostrPostEvents.sync(id, shown: false, storage: storage)
         }
         await events?.publish(.postDeleted(id, author: record.authorID))
     }

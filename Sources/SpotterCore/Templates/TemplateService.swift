@@ -20,6 +20,28 @@ public struct TemplateService: Sendable {
     ) async throws
         -> ExerciseTemplate
     {
+        let record = try exerciseRecord(request, id: .generate(at: clock.now), author: author, createdAt: clock.now)
+        try await storage.templates.insertExercise(record)
+        return try await exercise(record.id, viewer: author)
+    }
+
+    /// Replaces the author's own exercise template by the rules a new one follows (a newer version of a
+    /// template that came from Nostr); its id and creation time stay.
+    public func updateExercise(
+        _ id: ExerciseTemplateID, with request: CreateExerciseTemplateRequest, author: AccountRecord
+    ) async throws -> ExerciseTemplate {
+        let current = try await exercise(id, viewer: author)
+        guard current.author.id == author.id else {
+            throw SpotterError.forbidden("Only the template's author can change it.")
+        }
+        let record = try exerciseRecord(request, id: id, author: author, createdAt: current.createdAt)
+        try await storage.templates.updateExercise(record)
+        return try await exercise(id, viewer: author)
+    }
+
+    private func exerciseRecord(
+        _ request: CreateExerciseTemplateRequest, id: ExerciseTemplateID, author: AccountRecord, createdAt: Date
+    ) throws -> ExerciseTemplateRecord {
         var problems: [FieldError] = []
         let name = TextInput.check(request.name, "name", into: &problems)
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -47,11 +69,9 @@ public struct TemplateService: Sendable {
             )
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
-        let record = ExerciseTemplateRecord(
-            id: .generate(at: clock.now), authorID: author.id, name: name, equipment: equipment,
-            muscleGroups: groups, format: format, visibility: request.visibility ?? .public, createdAt: clock.now)
-        try await storage.templates.insertExercise(record)
-        return try await exercise(record.id, viewer: author)
+        return ExerciseTemplateRecord(
+            id: id, authorID: author.id, name: name, equipment: equipment, muscleGroups: groups, format: format,
+            visibility: request.visibility ?? .public, createdAt: createdAt)
     }
 
     public func exercise(_ id: ExerciseTemplateID, viewer: AccountRecord?) async throws -> ExerciseTemplate {
@@ -85,6 +105,29 @@ public struct TemplateService: Sendable {
     ) async throws
         -> WorkoutTemplate
     {
+        let record = try await workoutTemplateRecord(
+            request, id: .generate(at: clock.now), author: author, createdAt: clock.now)
+        try await storage.templates.insertWorkoutTemplate(record)
+        return try await workoutTemplate(record.id, viewer: author)
+    }
+
+    /// Replaces the author's own workout template by the rules a new one follows (a newer version of a
+    /// template that came from Nostr); its id, creation time and lineage stay.
+    public func updateWorkoutTemplate(
+        _ id: WorkoutTemplateID, with request: CreateWorkoutTemplateRequest, author: AccountRecord
+    ) async throws -> WorkoutTemplate {
+        let current = try await workoutTemplate(id, viewer: author)
+        guard current.author.id == author.id else {
+            throw SpotterError.forbidden("Only the template's author can change it.")
+        }
+        let record = try await workoutTemplateRecord(request, id: id, author: author, createdAt: current.createdAt)
+        try await storage.templates.updateWorkoutTemplate(record)
+        return try await workoutTemplate(id, viewer: author)
+    }
+
+    private func workoutTemplateRecord(
+        _ request: CreateWorkoutTemplateRequest, id: WorkoutTemplateID, author: AccountRecord, createdAt: Date
+    ) async throws -> WorkoutTemplateRecord {
         var problems: [FieldError] = []
         let name = TextInput.check(request.name, "name", into: &problems)
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -123,12 +166,9 @@ public struct TemplateService: Sendable {
             }
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
-        let record = WorkoutTemplateRecord(
-            id: .generate(at: clock.now), authorID: author.id, name: name, type: request.type,
-            description: description, exercises: request.exercises,
-            visibility: request.visibility ?? .public, createdAt: clock.now)
-        try await storage.templates.insertWorkoutTemplate(record)
-        return try await workoutTemplate(record.id, viewer: author)
+        return WorkoutTemplateRecord(
+            id: id, authorID: author.id, name: name, type: request.type, description: description,
+            exercises: request.exercises, visibility: request.visibility ?? .public, createdAt: createdAt)
     }
 
     public func workoutTemplate(_ id: WorkoutTemplateID, viewer: AccountRecord?) async throws -> WorkoutTemplate {

@@ -12,6 +12,9 @@ public protocol TemplateStore: Sendable {
     ) async throws
         -> [ExerciseTemplate]
     func tombstoneExercise(_ id: ExerciseTemplateID, at date: Date) async throws
+    /// Replaces a template's name, equipment, muscle groups, format and visibility (a newer version of a
+    /// template that came from Nostr); a deleted template stays as it was.
+    func updateExercise(_ template: ExerciseTemplateRecord) async throws
 
     func insertWorkoutTemplate(_ template: WorkoutTemplateRecord) async throws
     /// The template with `uses_count`: workouts logged from it that `viewer` may see.
@@ -21,6 +24,9 @@ public protocol TemplateStore: Sendable {
     ) async throws
         -> [WorkoutTemplate]
     func tombstoneWorkoutTemplate(_ id: WorkoutTemplateID, at date: Date) async throws
+    /// Replaces a template's name, type, description, exercises and visibility; a deleted template stays as
+    /// it was.
+    func updateWorkoutTemplate(_ template: WorkoutTemplateRecord) async throws
 }
 
 public struct ExerciseTemplateRecord: Sendable, Equatable {

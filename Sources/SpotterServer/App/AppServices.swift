@@ -21,6 +21,8 @@ struct AppServices {
     let search: SearchService
     let templates: TemplateService
     let analytics: AnalyticsService
+    /// Makes Spotter posts and templates of the events linked keys publish to the relay.
+    let nostrIngest: NostrIngestService
     let media: MediaService
     /// Rung when an upload is completed, so the processing loop starts on it at once.
     let mediaWake: MediaWake
@@ -67,5 +69,7 @@ struct AppServices {
         search = SearchService(storage: storage, links: links)
         templates = TemplateService(storage: storage, clock: clock)
         analytics = AnalyticsService(storage: storage, clock: clock)
+        nostrIngest = NostrIngestService(
+            storage: storage, clock: clock, posts: posts, templates: templates, social: social, accounts: accounts)
     }
 }

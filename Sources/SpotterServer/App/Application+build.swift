@@ -156,6 +156,7 @@ func buildRouter(
     signedIn.addRoutes(AnalyticsController(analytics: services.analytics).endpoints, atPath: "analytics")
     signedIn.addRoutes(MediaController(media: services.media).endpoints, atPath: "media")
     signedIn.addRoutes(NostrKeysController(nostr: services.nostrAccounts).endpoints, atPath: "nostr")
+    signedIn.addRoutes(NostrImportController(ingest: services.nostrIngest).endpoints, atPath: "nostr/import")
     router.addRoutes(MediaFilesController(media: services.media).endpoints, atPath: "media")
     if let local = blobs as? LocalBlobStore {
         addLocalBlobRoutes(
