@@ -246,3 +246,10 @@ struct NostrUnlink: AsyncParsableCommand {
         print("Unlinked \(NostrKeyText.public(try await signer.publicKey)); the key stays on this computer.")
     }
 }
+
+extension ClientOptions {
+    /// The key on this computer with the publication queue: what signs and sends public workouts.
+    func nostrPublishing(_ home: ClientHome = ClientHome()) throws -> NostrWorkoutPublishing {
+        NostrWorkoutPublishing(signer: home.nostrSigner, publisher: try nostrPublisher(home))
+    }
+}
