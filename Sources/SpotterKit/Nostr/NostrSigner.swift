@@ -74,6 +74,9 @@ public actor NostrSigner: NostrSigning, CustomStringConvertible, CustomDebugStri
     static func parse(_ text: String) throws -> NostrSecretKey {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.utf8.count == 64, let key = try? NostrSecretKey(hex: trimmed.lowercased()) { return key }
+        if trimmed.lowercased().hasPrefix("nsec1"), case .secretKey(let key)? = try? NIP19Entity(bech32: trimmed) {
+            return key
+        }
         throw NostrSignerError.notASecretKey
     }
 }

@@ -74,7 +74,7 @@ struct NostrImport: AsyncParsableCommand {
     }
 }
 
-/// `spotter nostr show`: the public key only.
+/// `spotter nostr show`: the public key only, as an `npub`.
 struct NostrShow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show your Nostr public key.")
     @OptionGroup var options: ClientOptions
@@ -178,7 +178,9 @@ struct NostrPublishStatus: AsyncParsableCommand {
 
 enum NostrKeyText {
     /// A public key as people share it.
-    static func `public`(_ key: NostrPublicKey) -> String { key.rawValue }
+    static func `public`(_ key: NostrPublicKey) -> String {
+        (try? NIP19Entity.publicKey(key).encode()) ?? key.rawValue
+    }
 }
 
 enum NostrPublishReport {

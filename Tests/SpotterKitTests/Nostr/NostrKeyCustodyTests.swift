@@ -113,6 +113,20 @@ struct NostrKeyCustodyTests {
         #expect(try await signer.publicKey == secret.publicKey)
     }
 
+    @Test("an nsec imports as the key it encodes")
+    func importsNsec() async throws {
+        // Given a key written as NIP-19 `nsec`
+        let secret = try NostrSecretKey.generate()
+        let nsec = try NIP19Entity.secretKey(secret).encode()
+        let signer = NostrSigner(store: MemoryNostrKeyStore())
+
+        // When it is imported, then the signer signs as that key
+        #expect(try await signer.importKey(nsec) == secret.publicKey)
+        // And an npub (a public key) is not taken for a secret
+        let npub = try NIP19Entity.publicKey(secret.publicKey).encode()
+        await #expect(throws: NostrSignerError.notASecretKey) { try await signer.importKey(npub) }
+    }
+
     @Test("deleting the key removes the file; signing afterwards says there is no key")
     func deletes() async throws {
         let folder = try Self.folder()
