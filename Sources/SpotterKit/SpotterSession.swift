@@ -20,6 +20,9 @@ public actor SpotterSession {
     public nonisolated let outbox: ActionQueue
     /// Posts with photos on their way (`UploadQueue`), drained with the outbox.
     public nonisolated let uploads: UploadQueue
+    /// Signed Nostr events on their way to Spotter's relay and the person's others (`NostrPublisher`),
+    /// drained with the outbox.
+    public nonisolated let nostr: NostrPublisher
     public nonisolated let cache: SpotterCache
     public nonisolated let realtime: RealtimeClient
     public nonisolated let analytics: AnalyticsTracker
@@ -41,6 +44,7 @@ public actor SpotterSession {
         if let folder { database.takeOverEarlierFiles(in: folder) }  // what an earlier version queued still goes
         outbox = ActionQueue(database: database, client: client)
         uploads = UploadQueue(database: database, client: client)
+        nostr = NostrPublisher(database: database, server: baseURL)
         cache = SpotterCache(database: database, client: client)
         analytics = AnalyticsTracker(database: database, client: client)
         realtime = RealtimeClient(baseURL: baseURL) { try await client.currentAccessToken() }
@@ -51,10 +55,11 @@ public actor SpotterSession {
         await startWatchingConnection()
         await realtime.start()
         guard periodic.isEmpty else { return }
-        let (outbox, uploads, analytics) = (self.outbox, self.uploads, self.analytics)
+        let (outbox, uploads, analytics, nostr) = (self.outbox, self.uploads, self.analytics, self.nostr)
         periodic = [
             Task { await outbox.runPeriodically(every: .seconds(60)) },
             Task { await uploads.runPeriodically(every: .seconds(60)) },
+            Task { await nostr.runPeriodically(every: .seconds(60)) },
             Task { await analytics.runPeriodically(every: .seconds(30)) },
         ]
     }
@@ -71,6 +76,7 @@ public actor SpotterSession {
         stopPeriodic()
         await realtime.signOut()
         await analytics.flush()
+        try? await nostr.setLinkedKey(nil)  // the next person signed in here has their own key, or none
         try? await client.signOut()
     }
 
@@ -79,10 +85,11 @@ public actor SpotterSession {
     private func startWatchingConnection() async {
         guard !watching else { return }
         watching = true
-        let (outbox, uploads) = (self.outbox, self.uploads)
+        let (outbox, uploads, nostr) = (self.outbox, self.uploads, self.nostr)
         await realtime.onConnected {
             _ = await outbox.drain(ignoringBackoff: true)
             _ = await uploads.drain(ignoringBackoff: true)
+            _ = await nostr.drain(ignoringBackoff: true)
         }
     }
 

@@ -136,6 +136,7 @@ public final class AppDatabase: Sendable {
                         PRIMARY KEY (job_id, position));
                     """)
         }
+        registerNostrMigrations(&migrator)
         return migrator
     }
 }

@@ -27,6 +27,17 @@ import SpotterModels
 /// model.addPhoto(jpeg, contentType: "image/jpeg", description: "Deadlift lockout")
 /// await model.publish()                          // model.uploadProgress?.fraction moves from 0 to 1
 /// ```
+///
+/// With a Nostr key on the device linked to the account (`NostrWorkoutPublishing`), a **public workout
+/// without photos** is signed here as a NIP-101e kind 1301 event and queued to Spotter's relay and the
+/// person's other relays instead of the REST create; Spotter's relay makes it the post. Workouts with photos,
+/// notes and followers-only or private posts go through REST as before. While a relay still waits for it,
+/// `nostrPublication` says where it stands (as `ActionQueue.pending` shows an unsent post):
+///
+/// ```swift
+/// let model = ComposeWorkoutViewModel(client: client, outbox: outbox, nostr: nostr)
+/// await model.publish()                          // model.nostrPublication?.isPending while offline
+/// ```
 @MainActor
 @Observable
 public final class ComposeWorkoutViewModel {
@@ -59,17 +70,27 @@ public final class ComposeWorkoutViewModel {
     public private(set) var photos: [PhotoToUpload] = []
     /// How the photos' upload and the post are going, while `publish()` runs and after.
     public private(set) var uploadProgress: UploadProgress?
+    /// The signed workout and where it stands on each relay, when it went out as a Nostr event.
+    public private(set) var nostrPublication: NostrQueuedEvent?
 
     private let client: SpotterClient
+    private let nostr: NostrWorkoutPublishing?
     private let outbox: ActionQueue?
     private let uploads: UploadQueue?
 
-    /// - Parameter uploads: where a post with photos waits until it is posted (`UploadQueue`); without one,
-    ///   photos go through a queue in memory, lost if the app is killed before they are posted.
-    public init(client: SpotterClient, outbox: ActionQueue? = nil, uploads: UploadQueue? = nil, now: Date = Date()) {
+    /// - Parameters:
+    ///   - uploads: where a post with photos waits until it is posted (`UploadQueue`); without one, photos go
+    ///     through a queue in memory, lost if the app is killed before they are posted.
+    ///   - nostr: the device's Nostr key and publication queue: public workouts without photos are signed and
+    ///     published through it when the key is linked to the account.
+    public init(
+        client: SpotterClient, outbox: ActionQueue? = nil, uploads: UploadQueue? = nil,
+        nostr: NostrWorkoutPublishing? = nil, now: Date = Date()
+    ) {
         self.client = client
         self.outbox = outbox
         self.uploads = uploads
+        self.nostr = nostr
         startTime = now.addingTimeInterval(-3600)
         endTime = now
     }
@@ -160,6 +181,7 @@ public final class ComposeWorkoutViewModel {
     public func publish() async -> Bool {
         let request = request
         if !photos.isEmpty { return await publishWithPhotos(request) }
+        if let nostr, await nostr.takes(request) { return await publishSigned(request, through: nostr) }
         do {
             if let outbox {
                 let queued = try await outbox.enqueue(.createPost(request))
@@ -181,6 +203,30 @@ public final class ComposeWorkoutViewModel {
             errors = [FieldError(field: "workout", detail: FeedViewModel.message(error))]
         }
         return false
+    }
+
+    /// Signs the workout and queues it to every relay, then tries them once: a relay that cannot be reached
+    /// now gets it at the publisher's next drain. When Spotter's relay refuses it for good (the key is no
+    /// longer linked, the account suspended), `errors` says so and the link is forgotten, so publishing again
+    /// goes through REST.
+    private func publishSigned(_ request: CreatePostRequest, through nostr: NostrWorkoutPublishing) async -> Bool {
+        do {
+            let event = try await nostr.publish(request)
+            await nostr.publisher.drain()
+            let queued = try await nostr.publisher.all.first { $0.event.id == event.id }
+            nostrPublication = queued
+            if let refusal = queued?.refusals.first(where: { $0.relay == nostr.publisher.spotterRelay }) {
+                try? await nostr.publisher.setLinkedKey(nil)
+                errors = [FieldError(field: "workout", detail: "Spotter's relay refused it: \(refusal.message ?? "")")]
+                return false
+            }
+            errors = []
+            isPublished = true
+            return true
+        } catch {
+            errors = [FieldError(field: "workout", detail: FeedViewModel.message(error))]
+            return false
+        }
     }
 
     /// Posts through the upload queue: the job is stored first, so a post whose photos cannot go now goes at the

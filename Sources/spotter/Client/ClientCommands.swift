@@ -157,6 +157,9 @@ struct Outbox: AsyncParsableCommand {
         if let discard { try await outbox.discard(discard) }
         try await OutboxReport.drainAndReport(outbox, listing: true)
         try await PhotoPost.report(options.uploads(), listing: true)
+        let nostr = try options.nostrPublisher()
+        await nostr.drain(ignoringBackoff: true)
+        for queued in try await nostr.pending { print(NostrPublishReport.describe(queued, now: Date())) }
     }
 }
 

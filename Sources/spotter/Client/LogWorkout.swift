@@ -4,7 +4,9 @@ import SpotterKit
 import SpotterModels
 
 /// `spotter log-workout`: a workout from flags, or asked for line by line when none are given; posted through
-/// the outbox, so it is kept and sent later when offline.
+/// the outbox, so it is kept and sent later when offline. A public workout, when `spotter nostr link` linked
+/// the key on this computer, is signed here and published to Spotter's relay and yours instead (`spotter
+/// nostr publish-status` shows how far it got).
 ///
 ///     spotter log-workout --title "Leg day" --exercise "Back Squat: 100x5, 100x5, 105x3" --exercise "Lunge: 20x10"
 ///     spotter log-workout --title "Morning run" --exercise Run --distance 5.2km --duration 30:45
@@ -63,9 +65,15 @@ struct LogWorkout: AsyncParsableCommand {
             title: title ?? "Workout", type: type ?? (cardio == nil ? .strength : .cardio),
             startTime: end - Double(minutes) * 60, endTime: end,
             exercises: exercises, templateID: templateID)
+        let request = CreatePostRequest(kind: .workout, text: text, visibility: visibility, workout: workout)
+        // A public workout, with the key here linked to the account: signed here and sent to the relays.
+        let nostr = try options.nostrPublishing()
+        if await nostr.takes(request) {
+            let event = try await nostr.publish(request)
+            return try await NostrPublishReport.drainAndReport(nostr.publisher, event: event)
+        }
         let outbox = try options.outbox()
-        let queued = try await outbox.enqueue(
-            .createPost(CreatePostRequest(kind: .workout, text: text, visibility: visibility, workout: workout)))
+        let queued = try await outbox.enqueue(.createPost(request))
         try await OutboxReport.drainAndReport(outbox, sending: queued)
     }
 
