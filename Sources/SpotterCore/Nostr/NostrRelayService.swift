@@ -114,12 +114,16 @@ public struct NostrRelayService: Sendable {
     }
 
     /// The event a domain event announced: inline, or read back from the store (another node's event too
-    /// large to travel inline), with its author's account for the live audience check.
-    public func announced(_ id: NostrEventID, inline: String?) async throws -> LiveNostrEvent? {
+    /// large to travel inline), with its author's account for the live audience check; `nil` when it is
+    /// gone or `wanted` (does any subscription match it?) says no, before the author is read.
+    public func announced(
+        _ id: NostrEventID, inline: String?, if wanted: (NostrEvent) -> Bool = { _ in true }
+    ) async throws -> LiveNostrEvent? {
         if let inline, let event = try? NostrJSON.decoder.decode(NostrEvent.self, from: Data(inline.utf8)) {
+            guard wanted(event) else { return nil }
             return LiveNostrEvent(event: event, author: try await authorAccount(of: event.pubkey))
         }
-        guard let stored = try await store.find(id), !stored.hidden else { return nil }
+        guard let stored = try await store.find(id), !stored.hidden, wanted(stored.event) else { return nil }
         var author: AccountRecord?
         if let user = stored.author { author = try await storage.accounts.find(id: user) }
         return LiveNostrEvent(event: stored.event, author: author)

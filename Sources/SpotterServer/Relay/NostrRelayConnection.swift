@@ -63,6 +63,11 @@ final class NostrRelayConnection: @unchecked Sendable {
 
     var subscriptionCount: Int { lock.withLock { subscriptions.count } }
 
+    /// Whether any of its subscriptions matches `event`.
+    func matches(_ event: NostrEvent) -> Bool {
+        lock.withLock { subscriptions.values.contains { $0.filters.matches(event) } }
+    }
+
     /// The frames a live event makes on this socket (one per matching subscription), holding it for
     /// subscriptions still reading stored events.
     func frames(for event: NostrEvent, json: String) -> [String] {

@@ -33,10 +33,15 @@ final class NostrRelayHub: @unchecked Sendable {
 
     /// Hands one announced event to every subscription it matches, on sockets whose reader may see it.
     func deliver(_ id: NostrEventID, inline: String?) async {
-        let targets = lock.withLock { Array(connections.values) }
+        // Only sockets with a subscription, and only when one of them matches, cost a read: a relay busy taking
+        // events with nobody listening (an import, a bench's ingest) reads nothing here.
+        let targets = lock.withLock { connections.values.filter { $0.subscriptionCount > 0 } }
         guard !targets.isEmpty else { return }
         do {
-            guard let live = try await relay.announced(id, inline: inline) else { return }
+            guard
+                let live = try await relay.announced(
+                    id, inline: inline, if: { event in targets.contains { $0.matches(event) } })
+            else { return }
             let json = inline ?? live.event.json
             var batch = OutboundBatch()
             var blocks: [UserID: Set<UserID>] = [:]
