@@ -143,10 +143,10 @@ public struct NostrRelayService: Sendable {
     ) async -> Result<
         NostrReader, NostrAuthRefusal
     > {
-        if let problem = NostrAuthChecks.relayAuthProblem(
-            event, relayURL: relayURL, challenge: challenge, now: clock.now)
-        {
-            return .failure(NostrAuthRefusal(message: "invalid: \(problem)"))
+        do {
+            _ = try NIP42.validate(event: event, relayURL: relayURL, challenge: challenge, now: clock.now)
+        } catch {
+            return .failure(NostrAuthRefusal(message: "invalid: \(error)"))
         }
         do {
             let author = try await authorAccount(of: event.pubkey)
