@@ -106,8 +106,10 @@ final class RawWebSocket: Sendable {
         try await write(frame)
     }
 
-    /// Reads (only now) until a frame matching `predicate` arrives; frames before it are dropped.
-    func read(until predicate: (Frame) -> Bool, timeout: Duration = .seconds(5)) async throws -> Frame {
+    /// Reads (only now) until a frame matching `predicate` arrives; frames before it are dropped. The deadline
+    /// is for a frame that never comes, not a pace: on PostgreSQL under the whole suite (rust-nostr's Python
+    /// clients and relays included) a post's frame once took longer than 5 s to cross LISTEN/NOTIFY.
+    func read(until predicate: (Frame) -> Bool, timeout: Duration = .seconds(15)) async throws -> Frame {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             while let frame = bytes.nextFrame() {
