@@ -120,13 +120,8 @@ extension Bench {
 
 /// One benchmark run: the subscribers' sockets, the publisher, and what arrived when.
 final class FanoutRun: Sendable {
-    struct Figures {
-        var deliveredShare: Double
-        /// Milliseconds from the publish request to the delivery.
-        var p50: Double
-        var p99: Double
-        var max: Double
-    }
+    /// Latencies run from the publish request to the delivery.
+    typealias Figures = FanoutFigures
 
     /// Marks a message in the published text, so a subscriber finds its number without decoding JSON.
     static let marker = "fanout-"
@@ -137,11 +132,7 @@ final class FanoutRun: Sendable {
     let subscribers: Int
     let messages: Int
     let logger: Logger
-    private let sentAt: NIOLockedValueBox<[ContinuousClock.Instant?]>
-    private let latencies = NIOLockedValueBox<[Double]>([])
-    private let ready = NIOLockedValueBox(0)
-    private let sockets = NIOLockedValueBox<[Task<Void, Never>]>([])
-    private let writers = NIOLockedValueBox<[WebSocketOutboundWriter]>([])
+    private let tally: FanoutTally
 
     init(
         target: Bench.Fanout.Target, base: String, tokens: [String], subscribers: Int, messages: Int, logger: Logger
@@ -152,36 +143,28 @@ final class FanoutRun: Sendable {
         self.subscribers = subscribers
         self.messages = messages
         self.logger = logger
-        sentAt = NIOLockedValueBox(Array(repeating: nil, count: messages))
-        latencies.withLockedValue { $0.reserveCapacity(subscribers * messages) }
+        tally = FanoutTally(subscribers: subscribers, messages: messages)
     }
 
     /// Connects every subscriber, a hundred at a time, and waits until each has joined (Spotter) or connected
     /// (nchan). Returns how many are ready.
     func connectAll() async throws -> Int {
         let socketBase = base.replacingOccurrences(of: "http://", with: "ws://")
-        for index in 0..<subscribers {
+        let (target, tokens) = (target, tokens)
+        let ready = try await tally.connect(subscribers) { index in
             let url =
                 target == .spotter
                 ? "\(socketBase)/socket/websocket?vsn=2.0.0&token=\(tokens[index + 1])" : "\(socketBase)/sub"
-            let task = Task { await self.subscribe(url) }
-            sockets.withLockedValue { $0.append(task) }
-            if index % 100 == 99 {
-                while ready.withLockedValue({ $0 }) < index - 200 { try await Task.sleep(for: .milliseconds(5)) }
-            }
+            await self.subscribe(url)
         }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ready.withLockedValue({ $0 }) < subscribers && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        ProgressBar.write("\(ready.withLockedValue { $0 }) of \(subscribers) subscribers ready.\n")
-        return ready.withLockedValue { $0 }
+        ProgressBar.write("\(ready) of \(subscribers) subscribers ready.\n")
+        return ready
     }
 
     private func subscribe(_ url: String) async {
         _ = try? await WebSocketClient.connect(url: url, configuration: PhoenixHeartbeat.client, logger: logger) {
             inbound, outbound, _ in
-            self.writers.withLockedValue { $0.append(outbound) }
+            self.tally.keep(outbound)
             let heartbeat: Task<Void, Never>?
             if self.target == .spotter {
                 // Presence off: nchan has none, so both measure fan-out alone.
@@ -189,25 +172,19 @@ final class FanoutRun: Sendable {
                 heartbeat = PhoenixHeartbeat.start(on: outbound)
             } else {
                 heartbeat = nil
-                self.ready.withLockedValue { $0 += 1 }
+                self.tally.markReady()
             }
             defer { heartbeat?.cancel() }
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 guard case .text(let text) = message else { continue }
                 let arrived = ContinuousClock.now
                 if let number = Self.messageNumber(in: text) {
-                    self.record(number, arrived: arrived)
+                    self.tally.record(number, arrived: arrived)
                 } else if self.target == .spotter, text.hasPrefix(#"["1","1","community:feed","phx_reply""#) {
-                    self.ready.withLockedValue { $0 += 1 }
+                    self.tally.markReady()
                 }
             }
         }
-    }
-
-    private func record(_ number: Int, arrived: ContinuousClock.Instant) {
-        guard let sent = sentAt.withLockedValue({ number < $0.count ? $0[number] : nil }) else { return }
-        let milliseconds = (arrived - sent).seconds * 1000
-        latencies.withLockedValue { $0.append(milliseconds) }
     }
 
     static func messageNumber(in text: String) -> Int? {
@@ -235,7 +212,7 @@ final class FanoutRun: Sendable {
                     } else {
                         request.body = .bytes(ByteBuffer(string: text))
                     }
-                    self.sentAt.withLockedValue { $0[number] = .now }
+                    self.tally.sent(number)
                     do {
                         let response = try await client.execute(request, timeout: .seconds(30))
                         if response.status.code >= 300 {
@@ -253,22 +230,10 @@ final class FanoutRun: Sendable {
 
     /// Waits until everything arrived or `drain` passed since publishing ended, then computes the figures.
     func collect(drain: Duration) async throws -> Figures {
-        let expected = ready.withLockedValue { $0 } * messages
-        let deadline = ContinuousClock.now + drain
-        while latencies.withLockedValue({ $0.count }) < expected && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let sorted = latencies.withLockedValue { $0 }.sorted()
-        return Figures(
-            deliveredShare: Double(sorted.count) / Double(max(1, expected)),
-            p50: FeedBench.percentile(0.50, of: sorted), p99: FeedBench.percentile(0.99, of: sorted),
-            max: sorted.last ?? 0)
+        try await tally.figures(drain: drain, poll: .milliseconds(50), outOf: tally.ready * messages)
     }
 
-    func closeAll() async {
-        for writer in writers.withLockedValue({ $0 }) { try? await writer.close(.normalClosure, reason: nil) }
-        for task in sockets.withLockedValue({ $0 }) { task.cancel() }
-    }
+    func closeAll() async { await tally.closeAll() }
 }
 
 /// What the benchmark clients share on a Spotter socket.

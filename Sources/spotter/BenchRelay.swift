@@ -283,13 +283,8 @@ struct RelayIngestRun {
 
 /// One fan-out run: the subscribers' sockets, the publisher's, and what arrived when.
 final class RelayFanoutRun: Sendable {
-    struct Figures {
-        var deliveredShare: Double
-        /// Milliseconds from writing the EVENT to receiving it.
-        var p50: Double
-        var p99: Double
-        var max: Double
-    }
+    /// Latencies run from writing the EVENT to receiving it.
+    typealias Figures = FanoutFigures
 
     /// Marks a published event's number in its content, found without decoding JSON.
     static let marker = "fanout-"
@@ -298,37 +293,21 @@ final class RelayFanoutRun: Sendable {
     let subscribers: Int
     let messages: Int
     let logger: Logger
-    private let sentAt: NIOLockedValueBox<[ContinuousClock.Instant?]>
-    private let latencies = NIOLockedValueBox<[Double]>([])
-    private let ready = NIOLockedValueBox(0)
-    private let sockets = NIOLockedValueBox<[Task<Void, Never>]>([])
-    private let writers = NIOLockedValueBox<[WebSocketOutboundWriter]>([])
+    private let tally: FanoutTally
 
     init(url: String, subscribers: Int, messages: Int, logger: Logger) {
         self.url = url
         self.subscribers = subscribers
         self.messages = messages
         self.logger = logger
-        sentAt = NIOLockedValueBox(Array(repeating: nil, count: messages))
-        latencies.withLockedValue { $0.reserveCapacity(subscribers * messages) }
+        tally = FanoutTally(subscribers: subscribers, messages: messages)
     }
 
     /// Connects every subscriber, a hundred at a time, and waits until each has had its EOSE (its REQ is
     /// live). Returns how many are ready.
     func connectAll(since: Int64) async throws -> Int {
         let request = #"["REQ","live",{"kinds":[1],"since":\#(since)}]"#
-        for index in 0..<subscribers {
-            let task = Task { await self.subscribe(request) }
-            sockets.withLockedValue { $0.append(task) }
-            if index % 100 == 99 {
-                while ready.withLockedValue({ $0 }) < index - 200 { try await Task.sleep(for: .milliseconds(5)) }
-            }
-        }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ready.withLockedValue({ $0 }) < subscribers && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return ready.withLockedValue { $0 }
+        return try await tally.connect(subscribers) { _ in await self.subscribe(request) }
     }
 
     /// Connects one subscriber, trying again (up to three times in all) when the connection cannot be made: a
@@ -352,35 +331,29 @@ final class RelayFanoutRun: Sendable {
         _ = try await WebSocketClient.connect(url: url, configuration: RelayFrames.configuration, logger: logger) {
             inbound, outbound, _ in
             connected.withLockedValue { $0 = true }
-            self.writers.withLockedValue { $0.append(outbound) }
+            self.tally.keep(outbound)
             try await outbound.write(.text(request))
             for try await message in inbound.messages(maxSize: 1 << 22) {
                 guard case .text(let text) = message else { continue }
                 let arrived = ContinuousClock.now
                 if let number = FanoutRun.messageNumber(in: text), RelayFrames.isEvent(text) {
-                    self.record(number, arrived: arrived)
+                    self.tally.record(number, arrived: arrived)
                 } else if RelayFrames.isEndOfStoredEvents(text) {
-                    self.ready.withLockedValue { $0 += 1 }
+                    self.tally.markReady()
                 }
             }
         }
     }
 
-    private func record(_ number: Int, arrived: ContinuousClock.Instant) {
-        guard let sent = sentAt.withLockedValue({ number < $0.count ? $0[number] : nil }) else { return }
-        let milliseconds = (arrived - sent).seconds * 1000
-        latencies.withLockedValue { $0.append(milliseconds) }
-    }
-
     /// Publishes the events on one socket at a steady rate, not waiting for each `OK` before the next.
     func publish(_ frames: [String], rate: Double) async throws {
-        let sentAt = sentAt
+        let tally = tally
         _ = try await WebSocketClient.connect(url: url, configuration: RelayFrames.configuration, logger: logger) {
             inbound, outbound, _ in
             let start = ContinuousClock.now
             for (number, frame) in frames.enumerated() {
                 try await Task.sleep(until: start + .seconds(Double(number) / rate), clock: .continuous)
-                sentAt.withLockedValue { $0[number] = .now }
+                tally.sent(number)
                 try await outbound.write(.text(frame))
             }
             var answered = 0
@@ -400,22 +373,10 @@ final class RelayFanoutRun: Sendable {
 
     /// Waits until everything arrived or `drain` passed since publishing ended, then computes the figures.
     func collect(drain: Duration) async throws -> Figures {
-        let expected = ready.withLockedValue { $0 } * messages
-        let deadline = ContinuousClock.now + drain
-        while latencies.withLockedValue({ $0.count }) < expected && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let sorted = latencies.withLockedValue { $0 }.sorted()
-        return Figures(
-            deliveredShare: Double(sorted.count) / Double(max(1, subscribers * messages)),
-            p50: FeedBench.percentile(0.50, of: sorted), p99: FeedBench.percentile(0.99, of: sorted),
-            max: sorted.last ?? 0)
+        try await tally.figures(drain: drain, poll: .milliseconds(20), outOf: subscribers * messages)
     }
 
-    func closeAll() async {
-        for writer in writers.withLockedValue({ $0 }) { try? await writer.close(.normalClosure, reason: nil) }
-        for task in sockets.withLockedValue({ $0 }) { task.cancel() }
-    }
+    func closeAll() async { await tally.closeAll() }
 }
 
 /// REQs for the newest 20 by 100 random authors, one at a time per connection, each closed after its EOSE.
