@@ -183,3 +183,15 @@ public struct MediaID: TypedID {
     public let rawValue: UUID
     public init(rawValue: UUID) { self.rawValue = rawValue }
 }
+
+/// Identifies a group (a club, a team, a family circle).
+public struct GroupID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}
+
+/// Identifies an invitation to a group (a link or code, or one to a named person).
+public struct GroupInvitationID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}

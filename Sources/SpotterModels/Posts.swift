@@ -7,6 +7,11 @@ public enum PostKind: String, Codable, Sendable, CaseIterable {
 /// Who may see a post.
 public enum Visibility: String, Codable, Sendable, CaseIterable {
     case `public`, followers, `private`
+    /// The members of the group it was posted to (`Post.group`), and nobody else.
+    case group
+
+    /// The audiences a person picks for a post of their own, or a template; `group` comes with a group.
+    public static let personal: [Visibility] = [.public, .followers, .private]
 }
 
 /// A post as every feed, the post route and realtime events carry it: the post, its author, its counts and
@@ -30,12 +35,14 @@ public struct Post: Codable, Sendable, Equatable {
     public var kudosedByMe: Bool
     /// Its photos, in order (up to four).
     public var media: [MediaAttachment]
+    /// The group it was posted to (visibility `group`), else `nil`.
+    public var group: GroupSummary?
 
     public init(
         id: PostID, kind: PostKind, author: AuthorSummary, text: String, visibility: Visibility,
         workout: WorkoutRecord?, hashtags: [String], mentions: [String], personalRecords: [PersonalRecord],
         createdAt: Date, editedAt: Date?, kudosCount: Int, commentsCount: Int, kudosPreview: [AuthorSummary],
-        kudosedByMe: Bool, media: [MediaAttachment] = []
+        kudosedByMe: Bool, media: [MediaAttachment] = [], group: GroupSummary? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -53,10 +60,11 @@ public struct Post: Codable, Sendable, Equatable {
         self.kudosPreview = kudosPreview
         self.kudosedByMe = kudosedByMe
         self.media = media
+        self.group = group
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, author, text, visibility, workout, hashtags, mentions, media
+        case id, kind, author, text, visibility, workout, hashtags, mentions, media, group
         case personalRecords = "personal_records"
         case createdAt = "created_at"
         case editedAt = "edited_at"
@@ -85,6 +93,7 @@ public struct Post: Codable, Sendable, Equatable {
         kudosedByMe = try container.decode(Bool.self, forKey: .kudosedByMe)
         // Posts a client cached before photos existed have none.
         media = try container.decodeIfPresent([MediaAttachment].self, forKey: .media) ?? []
+        group = try container.decodeIfPresent(GroupSummary.self, forKey: .group)
     }
 }
 
@@ -96,21 +105,25 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     public var workout: WorkoutRecord?
     /// Photos to attach, in order: up to four of the author's own ready uploads.
     public var mediaIDs: [MediaID]?
+    /// Posts to this group instead of the public (visibility `group`, which may be left out).
+    public var groupID: GroupID?
 
     public init(
         kind: PostKind, text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil,
-        mediaIDs: [MediaID]? = nil
+        mediaIDs: [MediaID]? = nil, groupID: GroupID? = nil
     ) {
         self.kind = kind
         self.text = text
         self.visibility = visibility
         self.workout = workout
         self.mediaIDs = mediaIDs
+        self.groupID = groupID
     }
 
     enum CodingKeys: String, CodingKey {
         case kind, text, visibility, workout
         case mediaIDs = "media_ids"
+        case groupID = "group_id"
     }
 }
 

@@ -10,20 +10,35 @@ enum PostgresPostSQL {
     /// with their author aliased `u`.
     static let visible = visible(post: "p", author: "u")
 
-    /// `visible` for other aliases (a subquery over posts inside a query over something else).
-    static func visible(post p: String, author u: String) -> String {
-        """
-        \(p).deleted_at IS NULL AND (
-          \(p).author_id = \(viewer) OR (
-            \(u).suspended_at IS NULL
-            AND NOT EXISTS (SELECT 1 FROM blocks b
-                            WHERE (b.blocker_id = \(viewer) AND b.blocked_id = \(p).author_id)
-                               OR (b.blocker_id = \(p).author_id AND b.blocked_id = \(viewer)))
-            AND ((\(p).visibility = 'public' AND \(u).privacy <> 'private')
-                 OR (\(p).visibility <> 'private'
-                     AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer)
-                                 AND f.followee_id = \(p).author_id AND f.state = 'accepted')))))
-        """
+    /// `visible` for templates, which go to no group.
+    static let visibleTemplate = visible(post: "p", author: "u", inGroups: false)
+
+    /// `visible` for other aliases (a subquery over posts inside a query over something else). A group post is
+    /// stored `private` (only its author by the first branches) and opened to its group by the last one; a
+    /// post without a group pays one NULL test for it.
+    static func visible(post p: String, author u: String, inGroups: Bool = true) -> String {
+        let group =
+            inGroups
+            ? """
+
+               OR (\(p).group_id IS NOT NULL AND EXISTS (SELECT 1 FROM groups g
+                   WHERE g.id = \(p).group_id AND g.deleted_at IS NULL
+                     AND (g.access = 'open' OR EXISTS (SELECT 1 FROM group_members gm
+                          WHERE gm.group_id = g.id AND gm.user_id = \(viewer)
+                            AND gm.standing IN ('owner', 'admin', 'member')))))
+            """ : ""
+        return """
+            \(p).deleted_at IS NULL AND (
+              \(p).author_id = \(viewer) OR (
+                \(u).suspended_at IS NULL
+                AND NOT EXISTS (SELECT 1 FROM blocks b
+                                WHERE (b.blocker_id = \(viewer) AND b.blocked_id = \(p).author_id)
+                                   OR (b.blocker_id = \(p).author_id AND b.blocked_id = \(viewer)))
+                AND ((\(p).visibility = 'public' AND \(u).privacy <> 'private')
+                     OR (\(p).visibility <> 'private'
+                         AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = \(viewer)
+                                     AND f.followee_id = \(p).author_id AND f.state = 'accepted'))\(group))))
+            """
     }
 
     /// How many of the author's posts `visible` lets the viewer see, from the counts kept in `user_counts`
@@ -109,11 +124,11 @@ enum PostgresPostSQL {
         \(kudosCount),
         \(commentsCount),
         EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = \(viewer)),
-        p.media
+        p.media, p.group_id, (SELECT g.name FROM groups g WHERE g.id = p.group_id)
         """
 
     /// How many columns `columns` selects: a query's extra columns come after them.
-    static let columnCount = 18
+    static let columnCount = 20
 
     /// A query whose SQL was assembled from the fragments above and whose binds start with the viewer.
     struct Builder {

@@ -15,11 +15,16 @@ struct PostgresPostStore: PostStore {
                 INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
                                    template_id, text_hash, in_global, performed_at, created_at)
                 VALUES (\(post.id.rawValue), \(post.authorID.rawValue), \(post.kind.rawValue), \(post.text),
-                        \(post.visibility.rawValue), \(post.workout.map(StoredJSON.encode)),
+                        \(post.storedVisibility), \(post.workout.map(StoredJSON.encode)),
                         \(StoredJSON.encode(post.records)), \(StoredJSON.encode(post.hashtags)),
                         \(StoredJSON.encode(post.mentions)), \(post.workout?.templateID?.rawValue), \(post.textHash),
                         \(post.inGlobal), \(post.performedAt), \(post.createdAt))
                 """, logger: logger)
+            // The group in its own statement, only for a group post (see the SQLite twin).
+            if let group = post.groupID {
+                try await connection.query(
+                    "UPDATE posts SET group_id = \(group.rawValue) WHERE id = \(post.id.rawValue)", logger: logger)
+            }
             // Photos in their own statement, only when there are some: the column's default is no photos.
             if !post.media.isEmpty {
                 try await connection.query(
@@ -34,7 +39,7 @@ struct PostgresPostStore: PostStore {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
                 """
-                UPDATE posts SET text = \(post.text), visibility = \(post.visibility.rawValue),
+                UPDATE posts SET text = \(post.text), visibility = \(post.storedVisibility),
                     workout = \(post.workout.map(StoredJSON.encode)), records = \(StoredJSON.encode(post.records)),
                     hashtags = \(StoredJSON.encode(post.hashtags)), mentions = \(StoredJSON.encode(post.mentions)),
                     template_id = \(post.workout?.templateID?.rawValue), text_hash = \(post.textHash),
@@ -65,7 +70,7 @@ struct PostgresPostStore: PostStore {
         let rows = try await client.query(
             """
             SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
-                   in_global, performed_at, created_at, edited_at, deleted_at, media
+                   in_global, performed_at, created_at, edited_at, deleted_at, media, group_id
             FROM posts WHERE id = \(id.rawValue)
             """, logger: logger)
         for try await row in rows {
@@ -73,10 +78,11 @@ struct PostgresPostStore: PostStore {
             guard let kind = PostKind(rawValue: try r[2].decode(String.self)),
                 let visibility = Visibility(rawValue: try r[4].decode(String.self))
             else { return nil }
+            let group = try r[16].decode(UUID?.self).map(GroupID.init(rawValue:))
             return PostRecord(
                 id: PostID(rawValue: try r[0].decode(UUID.self)),
                 authorID: UserID(rawValue: try r[1].decode(UUID.self)),
-                kind: kind, text: try r[3].decode(String.self), visibility: visibility,
+                kind: kind, text: try r[3].decode(String.self), visibility: group == nil ? visibility : .group,
                 workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: try r[5].decode(String?.self)),
                 records: StoredJSON.decode([PersonalRecord].self, from: try r[6].decode(String.self)) ?? [],
                 hashtags: StoredJSON.decode([String].self, from: try r[7].decode(String.self)) ?? [],
@@ -84,7 +90,7 @@ struct PostgresPostStore: PostStore {
                 textHash: try r[9].decode(String.self), inGlobal: try r[10].decode(Bool.self),
                 performedAt: try r[11].decode(Date.self), createdAt: try r[12].decode(Date.self),
                 editedAt: try r[13].decode(Date?.self), deletedAt: try r[14].decode(Date?.self),
-                media: StoredMedia.decode(try r[15].decode(String.self)))
+                media: StoredMedia.decode(try r[15].decode(String.self)), groupID: group)
         }
         return nil
     }
@@ -101,6 +107,8 @@ struct PostgresPostStore: PostStore {
         case .tag(let tag): posts = try await pageRows(TagFeedShape.self, value: tag, query, viewer: viewer)
         case .author(let author):
             posts = try await pageRows(AuthorFeedShape.self, value: author.rawValue, query, viewer: viewer)
+        case .group(let group):
+            posts = try await pageRows(GroupFeedShape.self, value: group.rawValue, query, viewer: viewer)
         }
         return try await withKudosPreview(posts, viewer: viewer)
     }
@@ -255,19 +263,23 @@ struct PostgresPostStore: PostStore {
         guard let kind = PostKind(rawValue: try r[1].decode(String.self)),
             let visibility = Visibility(rawValue: try r[3].decode(String.self))
         else { return nil }
+        let group = try r[18].decode(UUID?.self).map {
+            GroupSummary(id: GroupID(rawValue: $0), name: try r[19].decode(String?.self) ?? "")
+        }
         return Post(
             id: PostID(rawValue: try r[0].decode(UUID.self)), kind: kind,
             author: AuthorSummary(
                 id: UserID(rawValue: try r[10].decode(UUID.self)), username: try r[11].decode(String.self),
                 displayName: try r[12].decode(String.self), avatarURL: try r[13].decode(String?.self)),
-            text: try r[2].decode(String.self), visibility: visibility,
+            text: try r[2].decode(String.self), visibility: group == nil ? visibility : .group,
             workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: try r[4].decode(String?.self)),
             hashtags: StoredJSON.decodeRemembered([String].self, from: try r[6].decode(String.self)) ?? [],
             mentions: StoredJSON.decode([String].self, from: try r[7].decode(String.self)) ?? [],
             personalRecords: StoredJSON.decode([PersonalRecord].self, from: try r[5].decode(String.self)) ?? [],
             createdAt: try r[8].decode(Date.self), editedAt: try r[9].decode(Date?.self),
             kudosCount: try r[14].decode(Int.self), commentsCount: try r[15].decode(Int.self), kudosPreview: [],
-            kudosedByMe: try r[16].decode(Bool.self), media: StoredMedia.decode(try r[17].decode(String.self)))
+            kudosedByMe: try r[16].decode(Bool.self), media: StoredMedia.decode(try r[17].decode(String.self)),
+            group: group)
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {

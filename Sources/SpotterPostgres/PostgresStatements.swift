@@ -189,6 +189,13 @@ enum AuthorFeedShape: FeedSourceShape {
     static let planFitsAll = true
 }
 
+/// A group's feed, newest first from `posts_by_group`.
+enum GroupFeedShape: FeedSourceShape {
+    static let clauses = ["p.group_id = $SOURCE::uuid"]
+    static let bindsValue = true
+    static let planFitsAll = true
+}
+
 /// Where a page starts; `$CURSOR` stands for the post id it starts after or before.
 protocol FeedCursorShape: Sendable {
     /// How a post's id compares with the cursor, or `nil` for no cursor.

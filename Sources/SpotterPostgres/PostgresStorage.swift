@@ -30,6 +30,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let pushAddresses: any PushAddressStore
     public let deliveries: any DeliveryQueue
     public let media: any MediaStore
+    public let groups: any GroupStore
     public let nostr: any NostrStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger, eventChannel: String = "spotter_events") {
@@ -52,6 +53,7 @@ public final class PostgresStorage: SpotterStorage, Service {
         pushAddresses = PostgresPushAddressStore(client: database, logger: logger)
         deliveries = PostgresDeliveryQueue(client: database, logger: logger)
         media = PostgresMediaStore(client: database, logger: logger)
+        groups = PostgresGroupStore(client: database, logger: logger)
         nostr = PostgresNostrStore(client: database, logger: logger)
     }
 

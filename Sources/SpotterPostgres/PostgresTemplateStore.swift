@@ -47,7 +47,7 @@ struct PostgresTemplateStore: TemplateStore {
         let sql = """
             SELECT p.id, p.name, p.equipment, p.muscle_groups, p.format, p.visibility, p.created_at, \(Self.author)
             FROM exercise_templates p JOIN users u ON u.id = p.author_id
-            WHERE \(clause) AND \(PostgresPostSQL.visible)
+            WHERE \(clause) AND \(PostgresPostSQL.visibleTemplate)
             ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
             """
         var templates: [ExerciseTemplate] = []
@@ -121,7 +121,7 @@ struct PostgresTemplateStore: TemplateStore {
                    (SELECT COUNT(*) FROM posts wp JOIN users wu ON wu.id = wp.author_id
                     WHERE wp.template_id = p.id AND \(PostgresPostSQL.visible(post: "wp", author: "wu")))
             FROM workout_templates p JOIN users u ON u.id = p.author_id
-            WHERE \(clause) AND \(PostgresPostSQL.visible)
+            WHERE \(clause) AND \(PostgresPostSQL.visibleTemplate)
             ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
             """
         var templates: [WorkoutTemplate] = []

@@ -5,20 +5,35 @@ enum SQLitePostSQL {
     /// with their author aliased `u`. `visiblePostsCount` applies the same rule to kept counts: change both.
     static let visible = visible(post: "p", author: "u")
 
-    /// `visible` for other aliases (a subquery over posts inside a query over something else).
-    static func visible(post p: String, author u: String) -> String {
-        """
-        \(p).deleted_at IS NULL AND (
-          \(p).author_id = :viewer OR (
-            \(u).suspended_at IS NULL
-            AND NOT EXISTS (SELECT 1 FROM blocks b
-                            WHERE (b.blocker_id = :viewer AND b.blocked_id = \(p).author_id)
-                               OR (b.blocker_id = \(p).author_id AND b.blocked_id = :viewer))
-            AND ((\(p).visibility = 'public' AND \(u).privacy <> 'private')
-                 OR (\(p).visibility <> 'private'
-                     AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :viewer
-                                 AND f.followee_id = \(p).author_id AND f.state = 'accepted')))))
-        """
+    /// `visible` for templates, which go to no group.
+    static let visibleTemplate = visible(post: "p", author: "u", inGroups: false)
+
+    /// `visible` for other aliases (a subquery over posts inside a query over something else). A group post is
+    /// stored `private` (only its author by the first branches) and opened to its group by the last one; a
+    /// post without a group pays one NULL test for it.
+    static func visible(post p: String, author u: String, inGroups: Bool = true) -> String {
+        let group =
+            inGroups
+            ? """
+
+               OR (\(p).group_id IS NOT NULL AND EXISTS (SELECT 1 FROM groups g
+                   WHERE g.id = \(p).group_id AND g.deleted_at IS NULL
+                     AND (g.access = 'open' OR EXISTS (SELECT 1 FROM group_members gm
+                          WHERE gm.group_id = g.id AND gm.user_id = :viewer
+                            AND gm.standing IN ('owner', 'admin', 'member')))))
+            """ : ""
+        return """
+            \(p).deleted_at IS NULL AND (
+              \(p).author_id = :viewer OR (
+                \(u).suspended_at IS NULL
+                AND NOT EXISTS (SELECT 1 FROM blocks b
+                                WHERE (b.blocker_id = :viewer AND b.blocked_id = \(p).author_id)
+                                   OR (b.blocker_id = \(p).author_id AND b.blocked_id = :viewer))
+                AND ((\(p).visibility = 'public' AND \(u).privacy <> 'private')
+                     OR (\(p).visibility <> 'private'
+                         AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :viewer
+                                     AND f.followee_id = \(p).author_id AND f.state = 'accepted'))\(group))))
+            """
     }
 
     /// How many of `:author`'s posts `visible` lets `:viewer` see, from the counts triggers keep per person and
@@ -115,6 +130,7 @@ enum SQLitePostSQL {
     enum Column: Int, SQLiteColumns {
         case id, kind, text, visibility, workout, records, hashtags, mentions, createdAt, editedAt
         case authorID, username, displayName, avatarURL, kudosCount, commentsCount, kudosedByMe, media
+        case groupID, groupName
 
         var sql: String {
             switch self {
@@ -136,6 +152,8 @@ enum SQLitePostSQL {
             case .commentsCount: SQLitePostSQL.commentsCount
             case .kudosedByMe: "EXISTS (SELECT 1 FROM kudos k WHERE k.post_id = p.id AND k.user_id = :viewer)"
             case .media: "p.media"
+            case .groupID: "p.group_id"
+            case .groupName: "(SELECT g.name FROM groups g WHERE g.id = p.group_id)"
             }
         }
     }

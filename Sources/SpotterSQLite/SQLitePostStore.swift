@@ -16,11 +16,19 @@ struct SQLitePostStore: PostStore {
                     """,
                 arguments: [
                     post.id.description, post.authorID.description, post.kind.rawValue, post.text,
-                    post.visibility.rawValue, post.workout.map(StoredJSON.encode), StoredJSON.encode(post.records),
+                    post.storedVisibility, post.workout.map(StoredJSON.encode), StoredJSON.encode(post.records),
                     StoredJSON.encode(post.hashtags), StoredJSON.encode(post.mentions),
                     post.workout?.templateID?.description, post.textHash, post.inGlobal,
                     post.performedAt.sqliteValue, post.createdAt.sqliteValue,
                 ])
+            // The group in its own statement, only for a group post, as the photos below: the column's default
+            // is none, and the statement above stays valid for a schema migrated only part way (the counting
+            // migrations' tests write posts before later migrations run).
+            if let group = post.groupID {
+                try db.execute(
+                    cached: "UPDATE posts SET group_id = ? WHERE id = ?",
+                    arguments: [group.description, post.id.description])
+            }
             // Photos in their own statement, only when there are some: the column's default is no photos.
             if !post.media.isEmpty {
                 try db.execute(
@@ -40,7 +48,7 @@ struct SQLitePostStore: PostStore {
                     WHERE id = ?
                     """,
                 arguments: [
-                    post.text, post.visibility.rawValue, post.workout.map(StoredJSON.encode),
+                    post.text, post.storedVisibility, post.workout.map(StoredJSON.encode),
                     StoredJSON.encode(post.records), StoredJSON.encode(post.hashtags),
                     StoredJSON.encode(post.mentions), post.workout?.templateID?.description, post.textHash,
                     post.inGlobal, post.performedAt.sqliteValue, post.editedAt?.sqliteValue,
@@ -77,7 +85,7 @@ struct SQLitePostStore: PostStore {
             cached: db,
             sql: """
                 SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
-                       in_global, performed_at, created_at, edited_at, deleted_at, media
+                       in_global, performed_at, created_at, edited_at, deleted_at, media, group_id
                 FROM posts WHERE id = ?
                 """,
             arguments: [id.description]
@@ -86,7 +94,8 @@ struct SQLitePostStore: PostStore {
                 let kind = PostKind(rawValue: row[2]), let visibility = Visibility(rawValue: row[4])
             else { return nil }
             return PostRecord(
-                id: id, authorID: author, kind: kind, text: row[3], visibility: visibility,
+                id: id, authorID: author, kind: kind, text: row[3],
+                visibility: (row[16] as String?) == nil ? visibility : .group,
                 workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[5]),
                 records: StoredJSON.decode([PersonalRecord].self, from: row[6]) ?? [],
                 hashtags: StoredJSON.decode([String].self, from: row[7]) ?? [],
@@ -94,7 +103,8 @@ struct SQLitePostStore: PostStore {
                 inGlobal: row[10], performedAt: Date(sqliteValue: row[11]),
                 createdAt: Date(sqliteValue: row[12]),
                 editedAt: (row[13] as Double?).map(Date.init(sqliteValue:)),
-                deletedAt: (row[14] as Double?).map(Date.init(sqliteValue:)), media: StoredMedia.decode(row[15]))
+                deletedAt: (row[14] as Double?).map(Date.init(sqliteValue:)), media: StoredMedia.decode(row[15]),
+                groupID: (row[16] as String?).flatMap(GroupID.init))
         }
     }
 
@@ -169,6 +179,9 @@ struct SQLitePostStore: PostStore {
         case .author(let author):
             clauses.append("p.author_id = :author")
             _ = arguments.append(contentsOf: ["author": author.description])
+        case .group(let group):
+            clauses.append("p.group_id = :group")
+            _ = arguments.append(contentsOf: ["group": group.description])
         }
         if let cursor { clauses.append("p.id \(cursor)") }
         let sql = """
@@ -310,12 +323,15 @@ struct SQLitePostStore: PostStore {
             let visibility = Visibility(rawValue: row[Column.visibility.index]),
             let authorID = UserID(row[Column.authorID.index] as String)
         else { return nil }
+        let group = (row[Column.groupID.index] as String?).flatMap(GroupID.init).map {
+            GroupSummary(id: $0, name: row[Column.groupName.index] ?? "")
+        }
         return Post(
             id: id, kind: kind,
             author: AuthorSummary(
                 id: authorID, username: row[Column.username.index], displayName: row[Column.displayName.index],
                 avatarURL: row[Column.avatarURL.index]),
-            text: row[Column.text.index], visibility: visibility,
+            text: row[Column.text.index], visibility: group == nil ? visibility : .group,
             workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: row[Column.workout.index]),
             hashtags: StoredJSON.decodeRemembered([String].self, from: row[Column.hashtags.index]) ?? [],
             mentions: StoredJSON.decode([String].self, from: row[Column.mentions.index]) ?? [],
@@ -324,7 +340,7 @@ struct SQLitePostStore: PostStore {
             editedAt: (row[Column.editedAt.index] as Double?).map(Date.init(sqliteValue:)),
             kudosCount: row[Column.kudosCount.index], commentsCount: row[Column.commentsCount.index],
             kudosPreview: [], kudosedByMe: row[Column.kudosedByMe.index],
-            media: StoredMedia.decode(row[Column.media.index]))
+            media: StoredMedia.decode(row[Column.media.index]), group: group)
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {

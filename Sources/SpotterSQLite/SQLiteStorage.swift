@@ -23,6 +23,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let pushAddresses: any PushAddressStore
     public let deliveries: any DeliveryQueue
     public let media: any MediaStore
+    public let groups: any GroupStore
     public let nostr: any NostrStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
@@ -44,6 +45,7 @@ public final class SQLiteStorage: SpotterStorage {
         pushAddresses = SQLitePushAddressStore(pool: database)
         deliveries = SQLiteDeliveryQueue(pool: database)
         media = SQLiteMediaStore(pool: database)
+        groups = SQLiteGroupStore(pool: database)
         nostr = SQLiteNostrStore(pool: database)
     }
 

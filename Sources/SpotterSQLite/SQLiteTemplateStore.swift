@@ -50,7 +50,7 @@ struct SQLiteTemplateStore: TemplateStore {
                     SELECT p.id, p.name, p.equipment, p.muscle_groups, p.format, p.visibility, p.created_at,
                            \(Self.author)
                     FROM exercise_templates p JOIN users u ON u.id = p.author_id
-                    WHERE \(clause) AND \(SQLitePostSQL.visible)
+                    WHERE \(clause) AND \(SQLitePostSQL.visibleTemplate)
                     ORDER BY p.id DESC LIMIT :limit
                     """,
                 arguments: arguments
@@ -135,7 +135,7 @@ struct SQLiteTemplateStore: TemplateStore {
                            (SELECT COUNT(*) FROM posts wp JOIN users wu ON wu.id = wp.author_id
                             WHERE wp.template_id = p.id AND \(SQLitePostSQL.visible(post: "wp", author: "wu")))
                     FROM workout_templates p JOIN users u ON u.id = p.author_id
-                    WHERE \(clause) AND \(SQLitePostSQL.visible)
+                    WHERE \(clause) AND \(SQLitePostSQL.visibleTemplate)
                     ORDER BY p.id DESC LIMIT :limit
                     """,
                 arguments: arguments

@@ -102,6 +102,7 @@ private struct RequestFixture {
     let exerciseID: ExerciseTemplateID
     let workoutTemplateID: WorkoutTemplateID
     let mediaID: MediaID
+    let groupID: GroupID
     /// Good JSON bodies by operation (`POST /api/v1/posts`).
     let bodies: [String: String]
 
@@ -141,7 +142,10 @@ private struct RequestFixture {
             .post, "/api/v1/posts/\(post.id)/comments", token: token, body: CreateCommentRequest(text: "First!")
         ).decode(SpotterModels.Comment.self)
         let upload = try await api.presign(token, byteSize: 1000)
-        let link = try api.linkEvent(try await api.nostrChallenge(token), try NostrSecretKey.generate())
+        let group = try await api.createGroup(token, "Harbour Runners", access: .open)
+        let bea = try await api.userID("bea", token: token)
+        let link = try await api.invite(token, group)
+        let nostrLink = try api.linkEvent(try await api.nostrChallenge(token), try NostrSecretKey.generate())
         let webPush = """
             {"endpoint":"https://push.example.net/send/abc","keys":\
             {"p256dh":"\(Data(repeating: 4, count: 65).base64URL)","auth":"\(Data(repeating: 1, count: 16).base64URL)"}}
@@ -188,7 +192,15 @@ private struct RequestFixture {
             "POST /api/v1/media":
                 #"{"content_type":"image/jpeg","byte_size":1000,"purpose":"post","description":"Mile 3."}"#,
             "PATCH /api/v1/media/{id}": #"{"description":"Mile 3.","focus":{"x":0,"y":0.5}}"#,
-            "POST /api/v1/nostr/keys": #"{"event":\#(link.json)}"#,
+            "POST /api/v1/nostr/keys": #"{"event":\#(nostrLink.json)}"#,
+            "POST /api/v1/groups":
+                #"{"name":"Club","description":"Runs.","access":"open","time_zone":"Europe/Berlin"}"#,
+            "PATCH /api/v1/groups/{id}":
+                #"{"name":"Club","description":"Runs.","access":"open","time_zone":"Europe/Berlin"}"#,
+            "POST /api/v1/groups/join": #"{"code":"\#(link.code ?? "")"}"#,
+            "POST /api/v1/groups/{id}/invitations": #"{"username":"bea","expires_in":3600}"#,
+            "PATCH /api/v1/groups/{id}/members/{user_id}": #"{"role":"admin"}"#,
+            "POST /api/v1/groups/{id}/transfer": #"{"user_id":"\#(bea)"}"#,
         ]
         return RequestFixture(
             token: token,
@@ -196,9 +208,11 @@ private struct RequestFixture {
                 "username": "bea", "comment_id": comment.id.description, "tag": "legday", "group_key": "follow-x",
                 "token": device, "author": "ana", "q": "squat", "type": "posts",
                 "cursor": PageRequest.encode(post.id.rawValue), "since": PageRequest.encode(post.id.rawValue),
-                "pubkey": link.pubkey.rawValue,
+                "pubkey": nostrLink.pubkey.rawValue, "user_id": bea.description, "code": link.code ?? "",
+                "invitation_id": link.id.description,
             ],
             postID: post.id, exerciseID: exercise.id, workoutTemplateID: template.id, mediaID: upload.id,
+            groupID: group.id,
             bodies: bodies)
     }
 
@@ -237,6 +251,7 @@ private struct RequestFixture {
             if path.hasPrefix("/api/v1/exercises") { return exerciseID.description }
             if path.hasPrefix("/api/v1/workout-templates") { return workoutTemplateID.description }
             if path.hasPrefix("/api/v1/media") { return mediaID.description }
+            if path.hasPrefix("/api/v1/groups") { return groupID.description }
             return postID.description
         }
         guard let value = parameters[name] else {

@@ -22,6 +22,11 @@ public enum OpaqueToken {
         generate(prefix: "spn_")
     }
 
+    /// A group invitation's code (`spg_`), for a link anyone holding it may use; kept only as its hash.
+    public static func generateInvitation() -> String {
+        generate(prefix: "spg_")
+    }
+
     private static func generate(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }

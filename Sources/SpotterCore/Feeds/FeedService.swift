@@ -68,6 +68,12 @@ public struct FeedService: Sendable {
         return try await feed(.author(account.id), viewer: viewer, page: page)
     }
 
+    /// A group's posts, newest first, for those who may read them (`GroupPolicy`).
+    public func group(_ id: GroupID, viewer: AccountRecord?, page: PageRequest) async throws -> Page<Post> {
+        _ = try await GroupService(storage: storage, clock: clock).readable(id, viewer: viewer)
+        return try await feed(.group(id), viewer: viewer, page: page)
+    }
+
     private func feed(_ source: FeedQuery.Source, viewer: AccountRecord?, page: PageRequest) async throws -> Page<Post>
     {
         let query = FeedQuery(

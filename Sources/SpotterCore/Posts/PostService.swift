@@ -69,11 +69,13 @@ public struct PostService: Sendable {
             problems.append(FieldError(field: "workout.template_id", detail: "is not a workout template you can use"))
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        let group = try await audienceGroup(of: request, author: author)
         let attachments = try await self.attachments(mediaIDs, author: author.id, post: nil)
         let now = clock.now
         try await checkNewAccountLimit(author, now: now)
         let id = PostID.generate(at: now)
-        let visibility = request.visibility ?? (author.profile.privacy == .public ? .public : .followers)
+        let visibility =
+            group != nil ? .group : request.visibility ?? (author.profile.privacy == .public ? .public : .followers)
         let create = { () async throws -> PostRecord in
             var records: [PersonalRecord] = []
             if let workout, workout.completed {
@@ -86,6 +88,7 @@ public struct PostService: Sendable {
                 id: id, author: author, kind: request.kind, text: text, visibility: visibility,
                 workout: workout, records: records, createdAt: now)
             record.media = attachments
+            record.groupID = group?.id
             try await storage.posts.insert(record)
             if !mediaIDs.isEmpty { try await storage.media.attach(mediaIDs, to: id, at: now) }
             await events?.publish(.postCreated(id, author: author.id))
@@ -101,6 +104,21 @@ public struct PostService: Sendable {
             _ = try await create()
         }
         return try await view(id, viewer: author)
+    }
+
+    /// The group a new post goes to, if any: one the author is a member of. Visibility `group` needs one, and
+    /// a group post's visibility is `group` (or left out).
+    private func audienceGroup(of request: CreatePostRequest, author: AccountRecord) async throws -> GroupRecord? {
+        guard let id = request.groupID else {
+            if request.visibility == .group {
+                throw SpotterError.invalid("group_id", "is required for a post to a group")
+            }
+            return nil
+        }
+        if let visibility = request.visibility, visibility != .group {
+            throw SpotterError.invalid("visibility", "must be group (or left out) for a post to a group")
+        }
+        return try await GroupService(storage: storage, clock: clock).postable(id, author: author)
     }
 
     public func get(_ id: PostID, viewer: AccountRecord?) async throws -> Post {
@@ -121,9 +139,16 @@ public struct PostService: Sendable {
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let attachments =
             request.mediaIDs == nil ? record.media : try await self.attachments(mediaIDs, author: viewer.id, post: id)
-        let updated = try await makeRecord(
+        if let visibility = request.visibility, (visibility == .group) != (record.groupID != nil) {
+            throw SpotterError.invalid(
+                "visibility",
+                record.groupID != nil
+                    ? "a post in a group stays in its group" : "a post joins a group only when it is made")
+        }
+        var updated = try await makeRecord(
             id: id, author: viewer, kind: record.kind, text: text, visibility: request.visibility ?? record.visibility,
             workout: workout, records: record.records, createdAt: record.createdAt, excludingSelf: true)
+        updated.groupID = record.groupID
         record = updated
         record.editedAt = clock.now
         record.media = attachments

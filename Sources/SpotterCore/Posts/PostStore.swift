@@ -110,6 +110,8 @@ public struct FeedQuery: Sendable, Equatable {
         case tag(String)
         /// One author's posts (a profile).
         case author(UserID)
+        /// The posts in a group, newest first.
+        case group(GroupID)
     }
 
     public var source: Source
@@ -166,12 +168,14 @@ public struct PostRecord: Sendable, Equatable {
     /// Its photos in order, as posts carry them, with their URLs left empty: those depend on who is looking
     /// (`MediaLinks`).
     public var media: [MediaAttachment]
+    /// The group it was posted to; set exactly when `visibility` is `group`.
+    public var groupID: GroupID?
 
     public init(
         id: PostID, authorID: UserID, kind: PostKind, text: String, visibility: Visibility, workout: WorkoutRecord?,
         records: [PersonalRecord], hashtags: [String], mentions: [String], textHash: String, inGlobal: Bool,
         performedAt: Date, createdAt: Date, editedAt: Date? = nil, deletedAt: Date? = nil,
-        media: [MediaAttachment] = []
+        media: [MediaAttachment] = [], groupID: GroupID? = nil
     ) {
         self.id = id
         self.authorID = authorID
@@ -189,7 +193,15 @@ public struct PostRecord: Sendable, Equatable {
         self.editedAt = editedAt
         self.deletedAt = deletedAt
         self.media = media
+        self.groupID = groupID
     }
+}
+
+extension PostRecord {
+    /// The `visibility` column's text. A group post is stored `private` beside its `group_id`: any read that
+    /// knew nothing of groups shows it to its author only, and the visibility rule's group branch opens it to
+    /// the members (`VisibilityPolicy`). Both adapters write this and read `group` back when `group_id` is set.
+    public var storedVisibility: String { visibility == .group ? Visibility.private.rawValue : visibility.rawValue }
 }
 
 /// A comment as stored.

@@ -7,6 +7,10 @@ import SpotterModels
 ///   blocked them.
 /// - A private account's posts never reach beyond its approved followers, whatever the post says.
 /// - `public` posts reach everyone; `followers` posts reach accepted followers; `private` posts only the author.
+/// - `group` posts reach the group's members, and anyone for an `open` group (anyone may read those), whatever
+///   the author's account privacy. A deleted group's posts are deleted with it. Storage keeps a group post's
+///   personal visibility `private`, so any read that knew nothing of groups would show it to its author only:
+///   the rule fails closed.
 ///
 /// Where a post someone may see is *listed* is the second half of the rule (`isListed`): a muted author's
 /// posts stay readable by link, but leave the muter's feeds.
@@ -23,10 +27,12 @@ public enum VisibilityPolicy {
         public var followsAuthor: Bool
         public var authorPrivacy: Privacy
         public var visibility: Visibility
+        /// The post's group, for a `group` post.
+        public var group: GroupFacts?
 
         public init(
             isAuthor: Bool, postDeleted: Bool, authorSuspended: Bool, blockedEitherWay: Bool, followsAuthor: Bool,
-            authorPrivacy: Privacy, visibility: Visibility
+            authorPrivacy: Privacy, visibility: Visibility, group: GroupFacts? = nil
         ) {
             self.isAuthor = isAuthor
             self.postDeleted = postDeleted
@@ -35,6 +41,18 @@ public enum VisibilityPolicy {
             self.followsAuthor = followsAuthor
             self.authorPrivacy = authorPrivacy
             self.visibility = visibility
+            self.group = group
+        }
+    }
+
+    /// What a group post's visibility depends on.
+    public struct GroupFacts: Sendable, Equatable {
+        public var access: GroupAccess
+        public var viewerIsMember: Bool
+
+        public init(access: GroupAccess, viewerIsMember: Bool) {
+            self.access = access
+            self.viewerIsMember = viewerIsMember
         }
     }
 
@@ -46,6 +64,9 @@ public enum VisibilityPolicy {
         case .public: return facts.authorPrivacy != .private || facts.followsAuthor
         case .followers: return facts.followsAuthor
         case .private: return false
+        case .group:
+            guard let group = facts.group else { return false }
+            return group.access == .open || group.viewerIsMember
         }
     }
 
@@ -64,6 +85,8 @@ public enum VisibilityPolicy {
         case following
         /// The post on its own (`post:<id>`, `GET /posts/{id}`): nothing but `canSee` applies.
         case single
+        /// A group's posts (`group:<id>`, its feed).
+        case group(GroupID)
     }
 
     /// How the viewer stands with the author of a post they may see.
@@ -72,22 +95,29 @@ public enum VisibilityPolicy {
         public var followsAuthor: Bool
         public var mutesAuthor: Bool
         public var visibility: Visibility
+        /// The group it was posted to, if any.
+        public var group: GroupID?
 
-        public init(isAuthor: Bool, followsAuthor: Bool, mutesAuthor: Bool, visibility: Visibility) {
+        public init(
+            isAuthor: Bool, followsAuthor: Bool, mutesAuthor: Bool, visibility: Visibility, group: GroupID? = nil
+        ) {
             self.isAuthor = isAuthor
             self.followsAuthor = followsAuthor
             self.mutesAuthor = mutesAuthor
             self.visibility = visibility
+            self.group = group
         }
     }
 
     /// Whether a post the viewer may see (`canSee`) belongs in `listing` for them. Muting hides an author from
-    /// the muter's lists, never from the post's own page.
+    /// the muter's lists, never from the post's own page or a group's feed (a group is read for the group).
+    /// A group post stands in the Following feed like any post of someone followed, marked with its group.
     public static func isListed(_ listing: Listing, _ facts: ListingFacts) -> Bool {
         switch listing {
         case .single: true
         case .community: facts.visibility == .public && !facts.mutesAuthor
         case .following: facts.isAuthor || (facts.followsAuthor && !facts.mutesAuthor)
+        case .group(let id): facts.group == id
         }
     }
 }

@@ -24,6 +24,9 @@ public enum DomainEvent: Codable, Sendable, Equatable {
     /// The relay stored an event (or passed an ephemeral one on): every node's relay hands it to the live
     /// subscriptions it matches. Small events travel inline; a larger one is read back by id.
     case nostrEventStored(NostrEventID, inline: String?)
+    /// A person stopped being a member of a group (left, removed, banned, or the group was deleted): their
+    /// sockets leave the group's topic at once, on every node.
+    case groupAccessEnded(GroupID, UserID)
 
     /// The post the event is about, if it is about one.
     public var postID: PostID? {
@@ -32,7 +35,7 @@ public enum DomainEvent: Codable, Sendable, Equatable {
             .commentsChanged(let id):
             id
         case .notificationCreated, .notificationCountsChanged, .loginsRevoked, .relationshipChanged,
-            .nostrEventStored:
+            .nostrEventStored, .groupAccessEnded:
             nil
         }
     }

@@ -43,8 +43,15 @@ public struct LiveAudience: Sendable {
         guard let record = try await storage.posts.record(id),
             let author = try await storage.accounts.find(id: record.authorID)
         else { return nil }
+        var group: DeletedPostAudience.GroupAudience?
+        if let groupID = record.groupID {
+            // A deleted group's posts go with it: its members hear of nothing more (their access ended first).
+            guard let found = try await storage.groups.find(groupID) else { return nil }
+            group = .init(
+                id: groupID, access: found.access, members: Set(try await storage.groups.memberRoles(of: groupID).keys))
+        }
         return DeletedPostAudience(
-            id: id, author: author, visibility: record.visibility,
+            id: id, author: author, visibility: record.visibility, group: group,
             blocked: try await storage.graph.blockedEitherWay(with: author.id),
             followers: try await storage.graph.followerIDs(of: author.id),
             muters: try await storage.graph.muters(of: author.id))
@@ -110,7 +117,7 @@ public struct PostAudience: Sendable {
         let follows = listing == .following && viewer != author ? try await followerIDs().contains(viewer) : false
         let facts = VisibilityPolicy.ListingFacts(
             isAuthor: viewer == author, followsAuthor: follows, mutesAuthor: muters.contains(viewer),
-            visibility: post.visibility)
+            visibility: post.visibility, group: post.group?.id)
         return VisibilityPolicy.isListed(listing, facts) ? view : nil
     }
 
@@ -129,6 +136,7 @@ public struct PostAudience: Sendable {
         // Only a feed's owner may join it (`TopicAccess`), so the socket's user is the feed's owner.
         case .followingFeed: .following
         case .post(let id): id == post ? .single : nil
+        case .group(let id): .group(id)
         case .user: nil
         }
     }
@@ -139,9 +147,17 @@ public struct DeletedPostAudience: Sendable {
     public let id: PostID
     let author: AccountRecord
     let visibility: Visibility
+    /// The post's group, for a group post.
+    let group: GroupAudience?
     let blocked: Set<UserID>
     let followers: Set<UserID>
     let muters: Set<UserID>
+
+    struct GroupAudience: Sendable {
+        let id: GroupID
+        let access: GroupAccess
+        let members: Set<UserID>
+    }
 
     public func reaches(_ viewer: UserID, on topic: RealtimeTopic) -> Bool {
         guard let listing = PostAudience.listing(of: topic, post: id) else { return false }
@@ -151,12 +167,13 @@ public struct DeletedPostAudience: Sendable {
             .init(
                 isAuthor: isAuthor, postDeleted: false, authorSuspended: author.suspendedAt != nil,
                 blockedEitherWay: blocked.contains(viewer), followsAuthor: follows,
-                authorPrivacy: author.profile.privacy, visibility: visibility))
+                authorPrivacy: author.profile.privacy, visibility: visibility,
+                group: group.map { .init(access: $0.access, viewerIsMember: $0.members.contains(viewer)) }))
         return couldSee
             && VisibilityPolicy.isListed(
                 listing,
                 .init(
                     isAuthor: isAuthor, followsAuthor: follows, mutesAuthor: muters.contains(viewer),
-                    visibility: visibility))
+                    visibility: visibility, group: group?.id))
     }
 }

@@ -17,6 +17,14 @@ public struct TopicAccess: Sendable {
         case .communityFeed: true
         case .followingFeed(let owner), .user(let owner): owner == user.id
         case .post(let id): try await storage.posts.post(id, viewer: user.id) != nil
+        case .group(let id):
+            if let group = try await storage.groups.find(id) {
+                GroupPolicy.allows(
+                    .readPosts, standing: try await storage.groups.standing(of: user.id, in: id),
+                    access: group.access, suspended: user.suspendedAt != nil)
+            } else {
+                false
+            }
         }
     }
 
@@ -39,6 +47,7 @@ public struct TopicAccess: Sendable {
         switch topic {
         case .communityFeed: source = .community
         case .followingFeed: source = .following
+        case .group(let id): source = .group(id)
         case .user, .post: return []
         }
         let posts = try await storage.posts.feed(

@@ -8,6 +8,11 @@ public enum SearchTerms {
         return lower.hasPrefix("@") ? String(lower.dropFirst()) : lower
     }
 
+    /// A name as group names are compared: case and diacritics folded away, so "cafe" finds "Café Runners".
+    public static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+    }
+
     /// The letter triples of a name query (what trigram indexes match on), unique, in order.
     public static func trigrams(_ query: String) -> [String] {
         let characters = Array(name(query))

@@ -20,6 +20,7 @@ public protocol SpotterStorage: Sendable {
     var pushAddresses: any PushAddressStore { get }
     var deliveries: any DeliveryQueue { get }
     var media: any MediaStore { get }
+    var groups: any GroupStore { get }
     /// The relay's events, linked Nostr keys, their one-time values, and what imported events became.
     var nostr: any NostrStore { get }
 

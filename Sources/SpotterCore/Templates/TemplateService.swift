@@ -68,6 +68,9 @@ public struct TemplateService: Sendable {
                 .init(field: "format", detail: "must list fields from \(Self.formats.sorted().joined(separator: ", "))")
             )
         }
+        if request.visibility == .group {
+            problems.append(.init(field: "visibility", detail: "must be public, followers or private for a template"))
+        }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         return ExerciseTemplateRecord(
             id: id, authorID: author.id, name: name, equipment: equipment, muscleGroups: groups, format: format,
@@ -164,6 +167,9 @@ public struct TemplateService: Sendable {
             {
                 problems.append(.init(field: "\(path).exercise_id", detail: "is not an exercise you can use"))
             }
+        }
+        if request.visibility == .group {
+            problems.append(.init(field: "visibility", detail: "must be public, followers or private for a template"))
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         return WorkoutTemplateRecord(

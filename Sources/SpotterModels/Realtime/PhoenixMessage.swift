@@ -75,6 +75,8 @@ public enum RealtimeTopic: Sendable, Equatable, Hashable, CustomStringConvertibl
     case user(UserID)
     /// A post's counts and comments: anyone who may see the post.
     case post(PostID)
+    /// A group's new posts, counts and deletions: anyone who may read the group's posts.
+    case group(GroupID)
 
     public init?(_ topic: String) {
         let parts = topic.split(separator: ":", maxSplits: 1).map(String.init)
@@ -83,6 +85,7 @@ public enum RealtimeTopic: Sendable, Equatable, Hashable, CustomStringConvertibl
         case ("feed", 2): guard let id = UserID(parts[1]) else { return nil }; self = .followingFeed(id)
         case ("user", 2): guard let id = UserID(parts[1]) else { return nil }; self = .user(id)
         case ("post", 2): guard let id = PostID(parts[1]) else { return nil }; self = .post(id)
+        case ("group", 2): guard let id = GroupID(parts[1]) else { return nil }; self = .group(id)
         default: return nil
         }
     }
@@ -93,6 +96,7 @@ public enum RealtimeTopic: Sendable, Equatable, Hashable, CustomStringConvertibl
         case .followingFeed(let id): "feed:\(id)"
         case .user(let id): "user:\(id)"
         case .post(let id): "post:\(id)"
+        case .group(let id): "group:\(id)"
         }
     }
 }

@@ -30,6 +30,7 @@ enum PostgresMigrations {
         commentsEditedAt,
         media,
         nostr,
+        groups,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

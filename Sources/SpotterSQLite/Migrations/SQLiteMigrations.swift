@@ -30,6 +30,7 @@ enum SQLiteMigrations {
         commentsEditedAt,
         media,
         nostr,
+        groups,
     ]
 
     static var migrator: DatabaseMigrator {

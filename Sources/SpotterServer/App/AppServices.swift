@@ -14,6 +14,7 @@ struct AppServices {
     let nostrAccounts: NostrAccountService
     let admin: AdminService
     let social: SocialService
+    let groups: GroupService
     let feeds: FeedService
     let progress: ProgressService
     let posts: PostService
@@ -62,6 +63,7 @@ struct AppServices {
             signup: configuration.nostr.signup)
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
+        groups = GroupService(storage: storage, clock: clock, events: events, siteURL: configuration.siteURL)
         feeds = FeedService(storage: storage, clock: clock, links: links)
         progress = ProgressService(storage: storage, clock: clock)
         posts = PostService(

@@ -125,6 +125,7 @@ func buildRouter(
     let posts = PostsController(posts: services.posts)
     let feedRoutes = FeedsController(feeds: services.feeds)
     let templates = TemplatesController(templates: services.templates)
+    let groups = GroupsController(groups: services.groups, feeds: services.feeds)
     let auth = AuthController(
         accounts: accounts, links: services.accountLinks, nostr: services.nostrAccounts,
         trustForwardedFor: configuration.trustForwardedFor)
@@ -140,6 +141,8 @@ func buildRouter(
     reading.addRoutes(templates.exerciseReads, atPath: "exercises")
     reading.addRoutes(templates.workoutReads, atPath: "workout-templates")
     reading.addRoutes(SearchController(search: services.search).endpoints, atPath: "search")
+    reading.addRoutes(groups.readEndpoints, atPath: "groups")
+    reading.addRoutes(groups.invitationPreview, atPath: "group-invitations")
 
     let signedIn = api.group()
         .add(middleware: BearerAuthenticator(accounts: accounts))
@@ -151,6 +154,8 @@ func buildRouter(
     signedIn.addRoutes(MeController(accounts: accounts, links: services.accountLinks).endpoints, atPath: "me")
     signedIn.addRoutes(users.requestEndpoints, atPath: "me/follow-requests")
     signedIn.addRoutes(users.restrictionEndpoints, atPath: "me")
+    signedIn.addRoutes(groups.mine, atPath: "me")
+    signedIn.addRoutes(groups.signedInEndpoints, atPath: "groups")
     signedIn.addRoutes(users.signedInEndpoints, atPath: "users")
     signedIn.addRoutes(posts.signedInEndpoints, atPath: "posts")
     signedIn.addRoutes(feedRoutes.signedInEndpoints, atPath: "feeds")

@@ -85,6 +85,23 @@ actor RealtimeHub {
     }
 
     /// Closes the sockets of revoked logins, and remembers the revocation for sockets not yet added.
+    /// Takes a person's sockets out of a group's topic the moment they stop being a member, and tells each
+    /// client its join ended (`phx_close`), as a leave would. Their Following feed needs nothing: every event
+    /// there is judged against membership when it is sent.
+    private func leaveGroup(_ group: GroupID, user: UserID) {
+        let topic = RealtimeTopic.group(group)
+        for id in byUser[user] ?? [] {
+            guard let connection = connections[id], case .some(let joinRef) = connection.joinRef(for: topic),
+                connection.leave(topic)
+            else { continue }
+            unsubscribe(connection, from: topic)
+            connection.send(
+                PhoenixMessage(
+                    joinRef: joinRef, ref: joinRef, topic: topic.description, event: PhoenixMessage.Event.close,
+                    payload: .object([:])))
+        }
+    }
+
     private func endLogins(_ logins: RevokedLogins, of user: UserID) {
         recentRevocations.append((user, logins, .now))
         for id in byUser[user] ?? [] {
@@ -184,6 +201,8 @@ actor RealtimeHub {
                 try await presenceRelationsChanged(one, other)
             case .nostrEventStored:
                 return  // the relay's own hub serves it (`NostrRelayHub`)
+            case .groupAccessEnded(let group, let user):
+                leaveGroup(group, user: user)
             }
         } catch {
             logger.warning("realtime delivery failed", metadata: ["error": "\(error)"])
@@ -286,7 +305,7 @@ actor RealtimeHub {
         subscribers.flatMap { topic, ids -> [(RealtimeTopic, RealtimeConnection)] in
             let wanted: Bool
             switch topic {
-            case .communityFeed, .followingFeed: wanted = kinds.contains(.feeds)
+            case .communityFeed, .followingFeed, .group: wanted = kinds.contains(.feeds)
             case .post(let postID): wanted = kinds.contains(.post) && postID == id
             case .user: wanted = false
             }

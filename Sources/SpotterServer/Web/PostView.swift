@@ -73,6 +73,7 @@ struct PostView {
             case .public: nil
             case .followers: "Followers"
             case .private: "Only me"
+            case .group: post.group?.name ?? "Group"
             }
         isOwn = viewer?.id == post.author.id
         edited = post.editedAt != nil

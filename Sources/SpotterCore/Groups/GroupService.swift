@@ -1,0 +1,417 @@
+import Foundation
+import SpotterModels
+
+/// Groups: making and running them, who is in them, and invitations. Every decision is `GroupPolicy`'s; a
+/// group someone may not see does not exist for them (404), and an action they may not take is a 403 that says
+/// why.
+public struct GroupService: Sendable {
+    let storage: any SpotterStorage
+    let clock: any WallClock
+    /// Where live sockets hear that someone's access ended; `nil` in tools.
+    let events: (any EventBus)?
+    /// The site's address, for invitation links; `nil` gives links as paths.
+    let siteURL: String?
+
+    public init(
+        storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil, siteURL: String? = nil
+    ) {
+        self.storage = storage
+        self.clock = clock
+        self.events = events
+        self.siteURL = siteURL
+    }
+
+    // MARK: Groups
+
+    public func create(_ request: CreateGroupRequest, by owner: AccountRecord) async throws -> Group {
+        let fields = try GroupRules.checked(request, defaultTimeZone: owner.profile.timeZone)
+        let record = GroupRecord(
+            id: .generate(at: clock.now), name: fields.name, description: fields.description, avatarURL: nil,
+            timeZone: fields.timeZone, access: request.access, ownerID: owner.id, createdAt: clock.now)
+        try await storage.groups.create(record)
+        return try await view(record, standing: .owner)
+    }
+
+    /// The group's about page as `viewer` sees it.
+    public func get(_ id: GroupID, viewer: AccountRecord?) async throws -> Group {
+        let (group, standing) = try await visible(id, viewer: viewer)
+        return try await view(group, standing: standing)
+    }
+
+    public func update(_ id: GroupID, with request: UpdateGroupRequest, by actor: AccountRecord) async throws -> Group {
+        let (group, standing) = try await permitted(.editSettings, id, actor: actor)
+        let updated = try GroupRules.applied(request, to: group)
+        try await storage.groups.update(updated)
+        return try await view(updated, standing: standing)
+    }
+
+    /// Deletes the group: its posts are tombstoned, its photos discarded for the sweep, and every member's
+    /// live sockets leave its topic.
+    public func delete(_ id: GroupID, by actor: AccountRecord) async throws {
+        _ = try await permitted(.delete, id, actor: actor)
+        let members = try await storage.groups.memberRoles(of: id)
+        try await storage.write {
+            try await storage.groups.delete(id, at: clock.now)
+            for member in members.keys { await events?.publish(.groupAccessEnded(id, member)) }
+        }
+    }
+
+    /// The groups `viewer` belongs to, by name.
+    public func mine(_ viewer: AccountRecord) async throws -> [Group] {
+        var groups: [Group] = []
+        for (group, role) in try await storage.groups.groups(of: viewer.id) {
+            groups.append(try await view(group, standing: GroupStanding(role)))
+        }
+        return groups
+    }
+
+    /// Groups anyone may find whose name matches `query`, with `viewer`'s standing in each.
+    public func discover(_ query: String, viewer: AccountRecord?, limit: Int = 20) async throws -> [Group] {
+        let query = try TextInput.checked(query, field: "q")
+        var groups: [Group] = []
+        for group in try await storage.groups.discoverable(matching: query, limit: limit) {
+            let standing = try await standing(of: viewer, in: group.id)
+            groups.append(try await view(group, standing: standing))
+        }
+        return groups
+    }
+
+    // MARK: Joining and leaving
+
+    /// Joins an open group at once, or asks to join a `request` group (an admin approves).
+    public func join(_ id: GroupID, by person: AccountRecord) async throws -> Group {
+        let (group, standing) = try await visible(id, viewer: person)
+        if standing.role != nil { return try await view(group, standing: standing) }
+        if standing == .invited {
+            try await storage.groups.setMember(person.id, in: id, role: .member, at: clock.now)
+            return try await view(group, standing: .member)
+        }
+        if GroupPolicy.allows(.join, standing: standing, access: group.access) {
+            try await storage.groups.setMember(person.id, in: id, role: .member, at: clock.now)
+            return try await view(group, standing: .member)
+        }
+        if GroupPolicy.allows(.askToJoin, standing: standing, access: group.access) {
+            try await storage.groups.addRequest(person.id, to: id, at: clock.now)
+            return try await view(group, standing: .requested)
+        }
+        if standing == .requested { return try await view(group, standing: standing) }
+        throw SpotterError.forbidden(
+            standing == .banned
+                ? "You were removed from this group and may not join it again." : "This group is by invitation only.")
+    }
+
+    /// Leaves a group (or withdraws a request, or declines an invitation by name). The owner hands the group on
+    /// first.
+    public func leave(_ id: GroupID, by person: AccountRecord) async throws {
+        let (_, standing) = try await visible(id, viewer: person)
+        if standing == .owner {
+            throw SpotterError.conflict(
+                field: "group", detail: "The owner can't leave; transfer the group to another member first.")
+        }
+        guard standing != .none, standing != .banned else { return }
+        try await storage.write {
+            try await storage.groups.removeMember(person.id, from: id)
+            if standing.role != nil { await events?.publish(.groupAccessEnded(id, person.id)) }
+        }
+    }
+
+    /// The people waiting to be let in, for admins.
+    public func requests(_ id: GroupID, by actor: AccountRecord) async throws -> [GroupJoinRequest] {
+        _ = try await permitted(.manageRequests, id, actor: actor)
+        return try await storage.groups.requests(for: id).map {
+            GroupJoinRequest(person: $0.account.summary, requestedAt: $0.at)
+        }
+    }
+
+    /// Lets a person who asked in (`approve`) or turns them away.
+    public func answerRequest(
+        _ id: GroupID, from user: UserID, approve: Bool, by actor: AccountRecord
+    ) async throws {
+        _ = try await permitted(.manageRequests, id, actor: actor)
+        guard try await storage.groups.standing(of: user, in: id) == .requested else {
+            throw SpotterError.notFound("No such request.")
+        }
+        if approve {
+            try await storage.groups.setMember(user, in: id, role: .member, at: clock.now)
+        } else {
+            try await storage.groups.removeMember(user, from: id)
+        }
+    }
+
+    // MARK: Members
+
+    /// A page of members, for those who may see them.
+    public func members(
+        _ id: GroupID, viewer: AccountRecord?, after: UserID?, limit: Int
+    ) async throws -> [GroupMember] {
+        let (group, standing) = try await visible(id, viewer: viewer)
+        guard
+            GroupPolicy.allows(
+                .seeMembers, standing: standing, access: group.access, signedIn: viewer != nil,
+                suspended: viewer?.suspendedAt != nil)
+        else { throw SpotterError.forbidden("Only members see who is in this group.") }
+        return try await storage.groups.members(of: id, viewer: viewer?.id, after: after, limit: limit).map {
+            GroupMember(person: $0.account.summary, role: $0.role, joinedAt: $0.joinedAt)
+        }
+    }
+
+    /// Makes a member an admin, or an admin a member again (the owner only).
+    public func setRole(_ id: GroupID, of user: UserID, to role: GroupRole, by actor: AccountRecord) async throws {
+        _ = try await permitted(.setRoles, id, actor: actor)
+        guard role != .owner else {
+            throw SpotterError.invalid("role", "must be admin or member; transfer the group to make an owner")
+        }
+        let standing = try await storage.groups.standing(of: user, in: id)
+        guard let current = standing.role else { throw SpotterError.notFound("No such member.") }
+        guard current != .owner else { throw SpotterError.forbidden("The owner's role changes only by a transfer.") }
+        try await storage.groups.setMember(user, in: id, role: role, at: clock.now)
+    }
+
+    /// Removes a member (or a request, or an invitation by name); `ban` keeps them from coming back.
+    public func remove(_ id: GroupID, _ user: UserID, ban: Bool, by actor: AccountRecord) async throws {
+        let (_, standing) = try await permitted(.removeMembers, id, actor: actor)
+        guard let role = standing.role else { throw SpotterError.forbidden("Only admins remove members.") }
+        let target = try await storage.groups.standing(of: user, in: id)
+        guard user != actor.id else { throw SpotterError.invalid("user_id", "To leave the group, leave it.") }
+        if target == .none, !ban { throw SpotterError.notFound("No such member.") }
+        guard GroupPolicy.mayRemove(target, by: role) else {
+            throw SpotterError.forbidden("Only the owner removes admins, and nobody removes the owner.")
+        }
+        if ban, try await storage.accounts.find(id: user) == nil { throw SpotterError.notFound("No such user.") }
+        try await storage.write {
+            if ban {
+                try await storage.groups.ban(user, from: id, at: clock.now)
+            } else {
+                try await storage.groups.removeMember(user, from: id)
+            }
+            if target.role != nil { await events?.publish(.groupAccessEnded(id, user)) }
+        }
+    }
+
+    public func unban(_ id: GroupID, _ user: UserID, by actor: AccountRecord) async throws {
+        _ = try await permitted(.removeMembers, id, actor: actor)
+        guard try await storage.groups.standing(of: user, in: id) == .banned else {
+            throw SpotterError.notFound("No such ban.")
+        }
+        try await storage.groups.unban(user, from: id)
+    }
+
+    /// Hands the group to another member; the old owner stays as an admin.
+    public func transfer(_ id: GroupID, to user: UserID, by actor: AccountRecord) async throws -> Group {
+        _ = try await permitted(.transfer, id, actor: actor)
+        guard user != actor.id else { throw SpotterError.invalid("user_id", "You already own this group.") }
+        guard try await storage.groups.standing(of: user, in: id).role != nil,
+            let account = try await storage.accounts.find(id: user), account.suspendedAt == nil
+        else { throw SpotterError.invalid("user_id", "must be a member of the group") }
+        try await storage.groups.transfer(id, to: user)
+        return try await get(id, viewer: actor)
+    }
+
+    // MARK: Invitations
+
+    /// Makes an invitation link (its code is in the answer, and only there) or invites a named person.
+    public func invite(
+        _ id: GroupID, _ request: CreateInvitationRequest, by actor: AccountRecord
+    ) async throws -> GroupInvitation {
+        let (group, _) = try await permitted(.invite, id, actor: actor)
+        let now = clock.now
+        let limits = try GroupRules.invitationLimits(request, now: now)
+        var invitee: AccountRecord?
+        var code: String?
+        if let username = request.username {
+            let person = try await SocialService(storage: storage, clock: clock).visibleAccount(username, viewer: actor)
+            switch try await storage.groups.standing(of: person.id, in: id) {
+            case .owner, .admin, .member:
+                throw SpotterError.conflict(field: "username", detail: "is already a member")
+            case .banned:
+                throw SpotterError.conflict(field: "username", detail: "is banned from this group; unban them first")
+            case .invited, .requested, .none: break
+            }
+            invitee = person
+        } else {
+            code = OpaqueToken.generateInvitation()
+        }
+        let record = GroupInvitationRecord(
+            id: .generate(at: now), groupID: id, invitedBy: actor.id, invitee: invitee?.id,
+            codeHash: code.map(OpaqueToken.hash), expiresAt: limits.expiresAt, maxUses: limits.maxUses, createdAt: now)
+        try await storage.write {
+            try await storage.groups.insert(record)
+            if let invitee, try await storage.groups.standing(of: invitee.id, in: id) == .requested {
+                // Inviting someone who asked is letting them in.
+                try await storage.groups.setMember(invitee.id, in: id, role: .member, at: now)
+            }
+        }
+        var invitation = try await view(record, group: group)
+        invitation.code = code
+        invitation.url = code.map(link)
+        return invitation
+    }
+
+    /// The group's invitations, newest first, for admins (links without their codes).
+    public func invitations(_ id: GroupID, by actor: AccountRecord) async throws -> [GroupInvitation] {
+        let (group, _) = try await permitted(.invite, id, actor: actor)
+        var result: [GroupInvitation] = []
+        for record in try await storage.groups.invitations(for: id) {
+            result.append(try await view(record, group: group))
+        }
+        return result
+    }
+
+    public func revoke(_ id: GroupID, invitation: GroupInvitationID, by actor: AccountRecord) async throws {
+        _ = try await permitted(.invite, id, actor: actor)
+        guard let record = try await storage.groups.invitation(invitation), record.groupID == id else {
+            throw SpotterError.notFound("No such invitation.")
+        }
+        try await storage.write {
+            try await storage.groups.revoke(invitation, at: clock.now)
+            if let invitee = record.invitee, try await storage.groups.standing(of: invitee, in: id) == .invited {
+                try await storage.groups.removeMember(invitee, from: id)
+            }
+        }
+    }
+
+    /// Invitations by name waiting for `viewer`.
+    public func invitations(for viewer: AccountRecord) async throws -> [GroupInvitation] {
+        var result: [GroupInvitation] = []
+        for record in try await storage.groups.invitations(to: viewer.id) where record.isOpen(at: clock.now) {
+            guard let group = try await storage.groups.find(record.groupID),
+                try await storage.groups.standing(of: viewer.id, in: group.id) == .invited
+            else { continue }
+            result.append(try await view(record, group: group))
+        }
+        return result
+    }
+
+    /// What a link's code leads to, for the page a link opens before anyone joins: the group's about page,
+    /// even for a private group (the code is the proof of invitation).
+    public func preview(code: String, viewer: AccountRecord?) async throws -> Group {
+        let (record, group) = try await openInvitation(code)
+        _ = record
+        let standing = try await standing(of: viewer, in: group.id)
+        return try await view(group, standing: standing)
+    }
+
+    /// Joins through a link's code: open, unexpired, not used up, and not for someone banned.
+    public func join(code: String, by person: AccountRecord) async throws -> Group {
+        let (record, group) = try await openInvitation(code)
+        let standing = try await storage.groups.standing(of: person.id, in: group.id)
+        if standing.role != nil { return try await view(group, standing: standing) }
+        guard standing != .banned else {
+            throw SpotterError.forbidden("You were removed from this group and may not join it again.")
+        }
+        try await storage.write {
+            guard try await storage.groups.use(record.id) else {
+                throw SpotterError.conflict(field: "code", detail: "This invitation has been used up.")
+            }
+            try await storage.groups.setMember(person.id, in: group.id, role: .member, at: clock.now)
+        }
+        return try await view(group, standing: .member)
+    }
+
+    // MARK: Checks
+
+    /// How `viewer` stands with the group; signed out is `none`.
+    func standing(of viewer: AccountRecord?, in group: GroupID) async throws -> GroupStanding {
+        guard let viewer else { return .none }
+        return try await storage.groups.standing(of: viewer.id, in: group)
+    }
+
+    /// The group and `viewer`'s standing, if they may know it exists.
+    func visible(_ id: GroupID, viewer: AccountRecord?) async throws -> (GroupRecord, GroupStanding) {
+        guard let group = try await storage.groups.find(id) else { throw SpotterError.notFound("No such group.") }
+        let standing = try await standing(of: viewer, in: id)
+        guard
+            GroupPolicy.allows(
+                .seeAbout, standing: standing, access: group.access, signedIn: viewer != nil,
+                suspended: viewer?.suspendedAt != nil)
+        else { throw SpotterError.notFound("No such group.") }
+        return (group, standing)
+    }
+
+    /// The group and the actor's standing, if the policy lets them take `action`.
+    func permitted(
+        _ action: GroupPolicy.Action, _ id: GroupID, actor: AccountRecord
+    ) async throws -> (GroupRecord, GroupStanding) {
+        let (group, standing) = try await visible(id, viewer: actor)
+        guard GroupPolicy.allows(action, standing: standing, access: group.access) else {
+            throw SpotterError.forbidden(Self.refusal(action))
+        }
+        return (group, standing)
+    }
+
+    /// Whether `viewer` may read the group's posts (its feed, its topic); the group when they may.
+    public func readable(_ id: GroupID, viewer: AccountRecord?) async throws -> GroupRecord {
+        let (group, standing) = try await visible(id, viewer: viewer)
+        guard
+            GroupPolicy.allows(
+                .readPosts, standing: standing, access: group.access, signedIn: viewer != nil,
+                suspended: viewer?.suspendedAt != nil)
+        else { throw SpotterError.forbidden("Only members see this group's posts.") }
+        return group
+    }
+
+    /// The group a post may go to, for its author: a group they may post in.
+    public func postable(_ id: GroupID, author: AccountRecord) async throws -> GroupRecord {
+        guard let group = try await storage.groups.find(id),
+            GroupPolicy.allows(
+                .post, standing: try await storage.groups.standing(of: author.id, in: id), access: group.access,
+                suspended: author.suspendedAt != nil)
+        else { throw SpotterError.invalid("group_id", "is not a group you are a member of") }
+        return group
+    }
+
+    private static func refusal(_ action: GroupPolicy.Action) -> String {
+        switch action {
+        case .setRoles, .transfer, .delete: "Only the group's owner may do this."
+        case .post, .leave: "Only members may do this."
+        default: "Only the group's admins may do this."
+        }
+    }
+
+    private func openInvitation(_ code: String) async throws -> (GroupInvitationRecord, GroupRecord) {
+        guard let record = try await storage.groups.invitation(codeHash: OpaqueToken.hash(code)),
+            let group = try await storage.groups.find(record.groupID)
+        else { throw SpotterError.notFound("No such invitation.") }
+        guard record.isOpen(at: clock.now) else {
+            throw SpotterError.conflict(
+                field: "code", detail: "This invitation has expired, was used up, or was revoked.")
+        }
+        return (record, group)
+    }
+
+    // MARK: Views
+
+    private func view(_ group: GroupRecord, standing: GroupStanding) async throws -> Group {
+        let pending =
+            standing.role.map { $0 >= .admin } == true ? try await storage.groups.requests(for: group.id).count : nil
+        return Group(
+            id: group.id, name: group.name, description: group.description, avatarURL: group.avatarURL,
+            timeZone: group.timeZone, access: group.access, memberCount: group.memberCount,
+            createdAt: group.createdAt, standing: standing, pendingRequests: pending)
+    }
+
+    private func view(_ record: GroupInvitationRecord, group: GroupRecord) async throws -> GroupInvitation {
+        let people = try await storage.accounts.find(ids: [record.invitedBy] + (record.invitee.map { [$0] } ?? []))
+        let byID = Dictionary(people.map { ($0.id, $0.summary) }, uniquingKeysWith: { one, _ in one })
+        let unknown = AuthorSummary(id: record.invitedBy, username: "", displayName: "", avatarURL: nil)
+        return GroupInvitation(
+            id: record.id, group: group.summary, invitedBy: byID[record.invitedBy] ?? unknown,
+            invitee: record.invitee.flatMap { byID[$0] }, expiresAt: record.expiresAt, maxUses: record.maxUses,
+            uses: record.uses, revoked: record.revokedAt != nil, createdAt: record.createdAt)
+    }
+
+    /// The link an invitation's code opens: the web app's join page.
+    private func link(_ code: String) -> String {
+        (siteURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "") + "/groups/join/" + code
+    }
+}
+
+extension GroupStanding {
+    init(_ role: GroupRole) {
+        switch role {
+        case .owner: self = .owner
+        case .admin: self = .admin
+        case .member: self = .member
+        }
+    }
+}
