@@ -21,6 +21,8 @@ struct WebAuthController {
         let hasErrors: Bool
         /// Where sign-in leads, when it isn't the feed: a local path only (see `ReturnTo`).
         let returnTo: String?
+        /// `?return_to=…` for the links between sign-in and sign-up, so either leads back to the same page.
+        let returnQuery: String
         /// A line above the form: the password was reset, or the new email confirmed.
         let notice: String?
         /// What the sign-in page's "Sign in with Nostr" button signs for; the button shows only where a NIP-07
@@ -37,6 +39,11 @@ struct WebAuthController {
             self.errors = errors
             hasErrors = !errors.isEmpty
             self.returnTo = returnTo
+            let unreserved = CharacterSet(
+                charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
+            returnQuery =
+                returnTo.map { "?return_to=" + ($0.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "") }
+                ?? ""
             self.notice = notice
         }
     }
@@ -72,14 +79,18 @@ struct WebAuthController {
                 return try await pages.page("signin", title: "Sign in", content: form, context: context, status: status)
             }
         }
-        routes.get("signup") { _, context in
-            if context.identity != nil { return WebPages.redirect(to: "/") }
-            return try await pages.page("signup", title: "Join Spotter", content: FormView(), context: context)
+        routes.get("signup") { request, context in
+            // An invitation link sends people here to make an account first, and back to it after.
+            let returnTo = ReturnTo.localPath(request.uri.queryParameters["return_to"].map(String.init))
+            if context.identity != nil { return WebPages.redirect(to: returnTo ?? "/") }
+            return try await pages.page(
+                "signup", title: "Join Spotter", content: FormView(returnTo: returnTo), context: context)
         }
         routes.post("signup") { request, context in
             let form = context.web.form
             let email = form["email"] ?? ""
             let username = form["username"] ?? ""
+            let returnTo = ReturnTo.localPath(form["return_to"])
             do {
                 let tokens = try await accounts.signup(
                     SignupRequest(email: email, username: username, password: form.all("password").first ?? ""),
@@ -87,13 +98,15 @@ struct WebAuthController {
                     clientAddress: request.clientAddress(context: context, trustForwardedFor: trustForwardedFor))
                 try await adoptBrowserTimeZone(form["time_zone"], tokens)
                 var response = signedIn(tokens)
-                response.headers[.location] = "/welcome"  // a first-run page suggests people to follow
+                // A first-run page suggests people to follow, unless the person came for a page of their own.
+                response.headers[.location] = returnTo ?? "/welcome"
                 return response
             } catch {
                 guard let (status, messages) = WebErrors.explain(error) else { throw error }
                 return try await pages.page(
                     "signup", title: "Join Spotter",
-                    content: FormView(email: email, username: username, errors: messages), context: context,
+                    content: FormView(email: email, username: username, errors: messages, returnTo: returnTo),
+                    context: context,
                     status: status)
             }
         }
