@@ -29,8 +29,11 @@ struct PostView {
     let manyRecords: Bool
     let visibility: String
     let isPublic: Bool
-    /// "Only me" or "Followers"; `nil` for public posts, which are the usual case and need no label.
+    /// "Only me" or "Followers"; `nil` for public posts, which are the usual case and need no label, and for
+    /// group posts, which show their group as a link instead.
     let visibilityLabel: String?
+    /// The group a group post went to, linking to its page.
+    let group: GroupLink?
     /// The viewer wrote it: they may edit and delete it, and kudos are not theirs to give (the count shows alone).
     let isOwn: Bool
     let edited: Bool
@@ -73,14 +76,26 @@ struct PostView {
             case .public: nil
             case .followers: "Followers"
             case .private: "Only me"
-            case .group: post.group?.name ?? "Group"
+            case .group: post.group == nil ? "Group" : nil
             }
+        group = post.group.map(GroupLink.init)
         isOwn = viewer?.id == post.author.id
         edited = post.editedAt != nil
         editedAt = post.editedAt.map(WebFormat.iso)
         commentsLabel = WebFormat.count(post.commentsCount, "comment")
         kudosLabel = WebFormat.count(post.kudosCount, "kudos", plural: "kudos")
         cursor = post.id.description
+    }
+}
+
+/// A group's name linking to its page, as a post card marks a group post.
+struct GroupLink {
+    let name: String
+    let href: String
+
+    init(_ group: GroupSummary) {
+        name = group.name
+        href = "/groups/\(group.id)"
     }
 }
 
@@ -223,5 +238,12 @@ enum WebFormat {
     static func visibilities(selected: Visibility?) -> [WorkoutBuilderView.Choice] {
         let labels: [(Visibility, String)] = [(.public, "Everyone"), (.followers, "Followers"), (.private, "Only me")]
         return labels.map { WorkoutBuilderView.Choice(id: $0.0.rawValue, name: $0.1, selected: $0.0 == selected) }
+    }
+
+    /// The person's groups as audiences of the same select (`group:<id>`), the one whose id is `selected` chosen.
+    static func groupAudiences(_ groups: [GroupSummary], selected: String?) -> [WorkoutBuilderView.Choice] {
+        groups.map {
+            WorkoutBuilderView.Choice(id: "group:\($0.id)", name: $0.name, selected: $0.id.description == selected)
+        }
     }
 }

@@ -37,8 +37,8 @@ struct WebApp {
         web.addRoutes(WebFeedController(feeds: services.feeds, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebComposeController(
-                posts: services.posts, templates: services.templates, media: services.media, pages: pages,
-                clock: services.clock
+                posts: services.posts, templates: services.templates, media: services.media,
+                groups: services.groups, pages: pages, clock: services.clock
             ).endpoints)
         web.addRoutes(WebUploadsController(media: services.media).endpoints)
         web.addRoutes(WebPostsController(posts: services.posts, pages: pages, clock: services.clock).endpoints)
@@ -64,6 +64,13 @@ struct WebApp {
                 links: services.accountLinks, pages: pages, trustForwardedFor: configuration.trustForwardedFor
             ).endpoints)
         web.addRoutes(WebPeopleController(social: services.social, pages: pages).endpoints)
+        web.addRoutes(WebGroupJoinController(groups: services.groups, pages: pages).endpoints)
+        web.addRoutes(
+            WebGroupsController(groups: services.groups, feeds: services.feeds, pages: pages, clock: services.clock)
+                .endpoints)
+        web.addRoutes(WebGroupMembersController(groups: services.groups, pages: pages, clock: services.clock).endpoints)
+        web.addRoutes(
+            WebGroupSettingsController(groups: services.groups, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebSecurityController(
                 accounts: accounts, pages: pages, trustForwardedFor: configuration.trustForwardedFor,

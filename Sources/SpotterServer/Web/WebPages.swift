@@ -93,7 +93,7 @@ struct WebPages: Sendable {
 
 /// Which tab of the top bar is lit.
 enum WebNav: String, Sendable {
-    case none, feed, compose, profile, notifications, search
+    case none, feed, compose, profile, notifications, search, groups
 }
 
 /// What every page template sees: its own content as `page`, and around it what the `header` and `footer`
@@ -114,6 +114,7 @@ struct WebLayout {
     let navProfile: Bool
     let navNotifications: Bool
     let navSearch: Bool
+    let navGroups: Bool
 
     init(title: String, csrf: String, viewer: ViewerView?, socketToken: String?, nav: WebNav, page: Any) {
         self.title = title
@@ -126,6 +127,7 @@ struct WebLayout {
         navProfile = nav == .profile
         navNotifications = nav == .notifications
         navSearch = nav == .search
+        navGroups = nav == .groups
     }
 }
 

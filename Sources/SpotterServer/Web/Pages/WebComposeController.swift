@@ -11,6 +11,8 @@ struct WebComposeController {
     let posts: PostService
     let templates: TemplateService
     let media: MediaService
+    /// The person's groups, which a post may go to instead of the public.
+    let groups: GroupService
     let pages: WebPages
     let clock: any WallClock
 
@@ -25,6 +27,9 @@ struct WebComposeController {
     struct NoteView {
         let text: WorkoutBuilderView.Field
         let visibilities: [WorkoutBuilderView.Choice]
+        let groups: [WorkoutBuilderView.Choice]
+        let hasGroups: Bool
+        let audience: WorkoutBuilderView.Field
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -34,8 +39,13 @@ struct WebComposeController {
             let display = WebDisplay(viewer: viewer)
             let chosen = request.uri.queryParameters["template"].flatMap { WorkoutTemplateID(String($0)) }
             let template = try await chosen.asyncMap { try await templates.workoutTemplate($0, viewer: viewer) }
-            let draft = WorkoutDraft(
+            var draft = WorkoutDraft(
                 template: template, units: display.units, timeZone: display.timeZone, now: clock.now)
+            // `/compose?group=<id>`, from a group's page: the post goes to that group unless changed.
+            if let group = request.uri.queryParameters["group"].map(String.init) {
+                draft.visibility = .group
+                draft.groupID = group
+            }
             return try await compose(draft: draft, problems: [], context: context)
         }
         // The compose page posts to itself when it carries photos without script (a multipart body, allowed to
@@ -60,7 +70,8 @@ struct WebComposeController {
         if let request = form.request(with: photos.ids) {
             do {
                 _ = try await posts.create(request, author: author)
-                return WebPages.redirect(to: "/feed/following")
+                // A post to a group lands on the group's page, where its members read it.
+                return WebPages.redirect(to: request.groupID.map { "/groups/\($0)" } ?? "/feed/following")
             } catch SpotterError.validation(let fields) {
                 form.explain(fields)
             } catch {
@@ -84,14 +95,21 @@ struct WebComposeController {
         let display = WebDisplay(viewer: context.identity?.account)
         let available = try await templates.workoutTemplates(
             viewer: context.identity?.account, author: nil, page: PageRequest(limit: 20))
+        let mine = try await context.identity.asyncMap { try await groups.mine($0.account) } ?? []
+        let audiences = mine.filter { $0.standing.role != nil }.map { GroupSummary(id: $0.id, name: $0.name) }
         let builder = WorkoutBuilderView(
             draft: draft, problems: problems, units: display.units, timeZone: display.timeZone, now: clock.now,
-            available: available.items)
+            available: available.items, groups: audiences)
         let isNote = draft.kind == "note"
         let noteMessage = isNote ? problems.first(where: { $0.input == "note-text" })?.detail : nil
+        let audienceMessage = isNote ? problems.first(where: { $0.input == "note-visibility" })?.detail : nil
         let note = NoteView(
             text: .init(id: "note-text", value: isNote ? draft.text : "", message: noteMessage),
-            visibilities: WebFormat.visibilities(selected: isNote ? draft.visibility : nil))
+            visibilities: WebFormat.visibilities(selected: isNote ? draft.visibility : nil),
+            // A fresh page (`?group=`) chooses the group in both forms; a refused one, in its own.
+            groups: WebFormat.groupAudiences(audiences, selected: isNote || problems.isEmpty ? draft.groupID : nil),
+            hasGroups: !audiences.isEmpty,
+            audience: .init(id: "note-visibility", value: "", message: audienceMessage))
         let photoMessage = problems.first(where: { $0.input == "\(draft.kind)-photo" })?.detail
         var kept: [PhotoPickerView.Item] = []
         if let photos, let viewer = context.identity?.account {

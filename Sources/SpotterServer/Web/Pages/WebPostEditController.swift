@@ -46,7 +46,7 @@ struct WebPostEditController {
 
         init(
             id: PostID, isWorkout: Bool, media: [MediaAttachment] = [], removed: Set<String> = [], title: String,
-            text: String, visibility: String, problems: [FieldError] = []
+            text: String, visibility: String, group: GroupSummary? = nil, problems: [FieldError] = []
         ) {
             self.id = id.description
             self.isWorkout = isWorkout
@@ -64,9 +64,16 @@ struct WebPostEditController {
             self.title = title
             self.text = text
             let labels: [Visibility: String] = [.public: "Everyone", .followers: "Followers", .private: "Only me"]
-            visibilities = Visibility.allCases.map {
-                Choice(value: $0.rawValue, label: labels[$0] ?? $0.rawValue, selected: $0.rawValue == visibility)
-            }
+            // A group post stays in its group (`PostService.update`): its one audience is the group.
+            visibilities =
+                if let group {
+                    [Choice(value: Visibility.group.rawValue, label: group.name, selected: true)]
+                } else {
+                    Visibility.personal.map {
+                        Choice(
+                            value: $0.rawValue, label: labels[$0] ?? $0.rawValue, selected: $0.rawValue == visibility)
+                    }
+                }
             errors = problems.map { "\(EditView.label($0.field)): \($0.detail)" }
             hasErrors = !problems.isEmpty
             titleInvalid = problems.contains { $0.field == "workout.title" }
@@ -120,7 +127,7 @@ struct WebPostEditController {
             }
             let view = EditView(
                 id: post.id, isWorkout: post.workout != nil, media: post.media, title: post.workout?.title ?? "",
-                text: post.text, visibility: post.visibility.rawValue)
+                text: post.text, visibility: post.visibility.rawValue, group: post.group)
             return try await pages.page("post_edit", title: "Edit your post", content: view, context: context)
         }
         routes.post("posts/:id/edit") { _, context in
@@ -149,7 +156,7 @@ struct WebPostEditController {
                 let view = EditView(
                     id: id, isWorkout: post.workout != nil, media: post.media, removed: removed, title: title,
                     text: text,
-                    visibility: visibilityText, problems: problems)
+                    visibility: visibilityText, group: post.group, problems: problems)
                 return try await pages.page(
                     "post_edit", title: "Edit your post", content: view, context: context, status: .unprocessableContent
                 )

@@ -61,6 +61,11 @@ struct WorkoutBuilderView {
     let templateID: String?
     let types: [Choice]
     let visibilities: [Choice]
+    /// The person's groups, the other audiences a post may have (`group:<id>`).
+    let groups: [Choice]
+    let hasGroups: Bool
+    /// The audience select's message, when the choice was refused.
+    let audience: Field
     let isCardio: Bool
     let weightUnit: String
     let weightUnitName: String
@@ -72,7 +77,7 @@ struct WorkoutBuilderView {
 
     init(
         draft: WorkoutDraft, problems: [WorkoutForm.Problem], units: Units, timeZone: TimeZone, now: Date,
-        available: [WorkoutTemplate]
+        available: [WorkoutTemplate], groups: [GroupSummary] = []
     ) {
         let workout = draft.kind == "workout"
         var messages: [String: String] = [:]
@@ -88,6 +93,9 @@ struct WorkoutBuilderView {
         templateID = draft.templateID
         types = WorkoutType.allCases.map { Choice(id: $0.rawValue, name: $0.label, selected: $0 == draft.type) }
         visibilities = WebFormat.visibilities(selected: workout ? draft.visibility : nil)
+        self.groups = WebFormat.groupAudiences(groups, selected: workout ? draft.groupID : nil)
+        hasGroups = !groups.isEmpty
+        audience = field("workout-visibility", "")
         isCardio = draft.type == .cardio
         weightUnit = units.rawValue
         weightUnitName = units == .kg ? "kilograms" : "pounds"

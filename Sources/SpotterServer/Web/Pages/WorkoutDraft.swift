@@ -30,6 +30,8 @@ struct WorkoutDraft {
     var doneAt = ""
     var text = ""
     var visibility: Visibility?
+    /// The group it goes to, when the audience chosen is one of the person's groups (`group:<id>`).
+    var groupID: String?
     var templateID: String?
     var exercises: [Exercise] = [Exercise()]
 
@@ -62,7 +64,7 @@ struct WorkoutDraft {
         minutes = form["duration_min"] ?? (kind == "note" ? "60" : "")
         doneAt = form["done_at"] ?? ""
         text = form.all("text").first ?? ""
-        visibility = form["visibility"].flatMap(Visibility.init(rawValue:))
+        (visibility, groupID) = Self.audience(form["visibility"])
         templateID = form["template_id"]
         let names = form.all("exercise_name")
         let distances = form.all("exercise_distance")
@@ -83,6 +85,14 @@ struct WorkoutDraft {
         }
         for index in exercises.indices where exercises[index].sets.isEmpty { exercises[index].sets = [SetRow()] }
         if exercises.isEmpty { exercises = [Exercise(distanceUnit: units.distance)] }
+    }
+
+    /// The audience select's value: a personal visibility (`public`, `followers`, `private`) or one of the
+    /// person's groups as `group:<id>`.
+    static func audience(_ value: String?) -> (Visibility?, String?) {
+        guard let value else { return (nil, nil) }
+        if value.hasPrefix("group:") { return (.group, String(value.dropFirst("group:".count))) }
+        return (Visibility(rawValue: value).flatMap { Visibility.personal.contains($0) ? $0 : nil }, nil)
     }
 
     /// `datetime-local`'s text for a moment in a time zone.

@@ -24,8 +24,12 @@ struct WorkoutForm {
 
     init(_ draft: WorkoutDraft, units: Units, timeZone: TimeZone, now: Date) {
         self.draft = draft
+        let group = draft.groupID.flatMap(GroupID.init)
+        if draft.groupID != nil, group == nil {
+            add("\(draft.kind)-visibility", "Who can see it", "Pick one of your groups.")
+        }
         guard draft.kind == "workout" else {
-            request = CreatePostRequest(kind: .note, text: draft.text, visibility: draft.visibility)
+            request = CreatePostRequest(kind: .note, text: draft.text, visibility: draft.visibility, groupID: group)
             return
         }
         var exercises: [ExerciseEntry] = []
@@ -74,7 +78,8 @@ struct WorkoutForm {
         let workout = WorkoutRecord(
             title: draft.title, type: draft.type, startTime: doneAt - TimeInterval(minutes * 60), endTime: doneAt,
             exercises: exercises, templateID: draft.templateID.flatMap(WorkoutTemplateID.init))
-        request = CreatePostRequest(kind: .workout, text: draft.text, visibility: draft.visibility, workout: workout)
+        request = CreatePostRequest(
+            kind: .workout, text: draft.text, visibility: draft.visibility, workout: workout, groupID: group)
     }
 
     /// Adds what `PostRules` refused: each field error lands on the input its JSON path names.
@@ -121,7 +126,7 @@ struct WorkoutForm {
         let workoutText = draft.kind == "workout"
         switch path {
         case "text": return (workoutText ? "workout-text" : "note-text", workoutText ? "How did it go?" : "Note")
-        case "visibility": return ("workout-visibility", "Who can see it")
+        case "visibility", "group_id": return ("\(draft.kind)-visibility", "Who can see it")
         case "workout.title": return ("title", "Title")
         case "workout.start_time", "workout.end_time": return ("duration", "Minutes")
         case "workout.exercises": return ("exercise-0", "Exercises")

@@ -9,7 +9,10 @@
   if (!userID || !token) return;
 
   const status = document.getElementById("connection-status");
-  const liveTopic = document.querySelector("[data-live-topic]")?.dataset.liveTopic;
+  const liveFeed = document.querySelector("[data-live-topic]");
+  const liveTopic = liveFeed?.dataset.liveTopic;
+  // A group's page shows new posts in place (`data-live-insert`); the feeds count them in "N new posts".
+  const insertsPosts = liveFeed?.hasAttribute("data-live-insert");
   const newPostsBar = document.getElementById("new-posts");
   const freshPosts = new Set();
   let socket = null;
@@ -93,14 +96,14 @@
       case "new_post":
         if (topic !== liveTopic) break;
         newestPostID = payload.id;
-        announce(payload.id);
+        insertsPosts ? insertPost(payload.id) : announce(payload.id);
         break;
       case "phx_reply": {
         // A rejoin's reply carries what was posted while the socket was down, or asks for a reload.
         const response = topic === liveTopic ? payload.response || {} : {};
         for (const post of response.missed || []) {
           newestPostID = post.id;
-          announce(post.id);
+          insertsPosts ? insertPost(post.id) : announce(post.id);
         }
         if (response.reset && newPostsBar) {
           newPostsBar.textContent = "New posts: reload";
@@ -157,6 +160,21 @@
   document.addEventListener("input", (event) => {
     if (commentsPending && event.target.closest("#comment-list") && event.target.value.trim() === "") refreshComments();
   });
+
+  // A new post shown in place: its card as the server renders it for this viewer, newest on top.
+  async function insertPost(id) {
+    if (document.querySelector(`[data-post-id="${CSS.escape(id)}"]`)) return;
+    try {
+      const response = await fetch(`/posts/${encodeURIComponent(id)}?fragment=1`, { credentials: "same-origin" });
+      if (!response.ok || document.querySelector(`[data-post-id="${CSS.escape(id)}"]`)) return;
+      const template = document.createElement("template");
+      template.innerHTML = (await response.text()).trim();
+      const card = template.content.firstElementChild;
+      if (!card) return;
+      liveFeed.querySelector(".empty")?.remove();
+      liveFeed.prepend(card);
+    } catch { /* offline: the rejoin's missed posts bring it */ }
+  }
 
   async function refreshPost(id) {
     const cards = document.querySelectorAll(`article[data-post-id="${CSS.escape(id)}"]`);

@@ -1,0 +1,155 @@
+import Foundation
+import Hummingbird
+import SpotterCore
+import SpotterModels
+
+/// `/groups/<id>/members`: who is in a group. Admins also see the people asking to join (Approve, Deny) and
+/// Remove and Ban on the members below them; the owner makes and unmakes admins and hands the group on.
+///
+/// Each button is a small form that posts and comes back here (POST/redirect/GET); `GroupService` decides.
+struct WebGroupMembersController {
+    let groups: GroupService
+    let pages: WebPages
+    let clock: any WallClock
+
+    static let pageSize = 50
+
+    struct MemberView {
+        let userID: String
+        let username: String
+        let displayName: String
+        let initials: String
+        let avatarURL: String?
+        let avatarSize = "small"
+        let roleLabel: String?
+        let isYou: Bool
+        let mayRemove: Bool
+        let mayMakeAdmin: Bool
+        let mayMakeMember: Bool
+        let mayTransfer: Bool
+    }
+
+    struct RequestView {
+        let userID: String
+        let username: String
+        let displayName: String
+        let initials: String
+        let avatarURL: String?
+        let avatarSize = "small"
+        let askedLabel: String
+    }
+
+    struct MembersView {
+        let group: GroupView
+        let members: [MemberView]
+        let requests: [RequestView]
+        let hasRequests: Bool
+        let nextHref: String?
+        let notice: String?
+        let onMembers = true
+    }
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("groups/:id/members") { request, context in
+            let id: GroupID = try context.webID("id")
+            let query = request.uri.queryParameters
+            return try await members(
+                id, after: query["after"].flatMap { UserID(String($0)) },
+                notice: query["done"].flatMap { Self.notices[String($0)] }, context: context)
+        }
+        for (action, approve) in [("approve", true), ("deny", false)] {
+            routes.post("groups/:id/requests/:user/\(action)") { _, context in
+                let id: GroupID = try context.webID("id")
+                try await groups.answerRequest(
+                    id, from: try context.webID("user"), approve: approve, by: try context.requireWebViewer())
+                return WebPages.redirect(to: "/groups/\(id)/members?done=\(action)d")
+            }
+        }
+        for (action, ban) in [("remove", false), ("ban", true)] {
+            routes.post("groups/:id/members/:user/\(action)") { _, context in
+                let id: GroupID = try context.webID("id")
+                try await groups.remove(id, try context.webID("user"), ban: ban, by: try context.requireWebViewer())
+                return WebPages.redirect(to: "/groups/\(id)/members?done=\(ban ? "banned" : "removed")")
+            }
+        }
+        routes.post("groups/:id/members/:user/role") { _, context in
+            let id: GroupID = try context.webID("id")
+            guard let role = context.web.form["role"].flatMap(GroupRole.init(rawValue:)) else {
+                throw SpotterError.invalid("role", "must be admin or member")
+            }
+            try await groups.setRole(id, of: try context.webID("user"), to: role, by: try context.requireWebViewer())
+            return WebPages.redirect(to: "/groups/\(id)/members?done=role")
+        }
+        routes.post("groups/:id/members/:user/transfer") { _, context in
+            let id: GroupID = try context.webID("id")
+            _ = try await groups.transfer(id, to: try context.webID("user"), by: try context.requireWebViewer())
+            return WebPages.redirect(to: "/groups/\(id)/members?done=transferred")
+        }
+        return routes
+    }
+
+    static let notices = [
+        "approved": "They are in.",
+        "denied": "The request is turned down.",
+        "removed": "They are removed from the group.",
+        "banned": "They are removed and can't join again.",
+        "role": "Their role is changed.",
+        "transferred": "The group is theirs now; you stay as an admin.",
+    ]
+
+    private func members(
+        _ id: GroupID, after: UserID?, notice: String?, context: AppRequestContext
+    ) async throws -> Response {
+        let viewer = context.viewer
+        let found = try await groups.get(id, viewer: viewer)
+        let group = GroupView(found, viewer: viewer)
+        var people = try await groups.members(id, viewer: viewer, after: after, limit: Self.pageSize + 1)
+        let more = people.count > Self.pageSize
+        people = Array(people.prefix(Self.pageSize))
+        let role = found.standing.role
+        let members = people.map { member in
+            let isYou = member.person.id == viewer?.id
+            let isOwner = role == .owner && !isYou
+            return MemberView(
+                userID: member.person.id.description, username: member.person.username,
+                displayName: member.person.displayName, initials: ViewerView.initials(of: member.person.displayName),
+                avatarURL: member.person.avatarURL, roleLabel: Self.label(member.role), isYou: isYou,
+                mayRemove: !isYou && role.map { GroupPolicy.mayRemove(Self.standing(member.role), by: $0) } == true,
+                mayMakeAdmin: isOwner && member.role == .member, mayMakeMember: isOwner && member.role == .admin,
+                mayTransfer: isOwner && member.role != .owner)
+        }
+        let requests = group.isAdmin ? try await groups.requests(id, by: try context.requireWebViewer()) : []
+        let now = clock.now
+        let timeZone = WebDisplay(viewer: viewer).timeZone
+        let view = MembersView(
+            group: group, members: members,
+            requests: requests.map {
+                RequestView(
+                    userID: $0.person.id.description, username: $0.person.username,
+                    displayName: $0.person.displayName, initials: ViewerView.initials(of: $0.person.displayName),
+                    avatarURL: $0.person.avatarURL,
+                    askedLabel: WebFormat.relative($0.requestedAt, now: now, timeZone: timeZone))
+            }, hasRequests: !requests.isEmpty,
+            nextHref: more ? people.last.map { "/groups/\(id)/members?after=\($0.person.id)" } : nil, notice: notice)
+        return try await pages.page(
+            "group_members", title: "Members of \(found.name)", content: view, context: context, nav: .groups)
+    }
+
+    /// A member's standing, from their role.
+    static func standing(_ role: GroupRole) -> GroupStanding {
+        switch role {
+        case .owner: .owner
+        case .admin: .admin
+        case .member: .member
+        }
+    }
+
+    static func label(_ role: GroupRole) -> String? {
+        switch role {
+        case .owner: "Owner"
+        case .admin: "Admin"
+        case .member: nil
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Hummingbird
+import SpotterCore
+import SpotterModels
+
+/// `/groups` (my groups and discovery), `/groups/new`, and a group's page `/groups/<id>`: its about, its posts
+/// (live on the `group:<id>` topic) and the Join, Ask to join or Leave its viewer may use.
+///
+/// Every rule is `GroupService`'s, as for the API: a group someone may not see is the 404 page, an action they
+/// may not take the 403 page with its reason.
+struct WebGroupsController {
+    let groups: GroupService
+    let feeds: FeedService
+    let pages: WebPages
+    let clock: any WallClock
+
+    struct ListView {
+        let signedIn: Bool
+        let mine: [GroupView]
+        let hasMine: Bool
+        let invitations: [GroupView]
+        let hasInvitations: Bool
+        let query: String
+        /// The query when there is one, for "No groups found for …".
+        let searched: String?
+        let found: [GroupView]
+        let nothingFound: Bool
+        let notice: String?
+    }
+
+    struct NewView {
+        let form: GroupFormView
+    }
+
+    struct PageView {
+        let group: GroupView
+        let posts: [PostView]
+        let isEmpty: Bool
+        let nextHref: String?
+        let liveTopic: String?
+        let signedOut: Bool
+        /// Where "Sign in to join" returns to.
+        let signinHref: String
+        let notice: String?
+        let onPosts = true
+    }
+
+    var endpoints: RouteCollection<AppRequestContext> {
+        let routes = RouteCollection(context: AppRequestContext.self)
+        routes.get("groups") { request, context in
+            let query = request.uri.queryParameters
+            return try await list(
+                query: query["q"].map(String.init) ?? "", notice: query["done"].flatMap { Self.notices[String($0)] },
+                context: context)
+        }
+        routes.get("groups/new") { _, context in
+            let viewer = try context.requireWebViewer()
+            return try await new(GroupFormView(timeZone: viewer.profile.timeZone), context: context)
+        }
+        routes.post("groups") { _, context in
+            let viewer = try context.requireWebViewer()
+            let form = context.web.form
+            do {
+                let request = CreateGroupRequest(
+                    name: form.all("name").first ?? "", description: form.all("description").first ?? "",
+                    access: try form.groupAccess(), timeZone: form["time_zone"])
+                let group = try await groups.create(request, by: viewer)
+                return WebPages.redirect(to: "/groups/\(group.id)?done=created")
+            } catch {
+                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                var problems: [FieldError] = []
+                if case SpotterError.validation(let fields) = error { problems = fields }
+                let view = GroupFormView(
+                    form: form, defaultTimeZone: viewer.profile.timeZone, problems: problems,
+                    errors: problems.isEmpty ? messages : [])
+                var response = try await new(view, context: context)
+                response.status = status
+                return response
+            }
+        }
+        routes.get("groups/:id") { request, context in
+            try await page(try context.webID("id"), request: request, context: context)
+        }
+        routes.post("groups/:id/join") { _, context in
+            let group = try await groups.join(try context.webID("id"), by: try context.requireWebViewer())
+            return WebPages.redirect(
+                to: "/groups/\(group.id)?done=\(group.standing == .requested ? "requested" : "joined")")
+        }
+        routes.post("groups/:id/leave") { _, context in
+            try await groups.leave(try context.webID("id"), by: try context.requireWebViewer())
+            // A private group no longer exists for someone who left it: back to the list.
+            return WebPages.redirect(to: "/groups?done=left")
+        }
+        return routes
+    }
+
+    static let notices = [
+        "created": "Your group is ready. Invite people from its settings.",
+        "joined": "You joined the group.",
+        "requested": "You asked to join. An admin will let you in.",
+        "left": "You left the group.",
+        "deleted": "The group is deleted.",
+    ]
+
+    private func list(query: String, notice: String?, context: AppRequestContext) async throws -> Response {
+        let viewer = context.viewer
+        let mine = try await viewer.asyncMap { try await groups.mine($0) } ?? []
+        let invitations = try await viewer.asyncMap { viewer in
+            var seen = Set<GroupID>()
+            var invited: [GroupView] = []
+            for invitation in try await groups.invitations(for: viewer) where seen.insert(invitation.group.id).inserted
+            {
+                invited.append(GroupView(try await groups.get(invitation.group.id, viewer: viewer), viewer: viewer))
+            }
+            return invited
+        }
+        let found = try await groups.discover(query, viewer: viewer)
+        let view = ListView(
+            signedIn: viewer != nil, mine: mine.map { GroupView($0, viewer: viewer) }, hasMine: !mine.isEmpty,
+            invitations: invitations ?? [], hasInvitations: !(invitations ?? []).isEmpty, query: query,
+            searched: query.isEmpty ? nil : query,
+            found: found.map { GroupView($0, viewer: viewer) }, nothingFound: found.isEmpty, notice: notice)
+        return try await pages.page("groups", title: "Groups", content: view, context: context, nav: .groups)
+    }
+
+    private func new(_ form: GroupFormView, context: AppRequestContext) async throws -> Response {
+        try await pages.page(
+            "group_new", title: "New group", content: NewView(form: form), context: context, nav: .groups)
+    }
+
+    private func page(_ id: GroupID, request: Request, context: AppRequestContext) async throws -> Response {
+        let viewer = context.viewer
+        let group = GroupView(try await groups.get(id, viewer: viewer), viewer: viewer)
+        let query = request.uri.queryParameters
+        let cursor = query["cursor"].map(String.init)
+        var posts: [PostView] = []
+        var nextHref: String?
+        if group.canReadPosts {
+            let page = try await feeds.group(
+                id, viewer: viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
+            let now = clock.now
+            posts = page.items.map { PostView($0, now: now, viewer: viewer) }
+            nextHref = page.nextCursor.map { "/groups/\(id)?cursor=\($0)" }
+        }
+        if query["fragment"] != nil {
+            return pages.fragment(
+                "feed_items",
+                content: WebFeedController.FragmentView(posts: posts, nextHref: nextHref, csrf: context.web.csrfToken))
+        }
+        let view = PageView(
+            group: group, posts: posts, isEmpty: posts.isEmpty, nextHref: nextHref,
+            liveTopic: group.canReadPosts && viewer != nil && cursor == nil ? "group:\(id)" : nil,
+            signedOut: viewer == nil, signinHref: ReturnTo.signinPath(returningTo: request),
+            notice: query["done"].flatMap { Self.notices[String($0)] })
+        return try await pages.page("group", title: group.name, content: view, context: context, nav: .groups)
+    }
+}
