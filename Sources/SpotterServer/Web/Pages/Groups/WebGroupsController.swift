@@ -41,6 +41,8 @@ struct WebGroupsController {
         let signedOut: Bool
         /// Where "Sign in to join" returns to.
         let signinHref: String
+        /// Whether the membership card has anything to show (the owner's may have nothing).
+        let hasActions: Bool
         let notice: String?
         let onPosts = true
     }
@@ -151,6 +153,8 @@ struct WebGroupsController {
             group: group, posts: posts, isEmpty: posts.isEmpty, nextHref: nextHref,
             liveTopic: group.canReadPosts && viewer != nil && cursor == nil ? "group:\(id)" : nil,
             signedOut: viewer == nil, signinHref: ReturnTo.signinPath(returningTo: request),
+            hasActions: viewer == nil || group.pendingLabel != nil || group.canJoin || group.canAsk
+                || group.hasRequested || group.isInvited || group.canLeave,
             notice: query["done"].flatMap { Self.notices[String($0)] })
         return try await pages.page("group", title: group.name, content: view, context: context, nav: .groups)
     }
