@@ -1,8 +1,8 @@
 """Every page of the web app through axe-core: signed out and signed in, light and dark, desktop and phone.
 
 The pages are the two lists below; a page added to the web app gets a line there. `{me}`, `{post}`,
-`{comment}` and `{other}` are filled in from the people and post the story makes. Dark mode and the phone's header with its
-menu open are screenshotted.
+`{comment}`, `{other}`, `{group}` and `{code}` (an invitation link's) are filled in from the people, post and
+club the story makes. Dark mode and the phone's header with its menu open are screenshotted.
 """
 
 import re
@@ -28,6 +28,10 @@ SIGNED_OUT_PAGES = [
     "/tags/legday",
     "/u/{other}/followers",
     "/u/{other}/following",
+    "/groups",
+    "/groups/{group}",
+    "/groups/{group}/members",
+    "/groups/join/{code}",
     "/no/such/page",
 ]
 
@@ -57,6 +61,14 @@ SIGNED_IN_PAGES = [
     "/settings/people",
     "/settings/security",
     "/confirm-email?token=spl_not_a_real_one",
+    "/groups",
+    "/groups?q=bench",
+    "/groups/new",
+    "/groups/{group}",
+    "/groups/{group}/members",
+    "/groups/{group}/settings",
+    "/groups/{group}/delete",
+    "/groups/join/{code}",
     "/no/such/page",
 ]
 
@@ -88,11 +100,24 @@ class AccessibilityStory(BrowserStory):
         self.bo.find_element(By.CSS_SELECTOR, "#comment-form button[type=submit]").click()
         comment = self.wait(self.bo, ec.presence_of_element_located((By.CSS_SELECTOR, "#comment-list li.comment")))
         comment = comment.get_attribute("data-comment-id")
+        # Otto's open club, with a post to it and an invitation link (Ally is neither member nor admin of it).
+        self.bo.get(f"{BASE}/groups/new")
+        self.bo.find_element(By.ID, "group-name").send_keys(f"Bench Club {self.suffix}")
+        self.bo.find_element(By.CSS_SELECTOR, "#group-form button[type=submit]").click()
+        self.wait(self.bo, ec.presence_of_element_located((By.ID, "group-note-form")))
+        group = re.search(r"/groups/([0-9a-f-]+)", self.bo.current_url).group(1)
+        self.bo.find_element(By.ID, "group-note-text").send_keys("Bench night is Thursday")
+        self.bo.find_element(By.CSS_SELECTOR, "#group-note-form button[type=submit]").click()
+        self.wait(self.bo, ec.presence_of_element_located((By.CSS_SELECTOR, "#feed article.post")))
+        self.bo.get(f"{BASE}/groups/{group}/settings")
+        self.bo.find_element(By.CSS_SELECTOR, "#link-form button[type=submit]").click()
+        link = self.wait(self.bo, ec.presence_of_element_located((By.ID, "invitation-link"))).get_attribute("value")
+        code = link.rsplit("/", 1)[1]
         self.sign_up(self.ana, me)
         self.ana.get(f"{BASE}/u/{other}")
         self.ana.find_element(By.ID, "follow-button").click()
         self.wait(self.ana, ec.text_to_be_present_in_element((By.ID, "follow-button"), "Following"))
-        names = {"me": me, "other": other, "post": post, "comment": comment}
+        names = {"me": me, "other": other, "post": post, "comment": comment, "group": group, "code": code}
 
         # Signed in, at desktop size (Ally) and on a phone (Otto).
         self.visit_all(self.ana, SIGNED_IN_PAGES, names, "signed in, desktop")
