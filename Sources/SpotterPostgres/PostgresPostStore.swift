@@ -279,7 +279,7 @@ struct PostgresPostStore: PostStore {
             createdAt: try r[8].decode(Date.self), editedAt: try r[9].decode(Date?.self),
             kudosCount: try r[14].decode(Int.self), commentsCount: try r[15].decode(Int.self), kudosPreview: [],
             kudosedByMe: try r[16].decode(Bool.self), media: StoredMedia.decode(try r[17].decode(String.self)),
-            group: group)
+            group: group, children: StoredJSON.decode([ChildSummary].self, from: try r[20].decode(String?.self)) ?? [])
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {

@@ -175,6 +175,7 @@ struct SQLitePostStore: PostStore {
         case .tag(let tag):
             clauses.append("p.id IN (SELECT post_id FROM post_tags WHERE tag = :tag)")
             clauses.append(SQLitePostSQL.notMuted)
+            clauses.append(SQLitePostSQL.namesNoChild)
             _ = arguments.append(contentsOf: ["tag": tag])
         case .author(let author):
             clauses.append("p.author_id = :author")
@@ -340,7 +341,8 @@ struct SQLitePostStore: PostStore {
             editedAt: (row[Column.editedAt.index] as Double?).map(Date.init(sqliteValue:)),
             kudosCount: row[Column.kudosCount.index], commentsCount: row[Column.commentsCount.index],
             kudosPreview: [], kudosedByMe: row[Column.kudosedByMe.index],
-            media: StoredMedia.decode(row[Column.media.index]), group: group)
+            media: StoredMedia.decode(row[Column.media.index]), group: group,
+            children: StoredJSON.decode([ChildSummary].self, from: row[Column.children.index]) ?? [])
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {

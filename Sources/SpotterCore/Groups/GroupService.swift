@@ -41,6 +41,13 @@ public struct GroupService: Sendable {
     public func update(_ id: GroupID, with request: UpdateGroupRequest, by actor: AccountRecord) async throws -> Group {
         let (group, standing) = try await permitted(.editSettings, id, actor: actor)
         let updated = try GroupRules.applied(request, to: group)
+        if updated.access != group.access,
+            !ChildSafetyPolicy.mayChangeAccess(
+                to: updated.access, holdsChildContent: try await storage.children.groupHoldsChildContent(id))
+        {
+            throw SpotterError.conflict(
+                field: "access", detail: "This group holds posts that name a child; it stays private while it does.")
+        }
         try await storage.groups.update(updated)
         return try await view(updated, standing: standing)
     }

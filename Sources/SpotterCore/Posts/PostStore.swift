@@ -170,6 +170,8 @@ public struct PostRecord: Sendable, Equatable {
     public var media: [MediaAttachment]
     /// The group it was posted to; set exactly when `visibility` is `group`.
     public var groupID: GroupID?
+    /// The child profiles it names (only ever in a private group: `ChildSafetyPolicy`).
+    public var childIDs: [ChildProfileID] = []
 
     public init(
         id: PostID, authorID: UserID, kind: PostKind, text: String, visibility: Visibility, workout: WorkoutRecord?,
