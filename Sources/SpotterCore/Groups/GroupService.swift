@@ -11,14 +11,18 @@ public struct GroupService: Sendable {
     let events: (any EventBus)?
     /// The site's address, for invitation links; `nil` gives links as paths.
     let siteURL: String?
+    /// Who tells people of invitations, requests, acceptances and removals; `nil` in tools.
+    let notifier: Notifier?
 
     public init(
-        storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil, siteURL: String? = nil
+        storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil, siteURL: String? = nil,
+        notifier: Notifier? = nil
     ) {
         self.storage = storage
         self.clock = clock
         self.events = events
         self.siteURL = siteURL
+        self.notifier = notifier
     }
 
     // MARK: Groups
@@ -99,6 +103,7 @@ public struct GroupService: Sendable {
         }
         if GroupPolicy.allows(.askToJoin, standing: standing, access: group.access) {
             try await storage.groups.addRequest(person.id, to: id, at: clock.now)
+            await notifier?.notify(.groupJoinRequested(group: group, requester: person.id))
             return try await view(group, standing: .requested)
         }
         if standing == .requested { return try await view(group, standing: standing) }
@@ -134,12 +139,13 @@ public struct GroupService: Sendable {
     public func answerRequest(
         _ id: GroupID, from user: UserID, approve: Bool, by actor: AccountRecord
     ) async throws {
-        _ = try await permitted(.manageRequests, id, actor: actor)
+        let (group, _) = try await permitted(.manageRequests, id, actor: actor)
         guard try await storage.groups.standing(of: user, in: id) == .requested else {
             throw SpotterError.notFound("No such request.")
         }
         if approve {
             try await storage.groups.setMember(user, in: id, role: .member, at: clock.now)
+            await notifier?.notify(.groupRequestAccepted(group: group, user: user, by: actor.id))
         } else {
             try await storage.groups.removeMember(user, from: id)
         }
@@ -176,7 +182,7 @@ public struct GroupService: Sendable {
 
     /// Removes a member (or a request, or an invitation by name); `ban` keeps them from coming back.
     public func remove(_ id: GroupID, _ user: UserID, ban: Bool, by actor: AccountRecord) async throws {
-        let (_, standing) = try await permitted(.removeMembers, id, actor: actor)
+        let (group, standing) = try await permitted(.removeMembers, id, actor: actor)
         guard let role = standing.role else { throw SpotterError.forbidden("Only admins remove members.") }
         let target = try await storage.groups.standing(of: user, in: id)
         guard user != actor.id else { throw SpotterError.invalid("user_id", "To leave the group, leave it.") }
@@ -193,6 +199,7 @@ public struct GroupService: Sendable {
             }
             if target.role != nil { await events?.publish(.groupAccessEnded(id, user)) }
         }
+        if target.role != nil { await notifier?.notify(.groupRemoved(group: group, user: user, by: actor.id)) }
     }
 
     public func unban(_ id: GroupID, _ user: UserID, by actor: AccountRecord) async throws {
@@ -248,6 +255,7 @@ public struct GroupService: Sendable {
                 try await storage.groups.setMember(invitee.id, in: id, role: .member, at: now)
             }
         }
+        if let invitee { await notifier?.notify(.groupInvited(group: group, invitee: invitee.id, by: actor.id)) }
         var invitation = try await view(record, group: group)
         invitation.code = code
         invitation.url = code.map(link)

@@ -99,6 +99,7 @@ public struct PostService: Sendable {
             if !mediaIDs.isEmpty { try await storage.media.attach(mediaIDs, to: id, at: now) }
             await events?.publish(.postCreated(id, author: author.id))
             await notifier?.notify(.posted(record))
+            if let group { await notifier?.notify(.groupPosted(record, group: group)) }
             return record
         }
         if workout?.completed == true || !mediaIDs.isEmpty || !children.isEmpty {
