@@ -39,7 +39,7 @@ public struct GroupService: Sendable {
     /// The group's about page as `viewer` sees it.
     public func get(_ id: GroupID, viewer: AccountRecord?) async throws -> Group {
         let (group, standing) = try await visible(id, viewer: viewer)
-        return try await view(group, standing: standing)
+        return try await view(group, standing: standing, viewer: viewer?.id)
     }
 
     public func update(_ id: GroupID, with request: UpdateGroupRequest, by actor: AccountRecord) async throws -> Group {
@@ -71,7 +71,7 @@ public struct GroupService: Sendable {
     public func mine(_ viewer: AccountRecord) async throws -> [Group] {
         var groups: [Group] = []
         for (group, role) in try await storage.groups.groups(of: viewer.id) {
-            groups.append(try await view(group, standing: GroupStanding(role)))
+            groups.append(try await view(group, standing: GroupStanding(role), viewer: viewer.id))
         }
         return groups
     }
@@ -396,13 +396,34 @@ public struct GroupService: Sendable {
 
     // MARK: Views
 
-    private func view(_ group: GroupRecord, standing: GroupStanding) async throws -> Group {
+    private func view(_ group: GroupRecord, standing: GroupStanding, viewer: UserID? = nil) async throws -> Group {
         let pending =
             standing.role.map { $0 >= .admin } == true ? try await storage.groups.requests(for: group.id).count : nil
+        var newPosts: Int?
+        if standing.role != nil, let viewer {
+            newPosts = try await storage.posts.countNewer(
+                in: group.id, after: try await storage.groups.seenMarker(of: viewer, in: group.id), viewer: viewer,
+                cap: Self.newPostsCap)
+        }
         return Group(
             id: group.id, name: group.name, description: group.description, avatarURL: group.avatarURL,
             timeZone: group.timeZone, access: group.access, memberCount: group.memberCount,
-            createdAt: group.createdAt, standing: standing, pendingRequests: pending)
+            createdAt: group.createdAt, standing: standing, pendingRequests: pending, newPosts: newPosts)
+    }
+
+    /// How far "new since you last looked" counts.
+    public static let newPostsCap = 100
+
+    /// Marks the group's posts seen up to `post` (a post of the group the member may see); the marker only
+    /// moves forward. Answers the group with its new count.
+    public func markSeen(_ id: GroupID, upTo post: PostID, by member: AccountRecord) async throws -> Group {
+        let (group, standing) = try await visible(id, viewer: member)
+        guard standing.role != nil else { throw SpotterError.forbidden("Only members keep track of what they saw.") }
+        guard try await storage.posts.record(post)?.groupID == id,
+            try await storage.posts.post(post, viewer: member.id) != nil
+        else { throw SpotterError.invalid("up_to", "is not a post of this group") }
+        try await storage.groups.markSeen(member.id, in: id, upTo: post)
+        return try await view(group, standing: standing, viewer: member.id)
     }
 
     private func view(_ record: GroupInvitationRecord, group: GroupRecord) async throws -> GroupInvitation {
