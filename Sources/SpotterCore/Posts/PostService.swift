@@ -431,7 +431,7 @@ public struct PostService: Sendable {
     }
 
     /// Normalised (trimmed, lowercased, spaces collapsed) so trivial variations count as the same text.
-    static func textHash(_ text: String) -> String {
+    public static func textHash(_ text: String) -> String {
         let normalised = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return SHA256.hash(data: Data(normalised.utf8)).map { String(format: "%02x", $0) }.joined()
     }
