@@ -195,3 +195,9 @@ public struct GroupInvitationID: TypedID {
     public let rawValue: UUID
     public init(rawValue: UUID) { self.rawValue = rawValue }
 }
+
+/// Identifies a child profile (a child a parent manages; no login, no keys).
+public struct ChildProfileID: TypedID {
+    public let rawValue: UUID
+    public init(rawValue: UUID) { self.rawValue = rawValue }
+}

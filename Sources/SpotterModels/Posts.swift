@@ -37,12 +37,14 @@ public struct Post: Codable, Sendable, Equatable {
     public var media: [MediaAttachment]
     /// The group it was posted to (visibility `group`), else `nil`.
     public var group: GroupSummary?
+    /// The child profiles it names (posted for a child, in a private group).
+    public var children: [ChildSummary]
 
     public init(
         id: PostID, kind: PostKind, author: AuthorSummary, text: String, visibility: Visibility,
         workout: WorkoutRecord?, hashtags: [String], mentions: [String], personalRecords: [PersonalRecord],
         createdAt: Date, editedAt: Date?, kudosCount: Int, commentsCount: Int, kudosPreview: [AuthorSummary],
-        kudosedByMe: Bool, media: [MediaAttachment] = [], group: GroupSummary? = nil
+        kudosedByMe: Bool, media: [MediaAttachment] = [], group: GroupSummary? = nil, children: [ChildSummary] = []
     ) {
         self.id = id
         self.kind = kind
@@ -61,10 +63,11 @@ public struct Post: Codable, Sendable, Equatable {
         self.kudosedByMe = kudosedByMe
         self.media = media
         self.group = group
+        self.children = children
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, author, text, visibility, workout, hashtags, mentions, media, group
+        case id, kind, author, text, visibility, workout, hashtags, mentions, media, group, children
         case personalRecords = "personal_records"
         case createdAt = "created_at"
         case editedAt = "edited_at"
@@ -94,6 +97,7 @@ public struct Post: Codable, Sendable, Equatable {
         // Posts a client cached before photos existed have none.
         media = try container.decodeIfPresent([MediaAttachment].self, forKey: .media) ?? []
         group = try container.decodeIfPresent(GroupSummary.self, forKey: .group)
+        children = try container.decodeIfPresent([ChildSummary].self, forKey: .children) ?? []
     }
 }
 
@@ -107,10 +111,12 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     public var mediaIDs: [MediaID]?
     /// Posts to this group instead of the public (visibility `group`, which may be left out).
     public var groupID: GroupID?
+    /// Child profiles the post is for (the author is their guardian); only a private group may take it.
+    public var childIDs: [ChildProfileID]?
 
     public init(
         kind: PostKind, text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil,
-        mediaIDs: [MediaID]? = nil, groupID: GroupID? = nil
+        mediaIDs: [MediaID]? = nil, groupID: GroupID? = nil, childIDs: [ChildProfileID]? = nil
     ) {
         self.kind = kind
         self.text = text
@@ -118,12 +124,14 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
         self.workout = workout
         self.mediaIDs = mediaIDs
         self.groupID = groupID
+        self.childIDs = childIDs
     }
 
     enum CodingKeys: String, CodingKey {
         case kind, text, visibility, workout
         case mediaIDs = "media_ids"
         case groupID = "group_id"
+        case childIDs = "child_ids"
     }
 }
 

@@ -65,7 +65,7 @@ struct PostgresSearchStore: SearchStore {
             SELECT t.tag, COUNT(*) FROM post_tags t
             JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id
             WHERE t.tag LIKE \(try builder.bind(SearchTerms.likePrefix(prefix))) AND p.visibility = 'public'
-              AND \(PostgresPostSQL.visible)
+              AND \(PostgresPostSQL.visible) AND \(PostgresPostSQL.namesNoChild)
             GROUP BY t.tag ORDER BY COUNT(*) DESC, t.tag LIMIT \(try builder.bind(limit))
             """
         var tags: [TagCount] = []
@@ -87,7 +87,7 @@ struct PostgresSearchStore: SearchStore {
             SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
             WHERE to_tsvector('simple', post_search_text(p.text, p.workout))
                   @@ to_tsquery('simple', \(try builder.bind(prefixQuery)))
-              AND \(PostgresPostSQL.visible)
+              AND \(PostgresPostSQL.visible) AND \(PostgresPostSQL.namesNoChild)
             ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
             """
         return try await posts.hydrate(builder.query(sql), viewer: viewer)

@@ -178,6 +178,7 @@ enum GlobalFeedShape: FeedSourceShape {
 enum TagFeedShape: FeedSourceShape {
     static let clauses = [
         "p.id IN (SELECT post_id FROM post_tags WHERE tag = $SOURCE::text)", PostgresPostSQL.notMuted,
+        PostgresPostSQL.namesNoChild,
     ]
     static let bindsValue = true
     static let planFitsAll = false

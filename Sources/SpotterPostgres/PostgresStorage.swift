@@ -31,6 +31,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let deliveries: any DeliveryQueue
     public let media: any MediaStore
     public let groups: any GroupStore
+    public let children: any ChildProfileStore
     public let nostr: any NostrStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger, eventChannel: String = "spotter_events") {
@@ -54,6 +55,7 @@ public final class PostgresStorage: SpotterStorage, Service {
         deliveries = PostgresDeliveryQueue(client: database, logger: logger)
         media = PostgresMediaStore(client: database, logger: logger)
         groups = PostgresGroupStore(client: database, logger: logger)
+        children = PostgresChildProfileStore(client: database, logger: logger)
         nostr = PostgresNostrStore(client: database, logger: logger)
     }
 

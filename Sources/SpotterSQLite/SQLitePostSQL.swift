@@ -54,6 +54,9 @@ enum SQLitePostSQL {
         FROM users u JOIN user_counts c ON c.user_id = u.id WHERE u.id = :author
         """
 
+    /// Posts that name no child: search and hashtag feeds list nothing else (`ChildSafetyPolicy`).
+    static let namesNoChild = "NOT EXISTS (SELECT 1 FROM post_children pc WHERE pc.post_id = p.id)"
+
     static let notMuted = """
         NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = :viewer AND m.muted_id = p.author_id)
         """
@@ -130,7 +133,7 @@ enum SQLitePostSQL {
     enum Column: Int, SQLiteColumns {
         case id, kind, text, visibility, workout, records, hashtags, mentions, createdAt, editedAt
         case authorID, username, displayName, avatarURL, kudosCount, commentsCount, kudosedByMe, media
-        case groupID, groupName
+        case groupID, groupName, children
 
         var sql: String {
             switch self {
@@ -154,6 +157,13 @@ enum SQLitePostSQL {
             case .media: "p.media"
             case .groupID: "p.group_id"
             case .groupName: "(SELECT g.name FROM groups g WHERE g.id = p.group_id)"
+            // Only a group post can name a child: others skip the read.
+            case .children:
+                """
+                CASE WHEN p.group_id IS NULL THEN NULL ELSE
+                  (SELECT json_group_array(json_object('id', c.id, 'name', c.name))
+                   FROM post_children pc JOIN children c ON c.id = pc.child_id WHERE pc.post_id = p.id) END
+                """
             }
         }
     }

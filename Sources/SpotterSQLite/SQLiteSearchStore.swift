@@ -60,7 +60,7 @@ struct SQLiteSearchStore: SearchStore {
                 sql: """
                     SELECT t.tag, COUNT(*) FROM post_tags t
                     JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id
-                    WHERE t.tag >= :low AND t.tag < :high AND p.visibility = 'public' AND \(SQLitePostSQL.visible)
+                    WHERE t.tag >= :low AND t.tag < :high AND p.visibility = 'public' AND \(SQLitePostSQL.visible) AND \(SQLitePostSQL.namesNoChild)
                     GROUP BY t.tag ORDER BY COUNT(*) DESC, t.tag LIMIT :limit
                     """,
                 arguments: ["low": prefix, "high": prefix + "\u{FFFF}", "viewer": viewer?.description, "limit": limit]
@@ -75,7 +75,7 @@ struct SQLiteSearchStore: SearchStore {
         let sql = """
             SELECT \(SQLitePostSQL.columns) FROM posts_fts
             JOIN posts p ON p.rowid = posts_fts.rowid JOIN users u ON u.id = p.author_id
-            WHERE posts_fts MATCH :match AND \(SQLitePostSQL.visible)
+            WHERE posts_fts MATCH :match AND \(SQLitePostSQL.visible) AND \(SQLitePostSQL.namesNoChild)
             ORDER BY p.id DESC LIMIT :limit
             """
         return try await posts.hydrate(

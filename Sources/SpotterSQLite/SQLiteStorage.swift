@@ -24,6 +24,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let deliveries: any DeliveryQueue
     public let media: any MediaStore
     public let groups: any GroupStore
+    public let children: any ChildProfileStore
     public let nostr: any NostrStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
@@ -46,6 +47,7 @@ public final class SQLiteStorage: SpotterStorage {
         deliveries = SQLiteDeliveryQueue(pool: database)
         media = SQLiteMediaStore(pool: database)
         groups = SQLiteGroupStore(pool: database)
+        children = SQLiteChildProfileStore(pool: database)
         nostr = SQLiteNostrStore(pool: database)
     }
 

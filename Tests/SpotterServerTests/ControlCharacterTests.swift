@@ -103,6 +103,7 @@ private struct RequestFixture {
     let workoutTemplateID: WorkoutTemplateID
     let mediaID: MediaID
     let groupID: GroupID
+    let childID: ChildProfileID
     /// Good JSON bodies by operation (`POST /api/v1/posts`).
     let bodies: [String: String]
 
@@ -145,6 +146,10 @@ private struct RequestFixture {
         let group = try await api.createGroup(token, "Harbour Runners", access: .open)
         let bea = try await api.userID("bea", token: token)
         let link = try await api.invite(token, group)
+        let groupPost = try await api.postToGroup(token, group, "Hello club")
+        let child = try await api.call(
+            .post, "/api/v1/me/children", token: token, body: CreateChildProfileRequest(name: "Lou", birthYear: 2019)
+        ).decode(ChildProfile.self)
         let nostrLink = try api.linkEvent(try await api.nostrChallenge(token), try NostrSecretKey.generate())
         let webPush = """
             {"endpoint":"https://push.example.net/send/abc","keys":\
@@ -201,6 +206,10 @@ private struct RequestFixture {
             "POST /api/v1/groups/{id}/invitations": #"{"username":"bea","expires_in":3600}"#,
             "PATCH /api/v1/groups/{id}/members/{user_id}": #"{"role":"admin"}"#,
             "POST /api/v1/groups/{id}/transfer": #"{"user_id":"\#(bea)"}"#,
+            "POST /api/v1/groups/{id}/seen": #"{"up_to":"\#(groupPost.id)"}"#,
+            "POST /api/v1/me/children": #"{"name":"Lou","birth_year":2019}"#,
+            "PATCH /api/v1/me/children/{id}": #"{"name":"Lou","birth_year":2019}"#,
+            "POST /api/v1/me/children/{id}/guardians": #"{"username":"bea"}"#,
         ]
         return RequestFixture(
             token: token,
@@ -209,10 +218,10 @@ private struct RequestFixture {
                 "token": device, "author": "ana", "q": "squat", "type": "posts",
                 "cursor": PageRequest.encode(post.id.rawValue), "since": PageRequest.encode(post.id.rawValue),
                 "pubkey": nostrLink.pubkey.rawValue, "user_id": bea.description, "code": link.code ?? "",
-                "invitation_id": link.id.description,
+                "invitation_id": link.id.description, "order": "top",
             ],
             postID: post.id, exerciseID: exercise.id, workoutTemplateID: template.id, mediaID: upload.id,
-            groupID: group.id,
+            groupID: group.id, childID: child.id,
             bodies: bodies)
     }
 
@@ -252,6 +261,9 @@ private struct RequestFixture {
             if path.hasPrefix("/api/v1/workout-templates") { return workoutTemplateID.description }
             if path.hasPrefix("/api/v1/media") { return mediaID.description }
             if path.hasPrefix("/api/v1/groups") { return groupID.description }
+            if path.hasPrefix("/api/v1/me/children") || path.hasPrefix("/api/v1/me/guardian-invitations") {
+                return childID.description
+            }
             return postID.description
         }
         guard let value = parameters[name] else {

@@ -70,6 +70,10 @@ public struct PostService: Sendable {
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let group = try await audienceGroup(of: request, author: author)
+        let children = try await ChildProfileService(storage: storage, clock: clock).namedChildren(
+            request.childIDs ?? [], author: author,
+            audience: group.map { .group($0.access) }
+                ?? .personal(request.visibility ?? (author.profile.privacy == .public ? .public : .followers)))
         let attachments = try await self.attachments(mediaIDs, author: author.id, post: nil)
         let now = clock.now
         try await checkNewAccountLimit(author, now: now)
@@ -89,16 +93,20 @@ public struct PostService: Sendable {
                 workout: workout, records: records, createdAt: now)
             record.media = attachments
             record.groupID = group?.id
+            record.childIDs = children
             try await storage.posts.insert(record)
+            if !children.isEmpty { try await storage.children.name(children, in: id) }
             if !mediaIDs.isEmpty { try await storage.media.attach(mediaIDs, to: id, at: now) }
             await events?.publish(.postCreated(id, author: author.id))
             await notifier?.notify(.posted(record))
+            if let group { await notifier?.notify(.groupPosted(record, group: group)) }
             return record
         }
-        if workout?.completed == true || !mediaIDs.isEmpty {
+        if workout?.completed == true || !mediaIDs.isEmpty || !children.isEmpty {
             // A completed workout's personal bests and its post are one unit of work: the bests never move
             // for a post that failed to save, and a saved post never misses the records it set. So are a post
             // and its photos: no photo is taken by a post that failed, and no post lacks the photos it shows.
+            // And a post and the children it names: none is ever stored without its record of who it names.
             _ = try await storage.write(create)
         } else {
             _ = try await create()
@@ -423,7 +431,7 @@ public struct PostService: Sendable {
     }
 
     /// Normalised (trimmed, lowercased, spaces collapsed) so trivial variations count as the same text.
-    static func textHash(_ text: String) -> String {
+    public static func textHash(_ text: String) -> String {
         let normalised = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return SHA256.hash(data: Data(normalised.utf8)).map { String(format: "%02x", $0) }.joined()
     }

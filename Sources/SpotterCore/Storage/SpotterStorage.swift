@@ -21,6 +21,7 @@ public protocol SpotterStorage: Sendable {
     var deliveries: any DeliveryQueue { get }
     var media: any MediaStore { get }
     var groups: any GroupStore { get }
+    var children: any ChildProfileStore { get }
     /// The relay's events, linked Nostr keys, their one-time values, and what imported events became.
     var nostr: any NostrStore { get }
 

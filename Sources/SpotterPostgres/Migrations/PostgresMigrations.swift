@@ -31,6 +31,7 @@ enum PostgresMigrations {
         media,
         nostr,
         groups,
+        children,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

@@ -31,6 +31,7 @@ enum SQLiteMigrations {
         media,
         nostr,
         groups,
+        children,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -15,6 +15,7 @@ struct AppServices {
     let admin: AdminService
     let social: SocialService
     let groups: GroupService
+    let children: ChildProfileService
     let feeds: FeedService
     let progress: ProgressService
     let posts: PostService
@@ -63,7 +64,9 @@ struct AppServices {
             signup: configuration.nostr.signup)
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
-        groups = GroupService(storage: storage, clock: clock, events: events, siteURL: configuration.siteURL)
+        groups = GroupService(
+            storage: storage, clock: clock, events: events, siteURL: configuration.siteURL, notifier: notifier)
+        children = ChildProfileService(storage: storage, clock: clock)
         feeds = FeedService(storage: storage, clock: clock, links: links)
         progress = ProgressService(storage: storage, clock: clock)
         posts = PostService(

@@ -155,6 +155,7 @@ func buildRouter(
     signedIn.addRoutes(users.requestEndpoints, atPath: "me/follow-requests")
     signedIn.addRoutes(users.restrictionEndpoints, atPath: "me")
     signedIn.addRoutes(groups.mine, atPath: "me")
+    signedIn.addRoutes(ChildrenController(children: services.children).endpoints, atPath: "me")
     signedIn.addRoutes(groups.signedInEndpoints, atPath: "groups")
     signedIn.addRoutes(users.signedInEndpoints, atPath: "users")
     signedIn.addRoutes(posts.signedInEndpoints, atPath: "posts")
