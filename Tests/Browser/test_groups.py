@@ -152,8 +152,8 @@ class GroupsStory(BrowserStory):
         self.assertEqual(image.get_attribute("alt"), "The harbour at dawn")
         self.wait(ana, lambda d: self.loaded(d, image), "the photo did not load")
         self.assertEqual(ana.find_elements(By.CSS_SELECTOR, "#feed article.post")[0], card, "the new post is not on top")
-        # The card's head (author, club mark) just under the pinned top bar.
-        ana.execute_script("scrollTo(0, arguments[0].getBoundingClientRect().top + scrollY - 80)", card)
+        # The "Posts" heading with its order tabs, and the card's head (author, club mark) under it.
+        ana.execute_script("scrollTo(0, arguments[0].getBoundingClientRect().top + scrollY - 130)", card)
         self.shot(ana, "groups-08-live-workout")
         self.check_accessibility(ana, "group page with a live post")
 

@@ -62,12 +62,21 @@ struct WebGroupsTests {
             try await ana.post(
                 "/posts", [("kind", "note"), ("text", "Welcome, Bea"), ("visibility", "group:\(id)")])
 
-            // Then the group's page shows both, newest first, each marked with a link to the group
+            // Then Bea's list counts Ana's post as new (her own is not), until she opens the group
+            #expect(try await bea.get("/groups").text.contains(#"<span class="badge new-posts-badge">1 new</span>"#))
+            // And the group's page shows both, newest first, each marked with a link to the group
             let feed = try await bea.get("/groups/\(id)").text
+            #expect(feed.contains("(1 new since you last looked)"))
+            #expect(!(try await bea.get("/groups")).text.contains("new-posts-badge"))
             let newer = try #require(feed.range(of: "Welcome, Bea"))
             let older = try #require(feed.range(of: "First run with the club"))
             #expect(newer.lowerBound < older.lowerBound)
             #expect(feed.contains(#"class="visibility-label group-label" href="/groups/\#(id)""#))
+            // And in the top order too, where new posts are announced rather than put on top
+            let top = try await bea.get("/groups/\(id)?order=top").text
+            #expect(top.contains(#"<a href="/groups/\#(id)?order=top" aria-current="page" class="active">Top</a>"#))
+            #expect(top.contains("Welcome, Bea") && top.contains("First run with the club"))
+            #expect(top.contains(#"data-live-topic="group:\#(id)""#) && !top.contains("data-live-insert"))
             // And a signed-out visitor of the open club reads it, with a way to sign in and join
             var visitor = WebBrowser(api)
             let open = try await visitor.get("/groups/\(id)")

@@ -31,6 +31,8 @@ struct GroupView {
     let canSeeMembers: Bool
     /// "2 people asking to join", for admins when someone waits.
     let pendingLabel: String?
+    /// "3 new": others' posts since the member last looked (`GroupService.markSeen`); `nil` when none.
+    let newLabel: String?
 
     init(_ group: Group, viewer: AccountRecord?) {
         let signedIn = viewer != nil
@@ -71,6 +73,9 @@ struct GroupView {
         canSeeMembers = may(.seeMembers)
         pendingLabel = group.pendingRequests.flatMap {
             $0 == 0 ? nil : $0 == 1 ? "1 person asking to join" : "\($0) people asking to join"
+        }
+        newLabel = group.newPosts.flatMap {
+            $0 == 0 ? nil : $0 >= GroupService.newPostsCap ? "\(GroupService.newPostsCap)+ new" : "\($0) new"
         }
     }
 

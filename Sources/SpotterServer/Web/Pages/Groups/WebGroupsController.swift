@@ -38,6 +38,9 @@ struct WebGroupsController {
         let isEmpty: Bool
         let nextHref: String?
         let liveTopic: String?
+        /// Newest first, new posts go on top as they come; in the top order they are announced instead.
+        let insertsLive: Bool
+        let orders: [WebFeedController.TabView]
         let signedOut: Bool
         /// Where "Sign in to join" returns to.
         let signinHref: String
@@ -135,14 +138,22 @@ struct WebGroupsController {
         let group = GroupView(try await groups.get(id, viewer: viewer), viewer: viewer)
         let query = request.uri.queryParameters
         let cursor = query["cursor"].map(String.init)
+        let top = query["order"] == "top"
         var posts: [PostView] = []
         var nextHref: String?
         if group.canReadPosts {
-            let page = try await feeds.group(
-                id, viewer: viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
+            let page =
+                top
+                ? try await feeds.groupTop(id, viewer: viewer, limit: nil, cursor: cursor)
+                : try await feeds.group(
+                    id, viewer: viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
             let now = clock.now
             posts = page.items.map { PostView($0, now: now, viewer: viewer) }
-            nextHref = page.nextCursor.map { "/groups/\(id)?cursor=\($0)" }
+            nextHref = page.nextCursor.map { "/groups/\(id)?\(top ? "order=top&" : "")cursor=\($0)" }
+            // A member who opens the newest posts has seen them: "N new" in their list starts again from here.
+            if let viewer, group.isMember, !top, cursor == nil, let newest = page.items.first {
+                _ = try await groups.markSeen(id, upTo: newest.id, by: viewer)
+            }
         }
         if query["fragment"] != nil {
             return pages.fragment(
@@ -151,7 +162,10 @@ struct WebGroupsController {
         }
         let view = PageView(
             group: group, posts: posts, isEmpty: posts.isEmpty, nextHref: nextHref,
-            liveTopic: group.canReadPosts && viewer != nil && cursor == nil ? "group:\(id)" : nil,
+            liveTopic: group.canReadPosts && viewer != nil && cursor == nil ? "group:\(id)" : nil, insertsLive: !top,
+            orders: [("Newest", "/groups/\(id)", !top), ("Top", "/groups/\(id)?order=top", top)].map {
+                WebFeedController.TabView(label: $0.0, href: $0.1, active: $0.2)
+            },
             signedOut: viewer == nil, signinHref: ReturnTo.signinPath(returningTo: request),
             hasActions: viewer == nil || group.pendingLabel != nil || group.canJoin || group.canAsk
                 || group.hasRequested || group.isInvited || group.canLeave,
