@@ -370,6 +370,39 @@ struct WebGroupsTests {
         }
     }
 
+    @Test(
+        "a family group holding a child's post stays private: the settings form says why and keeps what was typed",
+        arguments: StorageBackend.available)
+    func childSafeSettings(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Ana's private family group with a post that names her child Lou
+            var ana = WebBrowser(api)
+            try await ana.signUp("ana")
+            let id = try await Self.createGroup(&ana, "Family", access: "private")
+            let token = try await api.signin("ana").decode(TokenResponse.self).accessToken
+            let lou = try await api.call(
+                .post, "/api/v1/me/children", token: token,
+                body: CreateChildProfileRequest(name: "Lou", birthYear: 2019)
+            ).decode(ChildProfile.self)
+            let posted = try await api.call(
+                .post, "/api/v1/posts", token: token,
+                body: CreatePostRequest(
+                    kind: .note, text: "Lou's first 5k", groupID: GroupID(id), childIDs: [lou.id]))
+            #expect(posted.status == .created)
+            // When she tries to open the group to everyone
+            try await ana.get("/groups/\(id)/settings")
+            let refused = try await ana.post(
+                "/groups/\(id)/settings",
+                [("name", "Family and friends"), ("description", ""), ("access", "open"), ("time_zone", "UTC")])
+            // Then the form says why, with what she typed kept, and the group stays private
+            #expect(refused.status == .conflict)
+            #expect(refused.text.contains("stays private while it does"))
+            #expect(refused.text.contains(#"value="Family and friends""#))
+            var visitor = WebBrowser(api)
+            #expect(try await visitor.get("/groups/\(id)").status == .notFound)
+        }
+    }
+
     // MARK: Helpers
 
     /// Makes a group through the form; its id, from where the form leads.

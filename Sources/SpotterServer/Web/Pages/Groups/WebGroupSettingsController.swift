@@ -55,10 +55,18 @@ struct WebGroupSettingsController {
                     access: try form.groupAccess(), timeZone: form["time_zone"] ?? "")
                 _ = try await groups.update(id, with: request, by: viewer)
                 return WebPages.redirect(to: "/groups/\(id)/settings?done=saved")
-            } catch SpotterError.validation(let problems) {
-                let typed = GroupFormView(form: form, defaultTimeZone: viewer.profile.timeZone, problems: problems)
+            } catch {
+                // A refusal about the form (a group holding posts that name a child stays private, say) keeps
+                // what was typed too; one about the person (not an admin, no such group) is its page.
+                guard let (status, messages) = WebErrors.explain(error), status != .forbidden, status != .notFound
+                else { throw error }
+                var problems: [FieldError] = []
+                if case SpotterError.validation(let fields) = error { problems = fields }
+                let typed = GroupFormView(
+                    form: form, defaultTimeZone: viewer.profile.timeZone, problems: problems,
+                    errors: problems.isEmpty ? messages : [])
                 var response = try await settings(id, form: typed, context: context)
-                response.status = .unprocessableContent
+                response.status = status
                 return response
             }
         }
