@@ -91,10 +91,20 @@ struct WebGroupsController {
             return WebPages.redirect(
                 to: "/groups/\(group.id)?done=\(group.standing == .requested ? "requested" : "joined")")
         }
+        // Leaving, withdrawing a request and declining an invitation are one route, as in the API.
         routes.post("groups/:id/leave") { _, context in
-            try await groups.leave(try context.webID("id"), by: try context.requireWebViewer())
+            let id: GroupID = try context.webID("id")
+            let viewer = try context.requireWebViewer()
+            let before = try await groups.get(id, viewer: viewer).standing
+            try await groups.leave(id, by: viewer)
+            let done =
+                switch before {
+                case .requested: "withdrawn"
+                case .invited: "declined"
+                default: "left"
+                }
             // A private group no longer exists for someone who left it: back to the list.
-            return WebPages.redirect(to: "/groups?done=left")
+            return WebPages.redirect(to: "/groups?done=\(done)")
         }
         return routes
     }
@@ -104,6 +114,8 @@ struct WebGroupsController {
         "joined": "You joined the group.",
         "requested": "You asked to join. An admin will let you in.",
         "left": "You left the group.",
+        "withdrawn": "Your request to join is withdrawn.",
+        "declined": "The invitation is declined.",
         "deleted": "The group is deleted.",
     ]
 
