@@ -69,7 +69,10 @@ extension TerminalClientTests {
             #expect(!after.contains("Riverside Runners"))
             #expect(after.contains("Iron Hour · request · 2 members · member"))
 
-            // And what she may not do is refused in words
+            // And a name that is no group she can see, or what she may not do, is refused in a line
+            let unknown = try await bea.fail("groups", "show", "Nowhere Club")
+            #expect(unknown.contains("No group called Nowhere Club that you can see; give its id."))
+            #expect(!unknown.contains("Usage:"))
             #expect(try await bea.fail("groups", "requests", "Iron Hour").contains("Only the group's admins"))
         }
     }

@@ -27,11 +27,17 @@ struct GroupArgument: ParsableArguments {
             let named = candidates.filter { $0.name.lowercased() == folded }
             if named.count == 1 { return named[0].id }
             if named.count > 1 {
-                throw ValidationError("Several groups are called \(group); give its id (`spotter groups list`).")
+                throw GroupNotFound(
+                    description: "Several groups are called \(group); give its id (`spotter groups list`).")
             }
         }
-        throw ValidationError("No group called \(group) that you can see; give its id.")
+        throw GroupNotFound(description: "No group called \(group) that you can see; give its id.")
     }
+}
+
+/// A group name that names no group, or several: said in a line, without the usage text of a wrong argument.
+struct GroupNotFound: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// `spotter groups list`: my groups, and the invitations by name waiting for me.
