@@ -59,7 +59,7 @@ struct DemoGroups {
             notes: [
                 "Swim lesson went great, four widths without the float!",
                 "Family walk up the hill on Sunday, picnic at the top.",
-                "Rosa beat her deadlift record again. Cake tonight.",
+                "New deadlift record tonight, at 52. Cake is allowed.",
             ]),
         // Child profiles (the kids' "her first 5k" posts, made by a parent for a child) come with the change that
         // adds them to SpotterCore; they belong in this private family circle and nowhere else.
