@@ -67,6 +67,14 @@ struct GroupFeedViewModelTests {
             try await SpotterSessionTests.eventually { await model.posts.first?.id != live.id }
             #expect(await model.posts.count == 25)
             await realtime.signOut()
+
+            // And someone outside the club who posts to it is refused in words, with nothing left waiting
+            let cyd = try await GroupsViewModelTests.person("cyd", url)
+            let outside = try await GroupFeedViewModel(
+                groupID: club.id, client: cyd, outbox: ActionQueue(path: nil, client: cyd))
+            #expect(await outside.post("Can I come?") == false)
+            #expect(await outside.errorMessage?.contains("is not a group you are a member of") == true)
+            #expect(await outside.pendingPosts.isEmpty)
         }
     }
 
