@@ -71,10 +71,12 @@ public struct Group: Codable, Sendable, Equatable {
     public var standing: GroupStanding
     /// Join requests waiting, for its owner and admins; `nil` for everyone else.
     public var pendingRequests: Int?
+    /// For a member: posts by others since the newest they marked seen (`POST …/seen`), counted up to 100.
+    public var newPosts: Int?
 
     public init(
         id: GroupID, name: String, description: String, avatarURL: String?, timeZone: String, access: GroupAccess,
-        memberCount: Int, createdAt: Date, standing: GroupStanding, pendingRequests: Int? = nil
+        memberCount: Int, createdAt: Date, standing: GroupStanding, pendingRequests: Int? = nil, newPosts: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -86,6 +88,7 @@ public struct Group: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.standing = standing
         self.pendingRequests = pendingRequests
+        self.newPosts = newPosts
     }
 
     enum CodingKeys: String, CodingKey {
@@ -95,6 +98,7 @@ public struct Group: Codable, Sendable, Equatable {
         case memberCount = "member_count"
         case createdAt = "created_at"
         case pendingRequests = "pending_requests"
+        case newPosts = "new_posts"
     }
 }
 
@@ -260,6 +264,25 @@ public struct SetMemberRoleRequest: Codable, Sendable, Equatable {
     public var role: GroupRole
 
     public init(role: GroupRole) { self.role = role }
+}
+
+/// `POST /api/v1/groups/{id}/seen`: the newest of the group's posts the member has seen.
+public struct GroupSeenRequest: Codable, Sendable, Equatable {
+    public var upTo: PostID
+
+    public init(upTo: PostID) { self.upTo = upTo }
+
+    enum CodingKeys: String, CodingKey {
+        case upTo = "up_to"
+    }
+}
+
+/// The orders a group's feed comes in.
+public enum GroupFeedOrder: String, Codable, Sendable, CaseIterable {
+    /// Newest first.
+    case newest
+    /// Members' reactions and age, what this member has not seen weighing more (`GroupFeedRanking`).
+    case top
 }
 
 /// `POST /api/v1/groups/{id}/transfer`.

@@ -13,6 +13,16 @@ public enum NotificationType: String, Codable, Sendable, CaseIterable {
     case weeklySummary = "weekly_summary"
     case securityNewDevice = "security_new_device"
     case securityPasswordChanged = "security_password_changed"
+    /// Someone posted in a group of mine (batched by default).
+    case groupPost = "group_post"
+    /// I was invited to a group by name.
+    case groupInvitation = "group_invitation"
+    /// Someone asks to join a group I run.
+    case groupJoinRequest = "group_join_request"
+    /// My request to join a group was accepted.
+    case groupRequestAccepted = "group_request_accepted"
+    /// I was removed from a group.
+    case groupRemoved = "group_removed"
 
     /// Types that never wait for a batch or the hourly cap: someone is waiting on an answer, or it is about
     /// the safety of the account.
@@ -117,6 +127,8 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
         case .follow, .personalRecord, .streakAtRisk: .enabled
         case .kudos: .batched
         case .comment, .reply, .mention, .followRequest, .securityNewDevice, .securityPasswordChanged: .immediate
+        case .groupPost: .batched
+        case .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved: .enabled
         case .weeklySummary: .weekly
         }
     }

@@ -54,6 +54,7 @@ extension PostgresStorage: BulkLoading {
         let columns = [
             "id", "author_id", "kind", "text", "visibility", "workout", "records", "hashtags", "mentions",
             "template_id", "text_hash", "in_global", "performed_at", "created_at", "edited_at", "deleted_at",
+            "group_id",
         ]
         let tags = posts.flatMap { post in post.hashtags.map { (tag: $0, post: post.id) } }
         try await client.withTransaction(logger: logger) { connection in
@@ -62,7 +63,7 @@ extension PostgresStorage: BulkLoading {
                 binds.append(post.authorID.rawValue)
                 binds.append(post.kind.rawValue)
                 binds.append(post.text)
-                binds.append(post.visibility.rawValue)
+                binds.append(post.storedVisibility)
                 binds.append(post.workout.map(StoredJSON.encode))
                 binds.append(StoredJSON.encode(post.records))
                 binds.append(StoredJSON.encode(post.hashtags))
@@ -74,12 +75,25 @@ extension PostgresStorage: BulkLoading {
                 binds.append(post.createdAt)
                 binds.append(post.editedAt)
                 binds.append(post.deletedAt)
+                binds.append(post.groupID?.rawValue)
             }
             try await insert(into: "post_tags", columns: ["tag", "post_id"], rows: tags, on: connection) {
                 tag, binds in
                 binds.append(tag.tag)
                 binds.append(tag.post.rawValue)
             }
+        }
+    }
+
+    public func loadGroupMembers(
+        _ members: [(group: GroupID, user: UserID, role: GroupRole, at: Date)]
+    ) async throws {
+        try await insert(into: "group_members", columns: ["group_id", "user_id", "standing", "since"], rows: members) {
+            member, binds in
+            binds.append(member.group.rawValue)
+            binds.append(member.user.rawValue)
+            binds.append(member.role.rawValue)
+            binds.append(member.at)
         }
     }
 

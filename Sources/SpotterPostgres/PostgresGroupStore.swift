@@ -230,6 +230,25 @@ struct PostgresGroupStore: GroupStore {
             """)
     }
 
+    func markSeen(_ user: UserID, in group: GroupID, upTo post: PostID) async throws {
+        try await client.query(
+            """
+            UPDATE group_members SET seen_up_to = \(post.rawValue)
+            WHERE group_id = \(group.rawValue) AND user_id = \(user.rawValue)
+              AND standing IN ('owner', 'admin', 'member')
+              AND (seen_up_to IS NULL OR seen_up_to < \(post.rawValue))
+            """, logger: logger)
+    }
+
+    func seenMarker(of user: UserID, in group: GroupID) async throws -> PostID? {
+        let rows = try await client.query(
+            """
+            SELECT seen_up_to FROM group_members WHERE group_id = \(group.rawValue) AND user_id = \(user.rawValue)
+            """, logger: logger)
+        for try await marker in rows.decode(UUID?.self) { return marker.map(PostID.init(rawValue:)) }
+        return nil
+    }
+
     func insert(_ invitation: GroupInvitationRecord) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(

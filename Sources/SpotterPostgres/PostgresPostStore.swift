@@ -226,6 +226,54 @@ struct PostgresPostStore: PostStore {
         }
     }
 
+    func groupRankingCandidates(
+        in group: GroupID, viewer: UserID?, since: Date, limit: Int
+    ) async throws -> [GroupRankingCandidate] {
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        // The window by id (ids are time-ordered), so the read walks `posts_by_group` only.
+        let sql = """
+            SELECT \(PostgresPostSQL.columns), p.performed_at,
+              (SELECT COUNT(*) FROM kudos k JOIN group_members gm ON gm.group_id = p.group_id AND gm.user_id = k.user_id
+                 AND gm.standing IN ('owner', 'admin', 'member') WHERE k.post_id = p.id),
+              (SELECT COUNT(*) FROM comments c JOIN group_members gm ON gm.group_id = p.group_id
+                 AND gm.user_id = c.author_id AND gm.standing IN ('owner', 'admin', 'member')
+               WHERE c.post_id = p.id AND c.deleted_at IS NULL)
+            FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.group_id = \(try builder.bind(group.rawValue))
+              AND p.id >= \(try builder.bind(UUIDv7.lowest(at: since))) AND \(PostgresPostSQL.visible)
+            ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
+            """
+        var extras: [PostID: (Date, Int, Int)] = [:]
+        let posts = try await hydrate(builder.query(sql), viewer: viewer) { row, post in
+            let extra = PostgresPostSQL.columnCount
+            extras[post.id] = (
+                try row[extra].decode(Date.self), try row[extra + 1].decode(Int.self),
+                try row[extra + 2].decode(Int.self)
+            )
+        }
+        return posts.compactMap { post in
+            extras[post.id].map {
+                GroupRankingCandidate(post: post, performedAt: $0.0, memberKudos: $0.1, memberComments: $0.2)
+            }
+        }
+    }
+
+    func countNewer(in group: GroupID, after: PostID?, viewer: UserID, cap: Int) async throws -> Int {
+        var builder = PostgresPostSQL.Builder(viewer: viewer.rawValue)
+        var clauses = ["p.group_id = \(try builder.bind(group.rawValue))", "p.author_id <> \(PostgresPostSQL.viewer)"]
+        if let after { clauses.append("p.id > \(try builder.bind(after.rawValue))") }
+        let sql = """
+            SELECT COUNT(*) FROM (
+              SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
+              WHERE \(clauses.joined(separator: " AND ")) AND \(PostgresPostSQL.visible)
+              LIMIT \(try builder.bind(cap))) newer
+            """
+        for try await count in try await client.query(builder.query(sql), logger: logger).decode(Int.self) {
+            return count
+        }
+        return 0
+    }
+
     /// Runs a post query and adds each post's first kudos givers in one more query. `inspect` sees each row
     /// with its post, for queries that select extra columns after the standard ones.
     func hydrate(

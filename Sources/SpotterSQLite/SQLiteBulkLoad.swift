@@ -45,24 +45,38 @@ extension SQLiteStorage: BulkLoading {
                 sql: """
                     INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
                                        template_id, text_hash, in_global, performed_at, created_at, edited_at,
-                                       deleted_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       deleted_at, group_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             let tag = try db.makeStatement(
                 sql: "INSERT INTO post_tags (tag, post_id) VALUES (?, ?) ON CONFLICT DO NOTHING")
             for post in posts {
                 let id = post.id.description
                 try insert.execute(arguments: [
-                    id, post.authorID.description, post.kind.rawValue, post.text, post.visibility.rawValue,
+                    id, post.authorID.description, post.kind.rawValue, post.text, post.storedVisibility,
                     post.workout.map(StoredJSON.encode), StoredJSON.encode(post.records),
                     StoredJSON.encode(post.hashtags), StoredJSON.encode(post.mentions),
                     post.workout?.templateID?.description, post.textHash, post.inGlobal,
                     post.performedAt.sqliteValue, post.createdAt.sqliteValue, post.editedAt?.sqliteValue,
-                    post.deletedAt?.sqliteValue,
+                    post.deletedAt?.sqliteValue, post.groupID?.description,
                 ])
                 for hashtag in post.hashtags {
                     try tag.execute(arguments: [hashtag, id])
                 }
+            }
+        }
+    }
+
+    public func loadGroupMembers(
+        _ members: [(group: GroupID, user: UserID, role: GroupRole, at: Date)]
+    ) async throws {
+        try await pool.write { db in
+            let insert = try db.makeStatement(
+                sql: "INSERT INTO group_members (group_id, user_id, standing, since) VALUES (?, ?, ?, ?)")
+            for member in members {
+                try insert.execute(arguments: [
+                    member.group.description, member.user.description, member.role.rawValue, member.at.sqliteValue,
+                ])
             }
         }
     }

@@ -243,6 +243,25 @@ struct SQLiteGroupStore: GroupStore {
         }
     }
 
+    func markSeen(_ user: UserID, in group: GroupID, upTo post: PostID) async throws {
+        try await execute(
+            """
+            UPDATE group_members SET seen_up_to = :post
+            WHERE group_id = :group AND user_id = :user AND standing IN \(Self.memberStandings)
+              AND (seen_up_to IS NULL OR seen_up_to < :post)
+            """,
+            ["post": post.description, "group": group.description, "user": user.description])
+    }
+
+    func seenMarker(of user: UserID, in group: GroupID) async throws -> PostID? {
+        try await pool.read { db in
+            try String.fetchOne(
+                cached: db, sql: "SELECT seen_up_to FROM group_members WHERE group_id = ? AND user_id = ?",
+                arguments: [group.description, user.description]
+            ).flatMap(PostID.init)
+        }
+    }
+
     func insert(_ invitation: GroupInvitationRecord) async throws {
         try await pool.write { db in
             try db.execute(

@@ -260,6 +260,55 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    func groupRankingCandidates(
+        in group: GroupID, viewer: UserID?, since: Date, limit: Int
+    ) async throws -> [GroupRankingCandidate] {
+        // The window by id (ids are time-ordered), so the read walks `posts_by_group` only.
+        let sql = """
+            SELECT \(SQLitePostSQL.columns), p.performed_at,
+              (SELECT COUNT(*) FROM kudos k JOIN group_members gm ON gm.group_id = p.group_id AND gm.user_id = k.user_id
+                 AND gm.standing IN ('owner', 'admin', 'member') WHERE k.post_id = p.id),
+              (SELECT COUNT(*) FROM comments c JOIN group_members gm ON gm.group_id = p.group_id
+                 AND gm.user_id = c.author_id AND gm.standing IN ('owner', 'admin', 'member')
+               WHERE c.post_id = p.id AND c.deleted_at IS NULL)
+            FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.group_id = :group AND p.id >= :floor AND \(SQLitePostSQL.visible)
+            ORDER BY p.id DESC LIMIT :limit
+            """
+        let found = try await hydrate(
+            sql: sql,
+            arguments: [
+                "group": group.description, "floor": UUIDText.format(UUIDv7.lowest(at: since)),
+                "viewer": viewer?.description, "limit": limit,
+            ],
+            viewer: viewer
+        ) { row in
+            let extra = SQLitePostSQL.Column.allCases.count
+            return (Date(sqliteValue: row[extra]), row[extra + 1] as Int, row[extra + 2] as Int)
+        }
+        return zip(found.posts, found.extras).map {
+            GroupRankingCandidate(post: $0, performedAt: $1.0, memberKudos: $1.1, memberComments: $1.2)
+        }
+    }
+
+    func countNewer(in group: GroupID, after: PostID?, viewer: UserID, cap: Int) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(
+                cached: db,
+                sql: """
+                    SELECT COUNT(*) FROM (
+                      SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
+                      WHERE p.group_id = :group AND (:after IS NULL OR p.id > :after) AND p.author_id <> :viewer
+                        AND \(SQLitePostSQL.visible)
+                      LIMIT :cap)
+                    """,
+                arguments: [
+                    "group": group.description, "after": after?.description, "viewer": viewer.description, "cap": cap,
+                ]
+            ) ?? 0
+        }
+    }
+
     /// Runs a post query and adds each post's first kudos givers in one more query.
     func hydrate(sql: String, arguments: StatementArguments, viewer: UserID?) async throws -> [Post] {
         try await hydrate(sql: sql, arguments: arguments, viewer: viewer) { _ in () }.posts

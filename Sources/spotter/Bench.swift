@@ -21,10 +21,12 @@ extension Bench {
     /// are latencies rather than throughput under contention.
     struct Feeds: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Measure Following, Global and profile feed page latency (p50/p99).",
+            abstract: "Measure Following, Global, profile and group feed page latency (p50/p99).",
             discussion: """
-                Seeds the database first when it has no accounts (see `spotter seed`), refreshes planner \
-                statistics, then times pages for random seeded accounts and prints a markdown table.
+                Seeds the database first when it has no accounts (see `spotter seed`), adds the Bench Club \
+                (an open group of the first --club-members seeded accounts with --club-posts posts) when it \
+                is not there, refreshes planner statistics, then times pages for random seeded accounts and \
+                prints a markdown table. The club's feed is timed newest first and in its top order.
                 """)
 
         @OptionGroup var options: ServerOptions
@@ -32,6 +34,8 @@ extension Bench {
         @Option(help: "Timed requests per feed (after 100 untimed warm-up requests).") var requests = 2000
         @Option(help: "Posts per page.") var limit = 20
         @Flag(help: "Never seed; measure what the database holds.") var skipSeed = false
+        @Option(help: "Members of the Bench Club (the first seeded accounts).") var clubMembers = 10_000
+        @Option(help: "Posts in the Bench Club, over the last 60 days.") var clubPosts = 100_000
 
         func validate() throws {
             guard requests >= 1 else { throw ValidationError("--requests must be at least 1.") }
@@ -42,6 +46,7 @@ extension Bench {
 
         func run() async throws {
             let (plan, requests, limit, skipSeed) = (seeding.plan, requests, limit, skipSeed)
+            let (clubMembers, clubPosts) = (clubMembers, clubPosts)
             try await withSeedableStorage(options) { storage, bulk in
                 var size = try await bulk.size()
                 if size.accounts == 0 {
@@ -49,12 +54,18 @@ extension Bench {
                     try await Seeder(plan: plan, firstIndex: 0).load(into: bulk)
                     size = try await bulk.size()
                 }
+                var clubRandom = SeededGenerator(seed: plan.seed, stream: 11)
+                let club = try await BenchClub.prepare(
+                    storage: storage, bulk: bulk, accounts: size.accounts, members: clubMembers, posts: clubPosts,
+                    random: &clubRandom)
+                size = try await bulk.size()
                 let analyzing = ContinuousClock.now
                 try await bulk.analyze()
                 ProgressBar.write(String(format: "ANALYZE took %.1f s.\n", (ContinuousClock.now - analyzing).seconds))
                 var random = SeededGenerator(seed: plan.seed, stream: 9)
                 let bench = try await FeedBench(
-                    storage: storage, accounts: size.accounts, requests: requests, limit: limit, random: &random)
+                    storage: storage, accounts: min(size.accounts, clubMembers), requests: requests, limit: limit,
+                    club: club, random: &random)
                 let database = storage is PostgresStorage ? "PostgreSQL" : "SQLite"
                 print("| database | feed | users | posts | requests | p50 ms | p99 ms | max ms | pages/s |")
                 print("|---|---|--:|--:|--:|--:|--:|--:|--:|")
@@ -79,6 +90,8 @@ struct FeedBench {
         case following = "Following"
         case global = "Global"
         case profile = "Profile"
+        case group = "Group (newest)"
+        case groupTop = "Group (top)"
     }
 
     struct Figures {
@@ -99,12 +112,16 @@ struct FeedBench {
     /// One viewer, and one profile for them to look at, per request.
     let viewers: [AccountRecord]
     let profiles: [String]
+    /// The Bench Club, whose members every viewer is.
+    let club: GroupID
 
     /// Draws a viewer and a profile for each request among the seeded accounts (`athlete00000`…), looking them
     /// up before any timing.
     init(
-        storage: any SpotterStorage, accounts: Int, requests: Int, limit: Int, random: inout SeededGenerator
+        storage: any SpotterStorage, accounts: Int, requests: Int, limit: Int, club: GroupID,
+        random: inout SeededGenerator
     ) async throws {
+        self.club = club
         let needed = Self.warmUp + requests
         var found: [AccountRecord] = []
         var cache: [Int: AccountRecord] = [:]
@@ -136,15 +153,14 @@ struct FeedBench {
                 items = 0
                 timingStarted = clock.now
             }
-            var request = PageRequest(limit: limit)
+            var cursor: String?
             for pageNumber in 1...(index % 4 == 3 ? 2 : 1) {
                 let start = clock.now
-                let page = try await fetch(feed, index, request)
+                let page = try await fetch(feed, index, cursor: cursor)
                 samples.append(clock.now - start)
                 items += page.items.count
-                guard pageNumber == 1, let cursor = page.nextCursor else { break }
-                // As a client sends it back (`?limit=…&cursor=…`), parsed as the API parses it.
-                request = try PageRequest(limit: String(limit), cursor: cursor, since: nil)
+                guard pageNumber == 1, let next = page.nextCursor else { break }
+                cursor = next
             }
         }
         let wall = (clock.now - timingStarted).seconds
@@ -154,11 +170,17 @@ struct FeedBench {
             p99: Self.percentile(0.99, of: sorted), max: sorted.last ?? 0, pagesPerSecond: Double(sorted.count) / wall)
     }
 
-    private func fetch(_ feed: Feed, _ index: Int, _ request: PageRequest) async throws -> Page<Post> {
+    /// A page as a client asks for it (`?limit=…&cursor=…`), its cursor parsed as the API parses it.
+    private func fetch(_ feed: Feed, _ index: Int, cursor: String?) async throws -> Page<Post> {
+        if feed == .groupTop {
+            return try await feeds.groupTop(club, viewer: viewers[index], limit: String(limit), cursor: cursor)
+        }
+        let request = try PageRequest(limit: String(limit), cursor: cursor, since: nil)
         switch feed {
-        case .following: try await feeds.following(viewer: viewers[index], page: request)
-        case .global: try await feeds.global(viewer: viewers[index], page: request)
-        case .profile: try await feeds.author(profiles[index], viewer: viewers[index], page: request)
+        case .following: return try await feeds.following(viewer: viewers[index], page: request)
+        case .global: return try await feeds.global(viewer: viewers[index], page: request)
+        case .profile: return try await feeds.author(profiles[index], viewer: viewers[index], page: request)
+        case .group, .groupTop: return try await feeds.group(club, viewer: viewers[index], page: request)
         }
     }
 

@@ -146,6 +146,7 @@ private struct RequestFixture {
         let group = try await api.createGroup(token, "Harbour Runners", access: .open)
         let bea = try await api.userID("bea", token: token)
         let link = try await api.invite(token, group)
+        let groupPost = try await api.postToGroup(token, group, "Hello club")
         let child = try await api.call(
             .post, "/api/v1/me/children", token: token, body: CreateChildProfileRequest(name: "Lou", birthYear: 2019)
         ).decode(ChildProfile.self)
@@ -205,6 +206,7 @@ private struct RequestFixture {
             "POST /api/v1/groups/{id}/invitations": #"{"username":"bea","expires_in":3600}"#,
             "PATCH /api/v1/groups/{id}/members/{user_id}": #"{"role":"admin"}"#,
             "POST /api/v1/groups/{id}/transfer": #"{"user_id":"\#(bea)"}"#,
+            "POST /api/v1/groups/{id}/seen": #"{"up_to":"\#(groupPost.id)"}"#,
             "POST /api/v1/me/children": #"{"name":"Lou","birth_year":2019}"#,
             "PATCH /api/v1/me/children/{id}": #"{"name":"Lou","birth_year":2019}"#,
             "POST /api/v1/me/children/{id}/guardians": #"{"username":"bea"}"#,
@@ -216,7 +218,7 @@ private struct RequestFixture {
                 "token": device, "author": "ana", "q": "squat", "type": "posts",
                 "cursor": PageRequest.encode(post.id.rawValue), "since": PageRequest.encode(post.id.rawValue),
                 "pubkey": nostrLink.pubkey.rawValue, "user_id": bea.description, "code": link.code ?? "",
-                "invitation_id": link.id.description,
+                "invitation_id": link.id.description, "order": "top",
             ],
             postID: post.id, exerciseID: exercise.id, workoutTemplateID: template.id, mediaID: upload.id,
             groupID: group.id, childID: child.id,

@@ -74,6 +74,31 @@ public struct FeedService: Sendable {
         return try await feed(.group(id), viewer: viewer, page: page)
     }
 
+    /// A group's "top" order (`GroupFeedRanking`): its posts of the last `groupTopWindow`, ranked for this
+    /// viewer. Like Featured, its pages are positions in the ranking (the cursor is an offset).
+    public func groupTop(
+        _ id: GroupID, viewer: AccountRecord?, limit: String?, cursor: String?
+    ) async throws
+        -> Page<Post>
+    {
+        _ = try await GroupService(storage: storage, clock: clock).readable(id, viewer: viewer)
+        let page = try PageRequest(limit: limit, cursor: nil, since: nil)
+        let offset = try PageRequest.given(cursor).map(Self.decodeOffset) ?? 0
+        let now = clock.now
+        let candidates = try await storage.posts.groupRankingCandidates(
+            in: id, viewer: viewer?.id, since: now.addingTimeInterval(-Self.groupTopWindow),
+            limit: Self.featuredCandidates)
+        var seen: PostID?
+        if let viewer { seen = try await storage.groups.seenMarker(of: viewer.id, in: id) }
+        let ranked = GroupFeedRanking.rank(candidates, viewer: viewer?.id, seenUpTo: seen, now: now)
+        let items = try await linked(Array(ranked.dropFirst(offset).prefix(page.limit)))
+        let next = offset + items.count
+        return Page(items: items, nextCursor: next < ranked.count ? Self.encodeOffset(next) : nil)
+    }
+
+    /// How far back a group's "top" order looks.
+    public static let groupTopWindow: TimeInterval = 30 * 24 * 3600
+
     private func feed(_ source: FeedQuery.Source, viewer: AccountRecord?, page: PageRequest) async throws -> Page<Post>
     {
         let query = FeedQuery(

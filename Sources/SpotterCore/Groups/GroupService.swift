@@ -11,14 +11,18 @@ public struct GroupService: Sendable {
     let events: (any EventBus)?
     /// The site's address, for invitation links; `nil` gives links as paths.
     let siteURL: String?
+    /// Who tells people of invitations, requests, acceptances and removals; `nil` in tools.
+    let notifier: Notifier?
 
     public init(
-        storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil, siteURL: String? = nil
+        storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil, siteURL: String? = nil,
+        notifier: Notifier? = nil
     ) {
         self.storage = storage
         self.clock = clock
         self.events = events
         self.siteURL = siteURL
+        self.notifier = notifier
     }
 
     // MARK: Groups
@@ -35,7 +39,7 @@ public struct GroupService: Sendable {
     /// The group's about page as `viewer` sees it.
     public func get(_ id: GroupID, viewer: AccountRecord?) async throws -> Group {
         let (group, standing) = try await visible(id, viewer: viewer)
-        return try await view(group, standing: standing)
+        return try await view(group, standing: standing, viewer: viewer?.id)
     }
 
     public func update(_ id: GroupID, with request: UpdateGroupRequest, by actor: AccountRecord) async throws -> Group {
@@ -67,7 +71,7 @@ public struct GroupService: Sendable {
     public func mine(_ viewer: AccountRecord) async throws -> [Group] {
         var groups: [Group] = []
         for (group, role) in try await storage.groups.groups(of: viewer.id) {
-            groups.append(try await view(group, standing: GroupStanding(role)))
+            groups.append(try await view(group, standing: GroupStanding(role), viewer: viewer.id))
         }
         return groups
     }
@@ -99,6 +103,7 @@ public struct GroupService: Sendable {
         }
         if GroupPolicy.allows(.askToJoin, standing: standing, access: group.access) {
             try await storage.groups.addRequest(person.id, to: id, at: clock.now)
+            await notifier?.notify(.groupJoinRequested(group: group, requester: person.id))
             return try await view(group, standing: .requested)
         }
         if standing == .requested { return try await view(group, standing: standing) }
@@ -134,12 +139,13 @@ public struct GroupService: Sendable {
     public func answerRequest(
         _ id: GroupID, from user: UserID, approve: Bool, by actor: AccountRecord
     ) async throws {
-        _ = try await permitted(.manageRequests, id, actor: actor)
+        let (group, _) = try await permitted(.manageRequests, id, actor: actor)
         guard try await storage.groups.standing(of: user, in: id) == .requested else {
             throw SpotterError.notFound("No such request.")
         }
         if approve {
             try await storage.groups.setMember(user, in: id, role: .member, at: clock.now)
+            await notifier?.notify(.groupRequestAccepted(group: group, user: user, by: actor.id))
         } else {
             try await storage.groups.removeMember(user, from: id)
         }
@@ -176,7 +182,7 @@ public struct GroupService: Sendable {
 
     /// Removes a member (or a request, or an invitation by name); `ban` keeps them from coming back.
     public func remove(_ id: GroupID, _ user: UserID, ban: Bool, by actor: AccountRecord) async throws {
-        let (_, standing) = try await permitted(.removeMembers, id, actor: actor)
+        let (group, standing) = try await permitted(.removeMembers, id, actor: actor)
         guard let role = standing.role else { throw SpotterError.forbidden("Only admins remove members.") }
         let target = try await storage.groups.standing(of: user, in: id)
         guard user != actor.id else { throw SpotterError.invalid("user_id", "To leave the group, leave it.") }
@@ -193,6 +199,7 @@ public struct GroupService: Sendable {
             }
             if target.role != nil { await events?.publish(.groupAccessEnded(id, user)) }
         }
+        if target.role != nil { await notifier?.notify(.groupRemoved(group: group, user: user, by: actor.id)) }
     }
 
     public func unban(_ id: GroupID, _ user: UserID, by actor: AccountRecord) async throws {
@@ -248,6 +255,7 @@ public struct GroupService: Sendable {
                 try await storage.groups.setMember(invitee.id, in: id, role: .member, at: now)
             }
         }
+        if let invitee { await notifier?.notify(.groupInvited(group: group, invitee: invitee.id, by: actor.id)) }
         var invitation = try await view(record, group: group)
         invitation.code = code
         invitation.url = code.map(link)
@@ -393,13 +401,34 @@ public struct GroupService: Sendable {
         try await storage.groups.find(group.id) ?? group
     }
 
-    private func view(_ group: GroupRecord, standing: GroupStanding) async throws -> Group {
+    private func view(_ group: GroupRecord, standing: GroupStanding, viewer: UserID? = nil) async throws -> Group {
         let pending =
             standing.role.map { $0 >= .admin } == true ? try await storage.groups.requests(for: group.id).count : nil
+        var newPosts: Int?
+        if standing.role != nil, let viewer {
+            newPosts = try await storage.posts.countNewer(
+                in: group.id, after: try await storage.groups.seenMarker(of: viewer, in: group.id), viewer: viewer,
+                cap: Self.newPostsCap)
+        }
         return Group(
             id: group.id, name: group.name, description: group.description, avatarURL: group.avatarURL,
             timeZone: group.timeZone, access: group.access, memberCount: group.memberCount,
-            createdAt: group.createdAt, standing: standing, pendingRequests: pending)
+            createdAt: group.createdAt, standing: standing, pendingRequests: pending, newPosts: newPosts)
+    }
+
+    /// How far "new since you last looked" counts.
+    public static let newPostsCap = 100
+
+    /// Marks the group's posts seen up to `post` (a post of the group the member may see); the marker only
+    /// moves forward. Answers the group with its new count.
+    public func markSeen(_ id: GroupID, upTo post: PostID, by member: AccountRecord) async throws -> Group {
+        let (group, standing) = try await visible(id, viewer: member)
+        guard standing.role != nil else { throw SpotterError.forbidden("Only members keep track of what they saw.") }
+        guard try await storage.posts.record(post)?.groupID == id,
+            try await storage.posts.post(post, viewer: member.id) != nil
+        else { throw SpotterError.invalid("up_to", "is not a post of this group") }
+        try await storage.groups.markSeen(member.id, in: id, upTo: post)
+        return try await view(group, standing: standing, viewer: member.id)
     }
 
     private func view(_ record: GroupInvitationRecord, group: GroupRecord) async throws -> GroupInvitation {

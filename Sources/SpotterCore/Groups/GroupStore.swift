@@ -48,6 +48,11 @@ public protocol GroupStore: Sendable {
     /// count, most first.
     func discoverable(matching query: String, limit: Int) async throws -> [GroupRecord]
 
+    /// Moves `user`'s seen marker in the group forward to `post` (never back); members only.
+    func markSeen(_ user: UserID, in group: GroupID, upTo post: PostID) async throws
+    /// The newest post of the group `user` has seen, if any.
+    func seenMarker(of user: UserID, in group: GroupID) async throws -> PostID?
+
     /// Stores an invitation (the code's hash, never the code). One to a named person makes their standing
     /// `invited`, unless they are in the group already.
     func insert(_ invitation: GroupInvitationRecord) async throws

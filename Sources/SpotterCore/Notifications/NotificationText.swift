@@ -48,6 +48,13 @@ public enum NotificationText {
         case .securityNewDevice: return "New sign-in to your account: \(detail)"
         case .securityPasswordChanged:
             return "Your password was changed. If this wasn't you, contact your community's admin now."
+        // `detail` is the group's name. A group post's notification never carries the post's words: they
+        // may name a child (`ChildSafetyPolicy`), and a push's text goes beyond the group.
+        case .groupPost: return count > 1 ? "\(who) posted in \(detail)" : "\(who) posted in \(detail)"
+        case .groupInvitation: return "\(who) invited you to \(detail)"
+        case .groupJoinRequest: return "\(who) asked to join \(detail)"
+        case .groupRequestAccepted: return "You're in: \(who) let you into \(detail)"
+        case .groupRemoved: return "You were removed from \(detail)"
         }
     }
 
@@ -76,7 +83,8 @@ public enum NotificationText {
     /// A digest's opening line: "3 kudos, 2 new followers and 1 comment".
     public static func digestSummary(_ counts: [NotificationType: Int]) -> String {
         let order: [NotificationType] = [
-            .kudos, .comment, .reply, .mention, .follow, .followRequest, .personalRecord, .weeklySummary,
+            .kudos, .comment, .reply, .mention, .follow, .followRequest, .personalRecord, .groupPost,
+            .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .weeklySummary,
             .streakAtRisk, .securityNewDevice, .securityPasswordChanged,
         ]
         let parts = order.compactMap { type -> String? in
@@ -100,6 +108,11 @@ public enum NotificationText {
         case .weeklySummary: return plural ? "weekly summaries" : "weekly summary"
         case .streakAtRisk: return plural ? "streak reminders" : "streak reminder"
         case .securityNewDevice, .securityPasswordChanged: return plural ? "security alerts" : "security alert"
+        case .groupPost: return plural ? "group posts" : "group post"
+        case .groupInvitation: return plural ? "group invitations" : "group invitation"
+        case .groupJoinRequest: return plural ? "requests to join" : "request to join"
+        case .groupRequestAccepted: return plural ? "groups joined" : "group joined"
+        case .groupRemoved: return plural ? "group removals" : "group removal"
         }
     }
 

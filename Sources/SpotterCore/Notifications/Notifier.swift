@@ -18,6 +18,13 @@ public enum NotificationTrigger: Sendable, Equatable {
     case passwordChanged(user: UserID)
     /// A scheduled reminder or summary for `user`, once per `period` (a local day or week).
     case reminder(user: UserID, type: NotificationType, period: String, text: String)
+    /// A post was made in a group: every other member hears of it (batched by default), never its words.
+    case groupPosted(PostRecord, group: GroupRecord)
+    case groupInvited(group: GroupRecord, invitee: UserID, by: UserID)
+    /// Someone asked to join: the group's admins and owner hear of it.
+    case groupJoinRequested(group: GroupRecord, requester: UserID)
+    case groupRequestAccepted(group: GroupRecord, user: UserID, by: UserID)
+    case groupRemoved(group: GroupRecord, user: UserID, by: UserID)
 }
 
 /// Turns triggers into notifications: who hears of it, whether they may, what their preferences say, and
@@ -172,6 +179,32 @@ public struct Notifier: Sendable {
             return [Draft(recipient: user, type: .securityPasswordChanged)]
         case .reminder(let user, let type, let period, let text):
             return [Draft(recipient: user, type: type, detail: text, dedupe: "\(type.rawValue)-\(period)")]
+        case .groupPosted(let post, let group):
+            return try await storage.groups.memberRoles(of: group.id).keys.filter { $0 != post.authorID }.map {
+                Draft(
+                    recipient: $0, type: .groupPost, actor: post.authorID, postID: post.id, postAuthor: post.authorID,
+                    detail: group.name, group: "group-posts-\(group.id)", dedupe: "group-post-\(post.id)")
+            }
+        case .groupInvited(let group, let invitee, let by):
+            return [
+                Draft(
+                    recipient: invitee, type: .groupInvitation, actor: by, detail: group.name,
+                    group: "group-invitation-\(group.id)", dedupe: "group-invitation-\(group.id)")
+            ]
+        case .groupJoinRequested(let group, let requester):
+            return try await storage.groups.memberRoles(of: group.id).filter { $0.value >= .admin }.keys.map {
+                Draft(
+                    recipient: $0, type: .groupJoinRequest, actor: requester, detail: group.name,
+                    group: "group-requests-\(group.id)", dedupe: "group-request-\(group.id)-\(requester)")
+            }
+        case .groupRequestAccepted(let group, let user, let by):
+            return [
+                Draft(
+                    recipient: user, type: .groupRequestAccepted, actor: by, detail: group.name,
+                    group: "group-accepted-\(group.id)", dedupe: "group-accepted-\(group.id)-\(user)")
+            ]
+        case .groupRemoved(let group, let user, let by):
+            return [Draft(recipient: user, type: .groupRemoved, actor: by, detail: group.name)]
         }
     }
 

@@ -99,6 +99,7 @@ public struct PostService: Sendable {
             if !mediaIDs.isEmpty { try await storage.media.attach(mediaIDs, to: id, at: now) }
             await events?.publish(.postCreated(id, author: author.id))
             await notifier?.notify(.posted(record))
+            if let group { await notifier?.notify(.groupPosted(record, group: group)) }
             return record
         }
         if workout?.completed == true || !mediaIDs.isEmpty || !children.isEmpty {
@@ -430,7 +431,7 @@ public struct PostService: Sendable {
     }
 
     /// Normalised (trimmed, lowercased, spaces collapsed) so trivial variations count as the same text.
-    static func textHash(_ text: String) -> String {
+    public static func textHash(_ text: String) -> String {
         let normalised = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return SHA256.hash(data: Data(normalised.utf8)).map { String(format: "%02x", $0) }.joined()
     }

@@ -21,8 +21,11 @@ public protocol BulkLoading: Sendable {
     func loadAccounts(_ accounts: [AccountRecord]) async throws
     /// Inserts accepted follow edges.
     func loadFollows(_ follows: [(follower: UserID, followee: UserID, at: Date)]) async throws
-    /// Inserts posts together with their `post_tags` rows, as `PostStore.insert` would store them.
+    /// Inserts posts together with their `post_tags` rows, as `PostStore.insert` would store them (a group
+    /// post with its group).
     func loadPosts(_ posts: [PostRecord]) async throws
+    /// Makes people members of groups that exist, with their roles.
+    func loadGroupMembers(_ members: [(group: GroupID, user: UserID, role: GroupRole, at: Date)]) async throws
     /// Refreshes the query planner's statistics (`ANALYZE`), so feeds are planned for the data just loaded
     /// rather than for the empty tables the planner last saw.
     func analyze() async throws

@@ -32,6 +32,7 @@ extension PostgresMigrations {
                 standing TEXT NOT NULL
                     CHECK (standing IN ('owner', 'admin', 'member', 'invited', 'requested', 'banned')),
                 since TIMESTAMPTZ NOT NULL,
+                seen_up_to UUID,
                 PRIMARY KEY (group_id, user_id)
             )
             """,

@@ -6,7 +6,8 @@ extension SQLiteMigrations {
     ///
     /// A group post keeps `visibility = 'private'` in `posts` and names its group in `group_id`: every read
     /// written before groups existed then shows it to its author only, and the visibility rule opens it to the
-    /// group's members (`SQLitePostSQL.visible`). `group_members_by_user` answers "is the viewer in this
+    /// group's members (`SQLitePostSQL.visible`). `seen_up_to` is the newest post of the group a member has
+    /// seen, for "new since you last looked" and the top order. `group_members_by_user` answers "is the viewer in this
     /// group" for every group post a read checks; `posts_by_group` serves a group's feed newest first.
     static let groups = SQLiteMigration(name: "2026-11-29-groups") { db in
         try db.execute(
@@ -32,6 +33,7 @@ extension SQLiteMigrations {
                     standing TEXT NOT NULL
                         CHECK (standing IN ('owner', 'admin', 'member', 'invited', 'requested', 'banned')),
                     since REAL NOT NULL,
+                    seen_up_to TEXT,
                     PRIMARY KEY (group_id, user_id)
                 ) WITHOUT ROWID;
                 CREATE INDEX group_members_by_user ON group_members(user_id, group_id, standing);

@@ -64,7 +64,8 @@ struct AppServices {
             signup: configuration.nostr.signup)
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
-        groups = GroupService(storage: storage, clock: clock, events: events, siteURL: configuration.siteURL)
+        groups = GroupService(
+            storage: storage, clock: clock, events: events, siteURL: configuration.siteURL, notifier: notifier)
         children = ChildProfileService(storage: storage, clock: clock)
         feeds = FeedService(storage: storage, clock: clock, links: links)
         progress = ProgressService(storage: storage, clock: clock)

@@ -16,7 +16,18 @@ struct GroupsController {
         }
         routes.get(":id") { _, context in try await groups.get(try context.id("id"), viewer: context.viewer) }
         routes.get(":id/posts") { request, context in
-            try await feeds.group(try context.id("id"), viewer: context.viewer, page: try request.pageRequest)
+            let query = request.uri.queryParameters
+            switch query["order"].map(String.init) {
+            case nil, GroupFeedOrder.newest.rawValue?:
+                return try await feeds.group(
+                    try context.id("id"), viewer: context.viewer, page: try request.pageRequest)
+            case GroupFeedOrder.top.rawValue?:
+                return try await feeds.groupTop(
+                    try context.id("id"), viewer: context.viewer, limit: query["limit"].map(String.init),
+                    cursor: query["cursor"].map(String.init))
+            default:
+                throw SpotterError.malformed(detail: "order must be newest or top.", field: "order")
+            }
         }
         routes.get(":id/members") { request, context in
             let page = try request.pageRequest
@@ -59,6 +70,10 @@ struct GroupsController {
         }
         routes.post(":id/join") { _, context in
             try await groups.join(try context.id("id"), by: try context.requireViewer())
+        }
+        routes.post(":id/seen") { request, context in
+            let body = try await request.decodeJSON(GroupSeenRequest.self, context: context)
+            return try await groups.markSeen(try context.id("id"), upTo: body.upTo, by: try context.requireViewer())
         }
         routes.post(":id/leave") { _, context in
             try await groups.leave(try context.id("id"), by: try context.requireViewer())

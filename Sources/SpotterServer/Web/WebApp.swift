@@ -64,6 +64,7 @@ struct WebApp {
                 links: services.accountLinks, pages: pages, trustForwardedFor: configuration.trustForwardedFor
             ).endpoints)
         web.addRoutes(WebPeopleController(social: services.social, pages: pages).endpoints)
+        web.addRoutes(WebChildrenController(children: services.children, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebSecurityController(
                 accounts: accounts, pages: pages, trustForwardedFor: configuration.trustForwardedFor,

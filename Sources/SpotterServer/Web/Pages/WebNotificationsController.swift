@@ -98,6 +98,14 @@ struct WebNotificationsController {
         case .securityNewDevice, .securityPasswordChanged: return "/settings/security"
         case .streakAtRisk: return "/compose"
         case .weeklySummary: return "/u/\(viewer.username)"
+        case .groupPost: return post ?? "/groups"
+        case .groupInvitation, .groupRequestAccepted:
+            return group(in: latest.groupKey).map { "/groups/\($0)" } ?? "/groups"
+        case .groupJoinRequest: return group(in: latest.groupKey).map { "/groups/\($0)/members" } ?? "/groups"
+        case .groupRemoved: return "/groups"
         }
     }
+
+    /// The group a group notification's key names (`group-…-<id>`).
+    private static func group(in groupKey: String) -> GroupID? { GroupID(String(groupKey.suffix(36))) }
 }

@@ -264,6 +264,11 @@ extension WebSettingsController {
         case .weeklySummary: "Your week in training"
         case .securityNewDevice: "Sign-in from a new device"
         case .securityPasswordChanged: "Password changed"
+        case .groupPost: "New posts in my groups"
+        case .groupInvitation: "Invitations to groups"
+        case .groupJoinRequest: "Requests to join groups I run"
+        case .groupRequestAccepted: "My requests to join accepted"
+        case .groupRemoved: "Removed from a group"
         }
     }
 
