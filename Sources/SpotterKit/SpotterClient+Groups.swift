@@ -53,12 +53,29 @@ extension SpotterClient {
         _ = try await send(.change("DELETE", "/api/v1/groups/\(id)", key: idempotencyKey))
     }
 
-    /// A page of the group's posts, newest first; the same paging as ``feed(_:cursor:since:limit:)``, which
-    /// reads it too as `.group(id)`.
+    /// A page of the group's posts: newest first (the same paging as ``feed(_:cursor:since:limit:)``, which
+    /// reads it too as `.group(id)`), or in the `top` order, ranked for me (pass its `nextCursor` on; `since`
+    /// is for the newest order only).
     public func groupPosts(
-        _ id: GroupID, cursor: String? = nil, since: String? = nil, limit: Int? = nil
+        _ id: GroupID, order: GroupFeedOrder = .newest, cursor: String? = nil, since: String? = nil,
+        limit: Int? = nil
     ) async throws -> Page<Post> {
-        try await feed(.group(id), cursor: cursor, since: since, limit: limit)
+        guard order != .newest else { return try await feed(.group(id), cursor: cursor, since: since, limit: limit) }
+        return try await call(
+            Call(
+                method: "GET", path: "/api/v1/groups/\(id)/posts",
+                query: Self.query(["order": order.rawValue, "cursor": cursor, "limit": limit.map(String.init)]),
+                authenticated: await isSignedIn))
+    }
+
+    /// Marks the group's posts seen up to `post` (the newest shown), so the group's `newPosts` counts only what
+    /// came after; the group as it now is.
+    @discardableResult
+    public func markGroupSeen(_ id: GroupID, upTo post: PostID, idempotencyKey: String? = nil) async throws -> Group {
+        try await call(
+            .change(
+                "POST", "/api/v1/groups/\(id)/seen", body: try Self.encoder.encode(GroupSeenRequest(upTo: post)),
+                key: idempotencyKey))
     }
 
     /// A page of the group's members, for those who may see them.

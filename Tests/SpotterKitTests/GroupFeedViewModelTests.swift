@@ -39,6 +39,13 @@ struct GroupFeedViewModelTests {
             #expect(await model.posts.allSatisfy { $0.group == GroupSummary(id: club.id, name: "Riverside Runners") })
             #expect(await model.hasMore == false)
 
+            // When she has looked, the group counts nothing new for her; the top order reads the same posts
+            #expect(await model.group?.newPosts == 25)
+            await model.markSeen()
+            #expect(await model.group?.newPosts == 0)
+            let top = try await bea.groupPosts(club.id, order: .top, limit: 5)
+            #expect(top.items.count == 5 && top.items.allSatisfy { $0.group?.id == club.id })
+
             // When the app joins the group's topic and hands the model its events, and Ana posts to the group
             let realtime = RealtimeClient(baseURL: url) { try await bea.currentAccessToken() }
             let connected = NIOLockedValueBox(false)

@@ -74,6 +74,19 @@ public final class GroupFeedViewModel {
 
     public func toggleKudos(_ id: PostID) async { await feed.toggleKudos(id) }
 
+    /// Marks the group seen up to the newest post shown, so its `newPosts` ("3 new") counts from here; call it
+    /// when the member has looked (the screen appeared, or was scrolled to the top).
+    public func markSeen() async {
+        guard let newest = posts.first else { return }
+        do {
+            let updated = try await client.markGroupSeen(groupID, upTo: newest.id)
+            try await database.save(updated)
+            group = updated
+        } catch {
+            problem = FeedViewModel.message(error)
+        }
+    }
+
     // MARK: Live
 
     /// Joins the group's topic on the app's realtime connection (and after every reconnect); hand its events to
