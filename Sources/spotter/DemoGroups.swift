@@ -61,8 +61,9 @@ struct DemoGroups {
                 "Family walk up the hill on Sunday, picnic at the top.",
                 "New deadlift record tonight, at 52. Cake is allowed.",
             ]),
-        // Child profiles (the kids' "her first 5k" posts, made by a parent for a child) come with the change that
-        // adds them to SpotterCore; they belong in this private family circle and nowhere else.
+        // The Kellers' children go here: child profiles managed by Jonas (`ChildProfileService`, with Inês as
+        // co-guardian) and a post or two a parent makes for a child ("her first 5k", `childIDs`), in this private
+        // circle and nowhere else (`ChildSafetyPolicy`). Left for the child profiles' own change to seed.
     ]
 
     /// Makes the groups over the last `weeks` before `end`, with their members, requests and posts; returns

@@ -47,6 +47,9 @@ extension TerminalClientTests {
             let posted = try await bea.run("groups", "post", "The Kellers", "Who's cooking tonight?")
             #expect(posted.contains("sent: post \"Who's cooking tonight?\" to group \(familyID)"))
             #expect(try await ana.run("groups", "feed", "The Kellers").contains("Who's cooking tonight?"))
+            #expect(
+                try await ana.run("groups", "feed", "The Kellers", "--order", "top").contains("Who's cooking tonight?"))
+            #expect(try await ana.run("groups", "show", familyID).contains("· owner · 1 new · "))
             #expect(!(try await ana.run("feed", "global").contains("Who's cooking tonight?")))
 
             // When Ana makes a team one asks to join, Bea asks, and Ana lets her in

@@ -181,10 +181,12 @@ struct GroupsFeed: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
     @OptionGroup var target: GroupArgument
     @Option(help: "Posts to show (1 to 50).") var limit = 20
+    @Option(help: "newest, or top: ranked by members' kudos and comments, what you have not seen first.")
+    var order: GroupFeedOrder = .newest
 
     func run() async throws {
         let client = try options.client()
-        let page = try await client.groupPosts(try await target.resolve(client), limit: limit)
+        let page = try await client.groupPosts(try await target.resolve(client), order: order, limit: limit)
         if page.items.isEmpty { print("Nothing here yet.") }
         for post in page.items { print(PostText.render(post)) }
     }
@@ -197,6 +199,7 @@ enum GroupText {
         var parts = [group.name, group.access.rawValue, Plural.count(group.memberCount, "member")]
         if group.standing != .none { parts.append(group.standing.rawValue) }
         if let pending = group.pendingRequests, pending > 0 { parts.append(Plural.count(pending, "request")) }
+        if let new = group.newPosts, new > 0 { parts.append("\(new) new") }
         parts.append(group.id.description)
         return parts.joined(separator: " · ")
     }
@@ -219,3 +222,4 @@ enum GroupText {
 }
 
 extension GroupAccess: ExpressibleByArgument {}
+extension GroupFeedOrder: ExpressibleByArgument {}
