@@ -79,6 +79,7 @@ public struct GroupService: Sendable {
     /// Groups anyone may find whose name matches `query`, with `viewer`'s standing in each.
     public func discover(_ query: String, viewer: AccountRecord?, limit: Int = 20) async throws -> [Group] {
         let query = try TextInput.checked(query, field: "q")
+        guard query.textLength <= 100 else { throw SpotterError.invalid("q", "must be at most 100 characters") }
         var groups: [Group] = []
         for group in try await storage.groups.discoverable(matching: query, limit: limit) {
             let standing = try await standing(of: viewer, in: group.id)
