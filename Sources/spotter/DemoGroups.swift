@@ -61,9 +61,21 @@ struct DemoGroups {
                 "Family walk up the hill on Sunday, picnic at the top.",
                 "New deadlift record tonight, at 52. Cake is allowed.",
             ]),
-        // The Kellers' children go here: child profiles managed by Jonas (`ChildProfileService`, with Inês as
-        // co-guardian) and a post or two a parent makes for a child ("her first 5k", `childIDs`), in this private
-        // circle and nowhere else (`ChildSafetyPolicy`). Left for the child profiles' own change to seed.
+    ]
+
+    /// The Kellers' children: profiles Jonas manages with Inês as co-guardian, and posts a parent makes for a
+    /// child, in the family circle and nowhere else (`ChildSafetyPolicy`).
+    struct ChildPlan {
+        let name: String
+        let age: Int
+        let parent: String
+        let post: String
+    }
+
+    static let family = "The Keller Family"
+    static let children = [
+        ChildPlan(name: "Mila", age: 9, parent: "jonas_k", post: "Mila ran her first 5k at the Saturday parkrun!"),
+        ChildPlan(name: "Theo", age: 6, parent: "ines_fit", post: "Theo got his first swimming badge today."),
     ]
 
     /// Makes the groups over the last `weeks` before `end`, with their members, requests and posts; returns
@@ -74,11 +86,13 @@ struct DemoGroups {
         let groups = GroupService(storage: storage, clock: clock)
         let posts = PostService(storage: storage, clock: clock)
         let start = end - Double(weeks) * 7 * 86_400
+        var made: [String: GroupID] = [:]
         for (number, plan) in Self.plans.enumerated() {
             clock.move(to: start + Double(number) * 3600)
             let owner = try person(plan.owner)
             let group = try await groups.create(
                 CreateGroupRequest(name: plan.name, description: plan.description, access: plan.access), by: owner)
+            made[plan.name] = group.id
             for username in plan.admins + plan.members {
                 clock.advance(by: Double.random(in: 600...86_400, using: &random))
                 let member = try person(username)
@@ -113,7 +127,32 @@ struct DemoGroups {
                 _ = try await groups.join(group.id, by: try person(username))
             }
         }
+        if let family = made[Self.family] { try await loadChildren(in: family, end: end) }
         return Self.plans.count
+    }
+
+    /// Jonas adds the children and invites Inês, who accepts; each posts for a child to the family.
+    private func loadChildren(in family: GroupID, end: Date) async throws {
+        let children = ChildProfileService(storage: storage, clock: clock)
+        let posts = PostService(storage: storage, clock: clock)
+        let (jonas, ines) = (try person("jonas_k"), try person("ines_fit"))
+        let year = Calendar(identifier: .gregorian).component(.year, from: end)
+        clock.move(to: end - 5 * 86_400)
+        var made: [String: ChildProfileID] = [:]
+        for child in Self.children {
+            let profile = try await children.create(
+                CreateChildProfileRequest(name: child.name, birthYear: year - child.age), by: jonas)
+            _ = try await children.inviteGuardian(profile.id, username: ines.username, by: jonas)
+            try await children.answerInvitation(profile.id, accept: true, by: ines)
+            made[child.name] = profile.id
+        }
+        for child in Self.children {
+            clock.advance(by: 86_400)
+            _ = try await posts.create(
+                CreatePostRequest(
+                    kind: .note, text: child.post, groupID: family, childIDs: made[child.name].map { [$0] }),
+                author: try person(child.parent))
+        }
     }
 
     private func person(_ username: String) throws -> AccountRecord {

@@ -73,7 +73,21 @@ extension TerminalClientTests {
             groups == [
                 "Iron Hour Strength Team request 7 members 4 posts 1 waiting",
                 "Riverside Runners open 8 members 8 posts 0 waiting",
-                "The Keller Family private 3 members 3 posts 0 waiting",
+                "The Keller Family private 3 members 5 posts 0 waiting",
             ])
+        // And the Kellers' two children, managed by both parents, each named by one post in the family circle only
+        let children = try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.name,
+                        (SELECT count(*) FROM child_guardians cg WHERE cg.child_id = c.id AND cg.accepted) AS guardians,
+                        (SELECT group_concat(g.access) FROM post_children pc JOIN posts p ON p.id = pc.post_id
+                         JOIN groups g ON g.id = p.group_id WHERE pc.child_id = c.id) AS places
+                    FROM children c ORDER BY c.name
+                    """
+            ).map { "\($0["name"] as String) \($0["guardians"] as Int) \($0["places"] as String)" }
+        }
+        #expect(children == ["Mila 2 private", "Theo 2 private"])
     }
 }
