@@ -13,6 +13,8 @@ public enum FeedKind: Sendable, Hashable {
     case tag(String)
     /// One person's posts (their profile).
     case user(String)
+    /// A group's posts, for its members (anyone, for an open group).
+    case group(GroupID)
 
     var path: String {
         switch self {
@@ -21,6 +23,7 @@ public enum FeedKind: Sendable, Hashable {
         case .global: "/api/v1/feeds/global"
         case .tag(let tag): "/api/v1/feeds/tags/\(tag.pathEscaped)"
         case .user(let username): "/api/v1/users/\(username.pathEscaped)/posts"
+        case .group(let id): "/api/v1/groups/\(id)/posts"
         }
     }
 }

@@ -232,7 +232,7 @@ struct PostgresPostStore: PostStore {
         var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
         // The window by id (ids are time-ordered), so the read walks `posts_by_group` only.
         let sql = """
-            SELECT \(PostgresPostSQL.columns), p.performed_at,
+            SELECT p.id, p.author_id, p.performed_at,
               (SELECT COUNT(*) FROM kudos k JOIN group_members gm ON gm.group_id = p.group_id AND gm.user_id = k.user_id
                  AND gm.standing IN ('owner', 'admin', 'member') WHERE k.post_id = p.id),
               (SELECT COUNT(*) FROM comments c JOIN group_members gm ON gm.group_id = p.group_id
@@ -243,19 +243,26 @@ struct PostgresPostStore: PostStore {
               AND p.id >= \(try builder.bind(UUIDv7.lowest(at: since))) AND \(PostgresPostSQL.visible)
             ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
             """
-        var extras: [PostID: (Date, Int, Int)] = [:]
-        let posts = try await hydrate(builder.query(sql), viewer: viewer) { row, post in
-            let extra = PostgresPostSQL.columnCount
-            extras[post.id] = (
-                try row[extra].decode(Date.self), try row[extra + 1].decode(Int.self),
-                try row[extra + 2].decode(Int.self)
-            )
+        var candidates: [GroupRankingCandidate] = []
+        for try await (id, author, performedAt, kudos, comments) in try await client.query(
+            builder.query(sql), logger: logger
+        ).decode((UUID, UUID, Date, Int, Int).self) {
+            candidates.append(
+                GroupRankingCandidate(
+                    id: PostID(rawValue: id), author: UserID(rawValue: author), performedAt: performedAt,
+                    memberKudos: kudos, memberComments: comments))
         }
-        return posts.compactMap { post in
-            extras[post.id].map {
-                GroupRankingCandidate(post: post, performedAt: $0.0, memberKudos: $0.1, memberComments: $0.2)
-            }
-        }
+        return candidates
+    }
+
+    func posts(_ ids: [PostID], viewer: UserID?) async throws -> [Post] {
+        guard !ids.isEmpty else { return [] }
+        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
+        let sql = """
+            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.id = ANY(\(try builder.bind(ids.map(\.rawValue)))) AND \(PostgresPostSQL.visible)
+            """
+        return try await hydrate(builder.query(sql), viewer: viewer)
     }
 
     func countNewer(in group: GroupID, after: PostID?, viewer: UserID, cap: Int) async throws -> Int {

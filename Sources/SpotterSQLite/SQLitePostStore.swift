@@ -265,7 +265,7 @@ struct SQLitePostStore: PostStore {
     ) async throws -> [GroupRankingCandidate] {
         // The window by id (ids are time-ordered), so the read walks `posts_by_group` only.
         let sql = """
-            SELECT \(SQLitePostSQL.columns), p.performed_at,
+            SELECT p.id, p.author_id, p.performed_at,
               (SELECT COUNT(*) FROM kudos k JOIN group_members gm ON gm.group_id = p.group_id AND gm.user_id = k.user_id
                  AND gm.standing IN ('owner', 'admin', 'member') WHERE k.post_id = p.id),
               (SELECT COUNT(*) FROM comments c JOIN group_members gm ON gm.group_id = p.group_id
@@ -275,20 +275,28 @@ struct SQLitePostStore: PostStore {
             WHERE p.group_id = :group AND p.id >= :floor AND \(SQLitePostSQL.visible)
             ORDER BY p.id DESC LIMIT :limit
             """
-        let found = try await hydrate(
-            sql: sql,
-            arguments: [
-                "group": group.description, "floor": UUIDText.format(UUIDv7.lowest(at: since)),
-                "viewer": viewer?.description, "limit": limit,
-            ],
-            viewer: viewer
-        ) { row in
-            let extra = SQLitePostSQL.Column.allCases.count
-            return (Date(sqliteValue: row[extra]), row[extra + 1] as Int, row[extra + 2] as Int)
+        let arguments: StatementArguments = [
+            "group": group.description, "floor": UUIDText.format(UUIDv7.lowest(at: since)),
+            "viewer": viewer?.description, "limit": limit,
+        ]
+        return try await pool.read { db in
+            try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap { row in
+                guard let id = PostID(row[0] as String), let author = UserID(row[1] as String) else { return nil }
+                return GroupRankingCandidate(
+                    id: id, author: author, performedAt: Date(sqliteValue: row[2]), memberKudos: row[3],
+                    memberComments: row[4])
+            }
         }
-        return zip(found.posts, found.extras).map {
-            GroupRankingCandidate(post: $0, performedAt: $1.0, memberKudos: $1.1, memberComments: $1.2)
-        }
+    }
+
+    func posts(_ ids: [PostID], viewer: UserID?) async throws -> [Post] {
+        guard !ids.isEmpty else { return [] }
+        let sql = """
+            SELECT \(SQLitePostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
+            WHERE p.id IN (SELECT value FROM json_each(:ids)) AND \(SQLitePostSQL.visible)
+            """
+        return try await hydrate(
+            sql: sql, arguments: ["ids": SQLiteIDList.json(ids), "viewer": viewer?.description], viewer: viewer)
     }
 
     func countNewer(in group: GroupID, after: PostID?, viewer: UserID, cap: Int) async throws -> Int {

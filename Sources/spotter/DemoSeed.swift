@@ -6,7 +6,8 @@ import SpotterServer
 
 /// `spotter seed --demo`: a small, lively community for a newcomer's first minute — 30 people with names and
 /// bios who follow each other, eight weeks of lifting (main lifts climbing), runs, rides, swims and rows with
-/// distance and time, notes between them, kudos, and comments the authors answer.
+/// distance and time, notes between them, kudos, and comments the authors answer; and three groups
+/// (`DemoGroups`): an open running club, a strength team one asks to join, and a private family circle.
 ///
 /// Everyone has an avatar and every eighth workout a photo, drawn in code and processed like an upload
 /// (`DemoPhotos`).
@@ -129,9 +130,11 @@ struct DemoSeeder: Sendable {
             progress.update(done)
         }
         progress.finish()
+        let groups = try await DemoGroups(storage: storage, clock: clock, people: people)
+            .load(end: end, weeks: weeks - 2, seed: seed)
         ProgressBar.write(
-            "Demo community ready: \(people.count) people, \(follows.count) follows, \(sessions.count) workouts. "
-                + "Open the web app and sign up to join them.\n")
+            "Demo community ready: \(people.count) people, \(follows.count) follows, \(sessions.count) workouts, "
+                + "\(groups) groups. Open the web app and sign up to join them.\n")
     }
 }
 

@@ -13,12 +13,8 @@ struct GroupFeedRankingTests {
         hoursAgo: Double, kudos: Int = 0, comments: Int = 0, by author: UserID = other
     ) -> GroupRankingCandidate {
         let made = now.addingTimeInterval(-hoursAgo * 3600)
-        let post = Post(
-            id: .generate(at: made), kind: .note,
-            author: AuthorSummary(id: author, username: "x", displayName: "X", avatarURL: nil), text: "",
-            visibility: .group, workout: nil, hashtags: [], mentions: [], personalRecords: [], createdAt: made,
-            editedAt: nil, kudosCount: 0, commentsCount: 0, kudosPreview: [], kudosedByMe: false)
-        return GroupRankingCandidate(post: post, performedAt: made, memberKudos: kudos, memberComments: comments)
+        return GroupRankingCandidate(
+            id: .generate(at: made), author: author, performedAt: made, memberKudos: kudos, memberComments: comments)
     }
 
     @Test("members' reactions lift a post, and age brings it down")
@@ -27,19 +23,18 @@ struct GroupFeedRankingTests {
         let liked = Self.candidate(hoursAgo: 3, kudos: 5)
         let old = Self.candidate(hoursAgo: 48, kudos: 5)
         let ranked = GroupFeedRanking.rank([quiet, liked, old], viewer: Self.me, seenUpTo: nil, now: Self.now)
-        #expect(ranked.map(\.id) == [liked.post.id, quiet.post.id, old.post.id])
+        #expect(ranked == [liked.id, quiet.id, old.id])
     }
 
-    @Test("a comment weighs as two kudos")
+    @Test("a comment weighs as two kudos; equal scores go newest first")
     func comments() {
         let commented = Self.candidate(hoursAgo: 5, comments: 1)
         let kudosed = Self.candidate(hoursAgo: 5, kudos: 2)
         #expect(
             GroupFeedRanking.score(memberKudos: 0, memberComments: 1, ageHours: 5, unseen: false)
                 == GroupFeedRanking.score(memberKudos: 2, memberComments: 0, ageHours: 5, unseen: false))
-        // Equal scores: the newer first.
         let ranked = GroupFeedRanking.rank([commented, kudosed], viewer: Self.me, seenUpTo: nil, now: Self.now)
-        #expect(ranked.first?.id == [commented, kudosed].map(\.post.id).max { $0.description < $1.description })
+        #expect(ranked.first == [commented.id, kudosed.id].max { $0.description < $1.description })
     }
 
     @Test("what this member has not seen weighs double; their own posts count as seen")
@@ -48,16 +43,20 @@ struct GroupFeedRankingTests {
         let newer = Self.candidate(hoursAgo: 1)
         let mine = Self.candidate(hoursAgo: 1, by: Self.me)
         // Seen everything: the older post's kudos win.
-        let seenAll = GroupFeedRanking.rank(
-            [older, newer], viewer: Self.me, seenUpTo: newer.post.id, now: Self.now)
-        #expect(seenAll.map(\.id) == [older.post.id, newer.post.id])
+        #expect(
+            GroupFeedRanking.rank([older, newer], viewer: Self.me, seenUpTo: newer.id, now: Self.now)
+                == [older.id, newer.id])
         // Seen only the older one: the newer one, unseen, rises above it.
-        let seenOlder = GroupFeedRanking.rank(
-            [older, newer], viewer: Self.me, seenUpTo: older.post.id, now: Self.now)
-        #expect(seenOlder.map(\.id) == [newer.post.id, older.post.id])
-        #expect(!GroupFeedRanking.isUnseen(mine.post, viewer: Self.me, seenUpTo: nil))
-        #expect(GroupFeedRanking.isUnseen(newer.post, viewer: Self.me, seenUpTo: nil))
-        #expect(!GroupFeedRanking.isUnseen(newer.post, viewer: nil, seenUpTo: newer.post.id))
+        #expect(
+            GroupFeedRanking.rank([older, newer], viewer: Self.me, seenUpTo: older.id, now: Self.now)
+                == [newer.id, older.id])
+        // My own post never counts as new to me, even past my marker.
+        #expect(
+            GroupFeedRanking.rank([older, mine], viewer: Self.me, seenUpTo: older.id, now: Self.now)
+                == [older.id, mine.id])
+        #expect(!GroupFeedRanking.isUnseen(mine.id, by: Self.me, viewer: Self.me, seenUpTo: nil))
+        #expect(GroupFeedRanking.isUnseen(newer.id, by: Self.other, viewer: Self.me, seenUpTo: nil))
+        #expect(!GroupFeedRanking.isUnseen(newer.id, by: Self.other, viewer: nil, seenUpTo: newer.id))
     }
 
     @Test("a clock running behind never lifts a post above a brand new one")

@@ -53,6 +53,15 @@ struct OutboxCompatibilityTests {
             ],
             .createPost(CreatePostRequest(kind: .workout, text: "Legs", workout: legDay))
         ),
+        (
+            // A note to a group (issue 28), as this version stores it.
+            [
+                #"{"createPost":{"_0":{"group_id":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e44","kind":"note","text":"Hill sprints at 7"}}}"#
+            ],
+            .createPost(
+                CreatePostRequest(
+                    kind: .note, text: "Hill sprints at 7", groupID: GroupID("0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e44")!))
+        ),
         ([#"{"follow":{"_0":"Ana"}}"#], .follow("Ana")),
         ([#"{"unfollow":{"_0":"ana"}}"#], .unfollow("ana")),
         (

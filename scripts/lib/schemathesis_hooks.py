@@ -63,6 +63,23 @@ UNSTATABLE = [
     (422, r"event", None, "POST /api/v1/nostr/keys"),
     # An edited post keeps its kind (a note gets no workout and keeps saying something): the stored post's kind.
     (422, r"text|workout", None, "PATCH /api/v1/posts/{id}"),
+    # A post joins a group only when it is made, and a group post stays in its group: the stored post's audience.
+    (422, r"visibility", "a post", "PATCH /api/v1/posts/{id}"),
+    # An invitation by name is used once: `max_uses` is for links only, a relation between two fields.
+    (422, r"max_uses", "is for links", "POST /api/v1/groups/{id}/invitations"),
+    # A post of this very group, which the caller may see: ids the server made, in the group the path names.
+    (422, r"up_to", "is not a post of this group", "POST /api/v1/groups/{id}/seen"),
+    # A member of the group the path names: who is in the group decides.
+    (422, r"user_id", "must be a member", "POST /api/v1/groups/{id}/transfer"),
+    # A child is under 18: born within 17 years of the server's clock, a window that moves.
+    (422, r"birth_year", "(a child)", None),
+    # Children the caller manages, named only in a post to a private group the caller is in (ChildSafetyPolicy):
+    # who is asking, and the group's access, decide.
+    (422, r"child_ids(\[\d+\])?", None, None),
+    # A post to a group names a group the caller is a member of, and only such a post has visibility `group`: who
+    # is in which group decides, and a relation between two fields.
+    (422, r"group_id", None, "POST /api/v1/posts"),
+    (422, r"visibility", "must be group", "POST /api/v1/posts"),
 ]
 
 

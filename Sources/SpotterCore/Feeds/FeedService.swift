@@ -91,8 +91,14 @@ public struct FeedService: Sendable {
         var seen: PostID?
         if let viewer { seen = try await storage.groups.seenMarker(of: viewer.id, in: id) }
         let ranked = GroupFeedRanking.rank(candidates, viewer: viewer?.id, seenUpTo: seen, now: now)
-        let items = try await linked(Array(ranked.dropFirst(offset).prefix(page.limit)))
-        let next = offset + items.count
+        let pageIDs = Array(ranked.dropFirst(offset).prefix(page.limit))
+        // Only the page's posts are read whole: reading every candidate's counts and previews was most of the
+        // order's time (measured in docs/performance.md, "Group feeds").
+        let byID = Dictionary(
+            try await storage.posts.posts(pageIDs, viewer: viewer?.id).map { ($0.id, $0) },
+            uniquingKeysWith: { first, _ in first })
+        let items = try await linked(pageIDs.compactMap { byID[$0] })
+        let next = offset + pageIDs.count
         return Page(items: items, nextCursor: next < ranked.count ? Self.encodeOffset(next) : nil)
     }
 

@@ -2,9 +2,10 @@ import Foundation
 import SpotterModels
 
 /// A group post as the "top" order weighs it: what the group's own members made of it, and whether this
-/// member has seen it.
-public struct GroupRankingCandidate: Sendable {
-    public var post: Post
+/// member has seen it. Only what ranking needs: the page's posts are read whole once ranked.
+public struct GroupRankingCandidate: Sendable, Equatable {
+    public var id: PostID
+    public var author: UserID
     /// When the workout was done (else when the post was made).
     public var performedAt: Date
     /// Kudos and comments by people who are members now (an open group's visitors react too, but the ranking
@@ -12,8 +13,9 @@ public struct GroupRankingCandidate: Sendable {
     public var memberKudos: Int
     public var memberComments: Int
 
-    public init(post: Post, performedAt: Date, memberKudos: Int, memberComments: Int) {
-        self.post = post
+    public init(id: PostID, author: UserID, performedAt: Date, memberKudos: Int, memberComments: Int) {
+        self.id = id
+        self.author = author
         self.performedAt = performedAt
         self.memberKudos = memberKudos
         self.memberComments = memberComments
@@ -38,30 +40,30 @@ public enum GroupFeedRanking {
             * (unseen ? unseenBoost : 1)
     }
 
-    /// Whether a post is new to `viewer`, who has seen the group's posts up to `seenUpTo` (ids are
+    /// Whether a post by `author` is new to `viewer`, who has seen the group's posts up to `seenUpTo` (ids are
     /// time-ordered; `nil` has seen nothing).
-    public static func isUnseen(_ post: Post, viewer: UserID?, seenUpTo: PostID?) -> Bool {
-        guard post.author.id != viewer else { return false }
+    public static func isUnseen(_ post: PostID, by author: UserID, viewer: UserID?, seenUpTo: PostID?) -> Bool {
+        guard author != viewer else { return false }
         guard let seenUpTo else { return true }
-        return post.id.description > seenUpTo.description
+        return post.description > seenUpTo.description
     }
 
-    /// The candidates best first; equal scores newest first.
+    /// The candidates' ids, best first; equal scores newest first.
     public static func rank(
         _ candidates: [GroupRankingCandidate], viewer: UserID?, seenUpTo: PostID?, now: Date
-    ) -> [Post] {
+    ) -> [PostID] {
         candidates.map { candidate in
             let age = now.timeIntervalSince(candidate.performedAt) / 3600
-            let unseen = isUnseen(candidate.post, viewer: viewer, seenUpTo: seenUpTo)
+            let unseen = isUnseen(candidate.id, by: candidate.author, viewer: viewer, seenUpTo: seenUpTo)
             return (
-                candidate.post,
+                candidate.id,
                 score(
                     memberKudos: candidate.memberKudos, memberComments: candidate.memberComments, ageHours: age,
                     unseen: unseen)
             )
         }
         .sorted { lhs, rhs in
-            lhs.1 != rhs.1 ? lhs.1 > rhs.1 : lhs.0.id.description > rhs.0.id.description
+            lhs.1 != rhs.1 ? lhs.1 > rhs.1 : lhs.0.description > rhs.0.description
         }
         .map(\.0)
     }

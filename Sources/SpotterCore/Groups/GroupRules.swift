@@ -11,6 +11,9 @@ public enum GroupRules {
     /// How long an invitation to a named person waits for them.
     public static let namedInvitationLifetime: TimeInterval = 30 * 86_400
     public static let maxUses = 10_000
+    /// Groups up to this size tell every member of a new post (`group_post`); bigger ones tell nobody, and their
+    /// members see what is new on the group itself (`Group.newPosts`).
+    public static let maxNotifiedMembers = 500
 
     /// The fields of a new group, normalised, or a 422 naming every bad one.
     public static func checked(

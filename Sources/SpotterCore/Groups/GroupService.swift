@@ -79,6 +79,7 @@ public struct GroupService: Sendable {
     /// Groups anyone may find whose name matches `query`, with `viewer`'s standing in each.
     public func discover(_ query: String, viewer: AccountRecord?, limit: Int = 20) async throws -> [Group] {
         let query = try TextInput.checked(query, field: "q")
+        guard query.textLength <= 100 else { throw SpotterError.invalid("q", "must be at most 100 characters") }
         var groups: [Group] = []
         for group in try await storage.groups.discoverable(matching: query, limit: limit) {
             let standing = try await standing(of: viewer, in: group.id)
@@ -95,11 +96,11 @@ public struct GroupService: Sendable {
         if standing.role != nil { return try await view(group, standing: standing) }
         if standing == .invited {
             try await storage.groups.setMember(person.id, in: id, role: .member, at: clock.now)
-            return try await view(group, standing: .member)
+            return try await view(try await reread(group), standing: .member)
         }
         if GroupPolicy.allows(.join, standing: standing, access: group.access) {
             try await storage.groups.setMember(person.id, in: id, role: .member, at: clock.now)
-            return try await view(group, standing: .member)
+            return try await view(try await reread(group), standing: .member)
         }
         if GroupPolicy.allows(.askToJoin, standing: standing, access: group.access) {
             try await storage.groups.addRequest(person.id, to: id, at: clock.now)
@@ -320,7 +321,7 @@ public struct GroupService: Sendable {
             }
             try await storage.groups.setMember(person.id, in: group.id, role: .member, at: clock.now)
         }
-        return try await view(group, standing: .member)
+        return try await view(try await reread(group), standing: .member)
     }
 
     // MARK: Checks
@@ -395,6 +396,11 @@ public struct GroupService: Sendable {
     }
 
     // MARK: Views
+
+    /// The group as stored now: after a join, with the joiner counted in `memberCount`.
+    private func reread(_ group: GroupRecord) async throws -> GroupRecord {
+        try await storage.groups.find(group.id) ?? group
+    }
 
     private func view(_ group: GroupRecord, standing: GroupStanding, viewer: UserID? = nil) async throws -> Group {
         let pending =

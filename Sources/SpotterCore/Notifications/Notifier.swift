@@ -180,6 +180,9 @@ public struct Notifier: Sendable {
         case .reminder(let user, let type, let period, let text):
             return [Draft(recipient: user, type: type, detail: text, dedupe: "\(type.rawValue)-\(period)")]
         case .groupPosted(let post, let group):
+            // A big club's posts notify nobody: each notification is made in the post's request, and in a club of
+            // thousands a post is news to few (its members see "new since you last looked" on the group).
+            guard group.memberCount <= GroupRules.maxNotifiedMembers else { return [] }
             return try await storage.groups.memberRoles(of: group.id).keys.filter { $0 != post.authorID }.map {
                 Draft(
                     recipient: $0, type: .groupPost, actor: post.authorID, postID: post.id, postAuthor: post.authorID,

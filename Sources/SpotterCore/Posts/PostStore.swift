@@ -19,14 +19,18 @@ public protocol PostStore: Sendable {
     /// Public posts `viewer` may see, done at or after `since` (newest first, at most `limit`), not muted,
     /// for the Featured ranking.
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate]
-    /// A group's posts `viewer` may see, done at or after `since` (newest first, at most `limit`), each with the
-    /// kudos and comments its group's current members gave it: the group feed's "top" order ranks these.
+    /// A group's posts `viewer` may see, made at or after `since` (newest first, at most `limit`), each with the
+    /// kudos and comments its group's current members gave it: the group feed's "top" order ranks these, then
+    /// reads its page's posts whole (`posts(_:viewer:)`).
     func groupRankingCandidates(
         in group: GroupID, viewer: UserID?, since: Date, limit: Int
     ) async throws -> [GroupRankingCandidate]
     /// How many of a group's posts `viewer` may see that are newer than `after` (all with `nil`) and not their
     /// own, counting at most `cap`: "new since you last looked".
     func countNewer(in group: GroupID, after: PostID?, viewer: UserID, cap: Int) async throws -> Int
+    /// The posts of `ids` that `viewer` may see, as `post(_:viewer:)` reads each, in one read, in no particular
+    /// order.
+    func posts(_ ids: [PostID], viewer: UserID?) async throws -> [Post]
     /// One post as `viewer` sees it, or `nil` when it is gone or not for them.
     func post(_ id: PostID, viewer: UserID?) async throws -> Post?
     /// What giving kudos needs of a post, by the same rule as `post`, without the rest of it: reading the

@@ -165,6 +165,7 @@ extension FeedKind {
         case .global: "global"
         case .tag(let tag): "tag:\(tag.lowercased())"
         case .user(let username): "user:\(username.lowercased())"
+        case .group(let id): "group:\(id)"
         }
     }
 }

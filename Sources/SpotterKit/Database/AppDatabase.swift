@@ -137,6 +137,7 @@ public final class AppDatabase: Sendable {
                     """)
         }
         registerNostrMigrations(&migrator)
+        registerGroupMigrations(&migrator)
         return migrator
     }
 }

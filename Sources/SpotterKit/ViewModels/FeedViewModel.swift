@@ -94,6 +94,17 @@ public final class FeedViewModel {
         }
     }
 
+    /// A post deleted on the server (a live `post_deleted`): it leaves the feed, and the bar if it waited there.
+    public func receiveDeletion(_ id: PostID) async {
+        waiting.removeAll { $0.id == id }
+        do {
+            try await database.deletePost(id)
+            await showStored()
+        } catch {
+            errorMessage = Self.message(error)
+        }
+    }
+
     /// The bar was tapped: the waiting posts go on top, newest first.
     public func showNewPosts() async {
         let newestFirst = waiting.sorted { $0.id.rawValue.uuidString > $1.id.rawValue.uuidString }

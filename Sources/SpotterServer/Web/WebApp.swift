@@ -71,6 +71,7 @@ struct WebApp {
         web.addRoutes(WebGroupMembersController(groups: services.groups, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebGroupSettingsController(groups: services.groups, pages: pages, clock: services.clock).endpoints)
+        web.addRoutes(WebChildrenController(children: services.children, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebSecurityController(
                 accounts: accounts, pages: pages, trustForwardedFor: configuration.trustForwardedFor,

@@ -113,8 +113,8 @@ enum OutboxReport {
         case .setKudos(let post, let given): given ? "kudos to \(post)" : "kudos taken back from \(post)"
         case .comment(let post, _): "comment on \(post)"
         case .createPost(let request):
-            request.workout.map { "workout \"\($0.title.prefix(40))\"" }
-                ?? "post \"\((request.text ?? "").prefix(40))\""
+            (request.workout.map { "workout \"\($0.title.prefix(40))\"" }
+                ?? "post \"\((request.text ?? "").prefix(40))\"") + (request.groupID.map { " to group \($0)" } ?? "")
         case .follow(let username): "follow @\(username)"
         case .unfollow(let username): "unfollow @\(username)"
         case .updateProfile: "profile changes"

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SpotterCore
 import SpotterModels
 import SpotterTestSupport
 import Testing
@@ -70,6 +71,36 @@ struct GroupNotificationTests {
             let told = try await Self.inbox(api, bea)
             #expect(told.map(\.text) == ["ana posted in Family"])
             #expect(!told.contains { $0.text.contains("Lou") })
+        }
+    }
+
+    @Test("a club of more than 500 members tells nobody of a new post", arguments: StorageBackend.available)
+    func bigClub(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            let club = try await api.createGroup(ana, "Big Club", access: .open)
+            try await api.joinGroup(bea, club)
+            // 499 more members (501 in all), loaded straight into the database
+            let bulk = try #require(api.storage as? any BulkLoading)
+            let now = api.clock.now
+            let people = (0..<499).map { index in
+                AccountRecord(
+                    id: .generate(at: now), username: "member\(index)", email: "member\(index)@example.com",
+                    passwordHash: nil, displayName: "Member \(index)", appleSubject: nil, createdAt: now)
+            }
+            try await bulk.loadAccounts(people)
+            try await bulk.loadGroupMembers(people.map { (club.id, $0.id, .member, now) })
+            #expect(try await api.call(.get, "/api/v1/groups/\(club.id)").decode(Group.self).memberCount == 501)
+            try await api.postToGroup(bea, club, "Marathon pace run")
+            #expect(try await Self.inbox(api, ana).isEmpty)
+            // Two leave and one joins: 500, and the next post is news again
+            _ = try await api.call(.post, "/api/v1/groups/\(club.id)/leave", token: bea)
+            _ = try await api.call(.delete, "/api/v1/groups/\(club.id)/members/\(people[0].id)", token: ana)
+            let cara = try await api.user("cara")
+            try await api.joinGroup(cara, club)
+            try await api.postToGroup(cara, club, "Hello club")
+            #expect(try await Self.inbox(api, ana).map(\.type) == [.groupPost])
         }
     }
 }
