@@ -38,7 +38,7 @@ struct WebApp {
         web.addRoutes(
             WebComposeController(
                 posts: services.posts, templates: services.templates, media: services.media,
-                groups: services.groups, pages: pages, clock: services.clock
+                groups: services.groups, children: services.children, pages: pages, clock: services.clock
             ).endpoints)
         web.addRoutes(WebUploadsController(media: services.media).endpoints)
         web.addRoutes(WebPostsController(posts: services.posts, pages: pages, clock: services.clock).endpoints)

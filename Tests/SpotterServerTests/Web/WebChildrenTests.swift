@@ -57,4 +57,45 @@ struct WebChildrenTests {
             #expect(try await ben.get("/settings/children").text.contains(#"id="no-children""#))
         }
     }
+
+    @Test(
+        "the compose form posts for a child to the family only, and says why anywhere else",
+        arguments: StorageBackend.available)
+    func composeForAChild(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            var ana = WebBrowser(api)
+            try await ana.signUp("ana")
+            try await ana.post("/settings/children", [("name", "Lou"), ("birth_year", "2018")])
+            let children = try await ana.get("/settings/children")
+            let marker = try #require(children.text.range(of: #"data-child-id=""#))
+            let lou = String(children.text[marker.upperBound...].prefix(36))
+            try await ana.post("/groups", [("name", "Family"), ("access", "private"), ("time_zone", "UTC")])
+            try await ana.post("/groups", [("name", "Club"), ("access", "open"), ("time_zone", "UTC")])
+            let token = try await api.signin("ana").decode(TokenResponse.self).accessToken
+            let groups = try await api.call(.get, "/api/v1/me/groups", token: token).decode(Page<Group>.self).items
+            let family = try #require(groups.first { $0.name == "Family" })
+            let club = try #require(groups.first { $0.name == "Club" })
+            // The compose page offers Lou
+            let page = try await ana.get("/compose")
+            #expect(page.text.contains(#"name="child" value="\#(lou)""#))
+            // Public, or the open club: refused, the box marked, the text kept, nothing posted
+            for audience in ["public", "group:\(club.id)"] {
+                let refused = try await ana.post(
+                    "/posts", [("kind", "note"), ("text", "Her first 5k!"), ("visibility", audience), ("child", lou)])
+                #expect(refused.status == .unprocessableContent, "\(audience)")
+                #expect(refused.text.contains(#"id="note-children-error""#))
+                #expect(refused.text.contains("naming a child may go only to a private group"))
+                #expect(refused.text.contains("Her first 5k!"))
+                try await ana.get("/compose")
+            }
+            #expect(try await api.feed("/api/v1/users/ana/posts", token: token).items.isEmpty)
+            // The family: posted, and it names Lou there
+            let posted = try await ana.post(
+                "/posts",
+                [("kind", "note"), ("text", "Her first 5k!"), ("visibility", "group:\(family.id)"), ("child", lou)])
+            #expect(posted.status == .seeOther)
+            let feed = try await api.feed("/api/v1/groups/\(family.id)/posts", token: token).items
+            #expect(feed.map { $0.children.map(\.name) } == [["Lou"]])
+        }
+    }
 }

@@ -13,6 +13,8 @@ struct WebComposeController {
     let media: MediaService
     /// The person's groups, which a post may go to instead of the public.
     let groups: GroupService
+    /// The children the person manages, whom a post to a private group may be for.
+    let children: ChildProfileService
     let pages: WebPages
     let clock: any WallClock
 
@@ -21,6 +23,30 @@ struct WebComposeController {
         let note: NoteView
         let workoutPhotos: PhotoPickerView
         let notePhotos: PhotoPickerView
+        let workoutChildren: ChildPickerView
+        let noteChildren: ChildPickerView
+    }
+
+    /// The "For a child" checkboxes, shown to someone who manages children.
+    struct ChildPickerView {
+        struct Choice {
+            let id: String
+            let name: String
+            let checked: Bool
+        }
+
+        let prefix: String
+        let children: [Choice]
+        /// Stored, not computed: templates read views by reflection, which sees stored properties only.
+        let hasChildren: Bool
+        let message: String?
+
+        init(prefix: String, children: [Choice], message: String?) {
+            self.prefix = prefix
+            self.children = children
+            hasChildren = !children.isEmpty
+            self.message = message
+        }
     }
 
     /// The "Or just say something" form.
@@ -120,8 +146,20 @@ struct WebComposeController {
                 ? PhotoPickerView(prefix: kind, items: kept, newAlt: photos?.newAlt ?? "", message: photoMessage)
                 : PhotoPickerView(prefix: kind)
         }
+        let managed = try await context.identity.asyncMap { try await children.mine($0.account) } ?? []
+        func childPicker(_ kind: String) -> ChildPickerView {
+            ChildPickerView(
+                prefix: kind,
+                children: managed.map { child in
+                    .init(
+                        id: child.id.description, name: child.name,
+                        checked: kind == draft.kind && draft.childIDs.contains(child.id.description))
+                },
+                message: kind == draft.kind ? problems.first(where: { $0.input == "\(kind)-children" })?.detail : nil)
+        }
         let view = ComposeView(
-            builder: builder, note: note, workoutPhotos: picker("workout"), notePhotos: picker("note"))
+            builder: builder, note: note, workoutPhotos: picker("workout"), notePhotos: picker("note"),
+            workoutChildren: childPicker("workout"), noteChildren: childPicker("note"))
         return try await pages.page("compose", title: "Log a workout", content: view, context: context, nav: .compose)
     }
 }

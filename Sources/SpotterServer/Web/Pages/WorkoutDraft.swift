@@ -32,6 +32,8 @@ struct WorkoutDraft {
     var visibility: Visibility?
     /// The group it goes to, when the audience chosen is one of the person's groups (`group:<id>`).
     var groupID: String?
+    /// The children the post is for (`child` checkboxes), which only a private group may take.
+    var childIDs: [String] = []
     var templateID: String?
     var exercises: [Exercise] = [Exercise()]
 
@@ -65,6 +67,7 @@ struct WorkoutDraft {
         doneAt = form["done_at"] ?? ""
         text = form.all("text").first ?? ""
         (visibility, groupID) = Self.audience(form["visibility"])
+        childIDs = form.all("child").filter { !$0.isEmpty }
         templateID = form["template_id"]
         let names = form.all("exercise_name")
         let distances = form.all("exercise_distance")

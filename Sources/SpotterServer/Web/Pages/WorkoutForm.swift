@@ -28,8 +28,14 @@ struct WorkoutForm {
         if draft.groupID != nil, group == nil {
             add("\(draft.kind)-visibility", "Who can see it", "Pick one of your groups.")
         }
+        let children = draft.childIDs.compactMap(ChildProfileID.init)
+        if children.count != draft.childIDs.count {
+            add("\(draft.kind)-children", "For a child", "Pick children from your list.")
+        }
+        let childIDs = children.isEmpty ? nil : children
         guard draft.kind == "workout" else {
-            request = CreatePostRequest(kind: .note, text: draft.text, visibility: draft.visibility, groupID: group)
+            request = CreatePostRequest(
+                kind: .note, text: draft.text, visibility: draft.visibility, groupID: group, childIDs: childIDs)
             return
         }
         var exercises: [ExerciseEntry] = []
@@ -79,7 +85,8 @@ struct WorkoutForm {
             title: draft.title, type: draft.type, startTime: doneAt - TimeInterval(minutes * 60), endTime: doneAt,
             exercises: exercises, templateID: draft.templateID.flatMap(WorkoutTemplateID.init))
         request = CreatePostRequest(
-            kind: .workout, text: draft.text, visibility: draft.visibility, workout: workout, groupID: group)
+            kind: .workout, text: draft.text, visibility: draft.visibility, workout: workout, groupID: group,
+            childIDs: childIDs)
     }
 
     /// Adds what `PostRules` refused: each field error lands on the input its JSON path names.
@@ -127,6 +134,7 @@ struct WorkoutForm {
         switch path {
         case "text": return (workoutText ? "workout-text" : "note-text", workoutText ? "How did it go?" : "Note")
         case "visibility", "group_id": return ("\(draft.kind)-visibility", "Who can see it")
+        case let field where field.hasPrefix("child_ids"): return ("\(draft.kind)-children", "For a child")
         case "workout.title": return ("title", "Title")
         case "workout.start_time", "workout.end_time": return ("duration", "Minutes")
         case "workout.exercises": return ("exercise-0", "Exercises")
