@@ -1,6 +1,7 @@
 """Groups in a real browser: Ana makes a club, makes an invitation link and copies it with Copy link; Bea, in a
 second browser (phone-sized), opens the link signed out, makes an account, comes back to the link and joins;
 she logs a workout with a photo to the club; Ana, with the club's page open, sees it appear without a reload.
+And a parent adds a child in settings and posts for her: refused to the public, posted to the private family.
 axe runs on every group page; screenshots go to .test-artifacts/.
 
 Run through scripts/browser-test, which starts the server and sets SPOTTER_BASE_URL and SPOTTER_ARTIFACTS.
@@ -171,6 +172,61 @@ class GroupsStory(BrowserStory):
         self.assertIn(club, ana.find_element(By.ID, "found-groups").text)
         self.shot(ana, "groups-10-list")
         self.check_accessibility(ana, "groups with a search")
+        self.no_script_errors(ana)
+
+
+    def test_parent_posts_for_a_child_to_the_family(self):
+        ana = self.ana
+        self.sign_up(ana, f"ana_{self.suffix}")
+
+        # Ana adds her daughter in settings: a name and a birth year, nothing public.
+        ana.get(f"{BASE}/settings")
+        self.press(ana, ana.find_element(By.ID, "children-settings-link"))
+        self.wait(ana, ec.presence_of_element_located((By.ID, "add-child")))
+        self.check_accessibility(ana, "children settings")
+        ana.find_element(By.ID, "child-name").send_keys("Lou")
+        ana.find_element(By.ID, "child-birth-year").send_keys("2018")
+        self.press(ana, ana.find_element(By.ID, "add-child-button"))
+        self.wait(ana, ec.url_contains("done=added"))
+        self.assertIn("Lou", ana.find_element(By.ID, "children").text)
+        self.shot(ana, "family-01-child-added")
+
+        # She makes a private family circle.
+        family = f"The Family {self.suffix}"
+        ana.get(f"{BASE}/groups/new")
+        ana.find_element(By.ID, "group-name").send_keys(family)
+        ana.find_element(By.CSS_SELECTOR, "input[name=access][value=private]").click()
+        self.press(ana, ana.find_element(By.CSS_SELECTOR, "#group-form button[type=submit]"))
+        self.wait(ana, ec.url_contains("done=created"))
+        group_url = ana.current_url.split("?")[0]
+        group_id = group_url.rsplit("/", 1)[1]
+
+        # Posting for Lou to the public is refused, the box marked, the words kept.
+        ana.get(f"{BASE}/compose")
+        ana.find_element(By.ID, "note-text").send_keys("Lou ran her first 5k!")
+        Select(ana.find_element(By.ID, "note-visibility")).select_by_value("public")
+        lou_box = ana.find_element(By.CSS_SELECTOR, "#note-children input[name=child]")
+        self.press(ana, lou_box)
+        self.press(ana, ana.find_element(By.CSS_SELECTOR, "#note-form button[type=submit]"))
+        self.wait(ana, ec.presence_of_element_located((By.ID, "note-children-error")))
+        self.assertIn("private group", ana.find_element(By.ID, "note-children-error").text)
+        self.assertEqual(ana.find_element(By.ID, "note-text").get_attribute("value"), "Lou ran her first 5k!")
+        self.shot(ana, "family-02-refused-public")
+        ana.get_log("browser")  # the refused form's 422 is expected
+
+        # To the family circle it goes, and the card says who it is for.
+        Select(ana.find_element(By.ID, "note-visibility")).select_by_value(f"group:{group_id}")
+        box = ana.find_element(By.CSS_SELECTOR, "#note-children input[name=child]")
+        if not box.is_selected():
+            self.press(ana, box)
+        self.press(ana, ana.find_element(By.CSS_SELECTOR, "#note-form button[type=submit]"))
+        self.wait(ana, ec.url_to_be(group_url), "posting for Lou did not land on the family's page")
+        card = self.wait(ana, lambda d: next((a for a in d.find_elements(By.CSS_SELECTOR, "#feed article.post")
+                                              if "first 5k" in a.text), None))
+        self.assertEqual(card.find_element(By.CSS_SELECTOR, ".children-label").text, "For Lou")
+        self.assertEqual(card.find_element(By.CSS_SELECTOR, ".group-label").text, family)
+        self.shot(ana, "family-03-posted-for-lou")
+        self.check_accessibility(ana, "family page with a post for a child")
         self.no_script_errors(ana)
 
 

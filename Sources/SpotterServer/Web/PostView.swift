@@ -34,6 +34,8 @@ struct PostView {
     let visibilityLabel: String?
     /// The group a group post went to, linking to its page.
     let group: GroupLink?
+    /// "For Lou and Theo": the children a post in a private group names, which only its members see.
+    let forChildren: String?
     /// The viewer wrote it: they may edit and delete it, and kudos are not theirs to give (the count shows alone).
     let isOwn: Bool
     let edited: Bool
@@ -79,6 +81,7 @@ struct PostView {
             case .group: post.group == nil ? "Group" : nil
             }
         group = post.group.map(GroupLink.init)
+        forChildren = post.children.isEmpty ? nil : "For " + WebFormat.list(post.children.map(\.name))
         isOwn = viewer?.id == post.author.id
         edited = post.editedAt != nil
         editedAt = post.editedAt.map(WebFormat.iso)
@@ -151,6 +154,12 @@ struct WorkoutView {
 
 /// Number and date formats shared by the pages, in the viewer's units and time zone (`WebDisplay`).
 enum WebFormat {
+    /// "Lou", "Lou and Theo", "Lou, Theo and Mia".
+    static func list(_ names: [String]) -> String {
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
+    }
+
     static func iso(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
