@@ -21,19 +21,10 @@ struct ChildSafetyPolicyTests {
         #expect(ChildSafetyPolicy.mayChangeAccess(to: access, holdsChildContent: false))
     }
 
-    @Test("a push about a post naming a child says only where it is")
-    func pushText() {
-        let text = ChildSafetyPolicy.pushText(groupName: "Family", namesChild: true, summary: "Ana: Lou's first 5k!")
-        #expect(text == "A new post in Family")
-        #expect(!text.contains("Lou"))
-        #expect(
-            ChildSafetyPolicy.pushText(groupName: "Club", namesChild: false, summary: "Ana: tempo run")
-                == "Ana: tempo run")
-    }
-
-    @Test("search and hashtag feeds never list a post naming a child")
-    func notListedBeyondGroup() {
-        #expect(!ChildSafetyPolicy.mayListBeyondGroup(naming: 1))
-        #expect(ChildSafetyPolicy.mayListBeyondGroup(naming: 0))
+    @Test("a group post's notification says who posted where, never the words that may name a child")
+    func notificationText() {
+        let text = NotificationText.sentence(
+            type: .groupPost, who: "Ana", count: 1, target: "your post", detail: "Family")
+        #expect(text == "Ana posted in Family")
     }
 }

@@ -8,6 +8,10 @@ import SpotterModels
 /// (a profile page shows those to its owner, and an account can be shared), an open or request group, Global,
 /// search, a hashtag's feed, the Nostr relay, or a push's text. A private group holding such content stays
 /// private: its access may not be opened while it does.
+///
+/// Where the rest of the rule is kept: search and hashtag feeds leave out any post in `post_children`, in
+/// each adapter's SQL (`namesNoChild`); a group post's notification never carries the post's words
+/// (`NotificationText`), so no push names a child.
 public enum ChildSafetyPolicy {
     /// Where a post is going.
     public enum Audience: Sendable, Equatable {
@@ -25,13 +29,4 @@ public enum ChildSafetyPolicy {
         !holdsChildContent || access == .private
     }
 
-    /// Whether a post naming children may be listed on a surface beyond its group: search, a hashtag's feed.
-    /// (The group's own feed, members' Following feed and the post's page are for members, and show it.)
-    public static func mayListBeyondGroup(naming children: Int) -> Bool { children == 0 }
-
-    /// What a push or email about a group post may say: the group's name only when the post names a child
-    /// (never the text, which may name the child), and otherwise the usual summary.
-    public static func pushText(groupName: String, namesChild: Bool, summary: String) -> String {
-        namesChild ? "A new post in \(groupName)" : summary
-    }
 }

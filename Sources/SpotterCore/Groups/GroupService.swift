@@ -301,8 +301,7 @@ public struct GroupService: Sendable {
     /// What a link's code leads to, for the page a link opens before anyone joins: the group's about page,
     /// even for a private group (the code is the proof of invitation).
     public func preview(code: String, viewer: AccountRecord?) async throws -> Group {
-        let (record, group) = try await openInvitation(code)
-        _ = record
+        let (_, group) = try await openInvitation(code)
         let standing = try await standing(of: viewer, in: group.id)
         return try await view(group, standing: standing)
     }

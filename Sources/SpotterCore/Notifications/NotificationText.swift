@@ -50,7 +50,7 @@ public enum NotificationText {
             return "Your password was changed. If this wasn't you, contact your community's admin now."
         // `detail` is the group's name. A group post's notification never carries the post's words: they
         // may name a child (`ChildSafetyPolicy`), and a push's text goes beyond the group.
-        case .groupPost: return count > 1 ? "\(who) posted in \(detail)" : "\(who) posted in \(detail)"
+        case .groupPost: return "\(who) posted in \(detail)"
         case .groupInvitation: return "\(who) invited you to \(detail)"
         case .groupJoinRequest: return "\(who) asked to join \(detail)"
         case .groupRequestAccepted: return "You're in: \(who) let you into \(detail)"
