@@ -70,18 +70,23 @@ public struct CreateChildProfileRequest: Codable, Sendable, Equatable {
 public struct UpdateChildProfileRequest: Codable, Sendable, Equatable {
     public var name: String?
     public var birthYear: Int?
+    /// An upload with purpose `avatar`, of the guardian making the change.
     public var avatarMediaID: MediaID?
+    /// `true` removes the avatar.
+    public var removeAvatar: Bool?
 
-    public init(name: String? = nil, birthYear: Int? = nil, avatarMediaID: MediaID? = nil) {
+    public init(name: String? = nil, birthYear: Int? = nil, avatarMediaID: MediaID? = nil, removeAvatar: Bool? = nil) {
         self.name = name
         self.birthYear = birthYear
         self.avatarMediaID = avatarMediaID
+        self.removeAvatar = removeAvatar
     }
 
     enum CodingKeys: String, CodingKey {
         case name
         case birthYear = "birth_year"
         case avatarMediaID = "avatar_media_id"
+        case removeAvatar = "remove_avatar"
     }
 }
 

@@ -135,23 +135,28 @@ public struct UpdateGroupRequest: Codable, Sendable, Equatable {
     public var description: String?
     public var access: GroupAccess?
     public var timeZone: String?
+    /// An upload with purpose `avatar`, of the admin making the change.
     public var avatarMediaID: MediaID?
+    /// `true` removes the avatar.
+    public var removeAvatar: Bool?
 
     public init(
         name: String? = nil, description: String? = nil, access: GroupAccess? = nil, timeZone: String? = nil,
-        avatarMediaID: MediaID? = nil
+        avatarMediaID: MediaID? = nil, removeAvatar: Bool? = nil
     ) {
         self.name = name
         self.description = description
         self.access = access
         self.timeZone = timeZone
         self.avatarMediaID = avatarMediaID
+        self.removeAvatar = removeAvatar
     }
 
     enum CodingKeys: String, CodingKey {
         case name, description, access
         case timeZone = "time_zone"
         case avatarMediaID = "avatar_media_id"
+        case removeAvatar = "remove_avatar"
     }
 }
 

@@ -12,7 +12,7 @@ struct PostgresMediaStore: MediaStore {
 
     static let columns = """
         id, owner_id, purpose, status, content_type, byte_size, reason, width, height, blurhash, description,
-        focus_x, focus_y, post_id, position, attached_at, discarded_at, created_at, attempts
+        focus_x, focus_y, post_id, position, attached_at, discarded_at, created_at, attempts, avatar_of
         """
 
     func insert(_ media: MediaRecord) async throws {
@@ -112,19 +112,18 @@ struct PostgresMediaStore: MediaStore {
         }
     }
 
-    func setAvatar(_ id: MediaID?, of owner: UserID, at date: Date) async throws {
+    func setAvatar(_ id: MediaID?, of subject: AvatarSubject, at date: Date) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
                 """
                 UPDATE media SET discarded_at = \(date)
-                WHERE owner_id = \(owner.rawValue) AND purpose = 'avatar' AND attached_at IS NOT NULL
-                  AND discarded_at IS NULL AND id IS DISTINCT FROM \(id?.rawValue)
+                WHERE avatar_of = \(subject.key) AND discarded_at IS NULL AND id IS DISTINCT FROM \(id?.rawValue)
                 """, logger: logger)
             if let id {
                 try await connection.query(
                     """
-                    UPDATE media SET attached_at = coalesce(attached_at, \(date))
-                    WHERE id = \(id.rawValue) AND owner_id = \(owner.rawValue)
+                    UPDATE media SET attached_at = coalesce(attached_at, \(date)), avatar_of = \(subject.key)
+                    WHERE id = \(id.rawValue)
                     """, logger: logger)
             }
         }
@@ -206,6 +205,7 @@ struct PostgresMediaStore: MediaStore {
                     focus: x.flatMap { x in y.map { FocalPoint(x: x, y: $0) } },
                     postID: try r[13].decode(UUID?.self).map(PostID.init), position: try r[14].decode(Int?.self),
                     attachedAt: try r[15].decode(Date?.self), discardedAt: try r[16].decode(Date?.self),
+                    avatarOf: try r[19].decode(String?.self).flatMap(AvatarSubject.init(key:)),
                     createdAt: try r[17].decode(Date.self), attempts: try r[18].decode(Int.self)))
         }
         return records

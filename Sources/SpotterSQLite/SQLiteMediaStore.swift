@@ -8,7 +8,7 @@ struct SQLiteMediaStore: MediaStore {
 
     static let columns = """
         id, owner_id, purpose, status, content_type, byte_size, reason, width, height, blurhash, description,
-        focus_x, focus_y, post_id, position, attached_at, discarded_at, created_at, attempts
+        focus_x, focus_y, post_id, position, attached_at, discarded_at, created_at, attempts, avatar_of
         """
 
     func insert(_ media: MediaRecord) async throws {
@@ -117,19 +117,18 @@ struct SQLiteMediaStore: MediaStore {
         }
     }
 
-    func setAvatar(_ id: MediaID?, of owner: UserID, at date: Date) async throws {
+    func setAvatar(_ id: MediaID?, of subject: AvatarSubject, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
                 cached: """
                     UPDATE media SET discarded_at = ?
-                    WHERE owner_id = ? AND purpose = 'avatar' AND attached_at IS NOT NULL AND discarded_at IS NULL
-                      AND id IS NOT ?
+                    WHERE avatar_of = ? AND discarded_at IS NULL AND id IS NOT ?
                     """,
-                arguments: [date.sqliteValue, owner.description, id?.description])
+                arguments: [date.sqliteValue, subject.key, id?.description])
             if let id {
                 try db.execute(
-                    cached: "UPDATE media SET attached_at = coalesce(attached_at, ?) WHERE id = ? AND owner_id = ?",
-                    arguments: [date.sqliteValue, id.description, owner.description])
+                    cached: "UPDATE media SET attached_at = coalesce(attached_at, ?), avatar_of = ? WHERE id = ?",
+                    arguments: [date.sqliteValue, subject.key, id.description])
             }
         }
     }
@@ -209,6 +208,7 @@ struct SQLiteMediaStore: MediaStore {
             postID: (row[13] as String?).flatMap(PostID.init), position: row[14],
             attachedAt: (row[15] as Double?).map(Date.init(sqliteValue:)),
             discardedAt: (row[16] as Double?).map(Date.init(sqliteValue:)),
-            createdAt: Date(sqliteValue: row[17]), attempts: row[18])
+            avatarOf: (row[19] as String?).flatMap(AvatarSubject.init(key:)), createdAt: Date(sqliteValue: row[17]),
+            attempts: row[18])
     }
 }

@@ -228,15 +228,8 @@ public struct AccountService: Sendable {
         // tell another site who looked at a profile.
         var avatar: MediaID??
         if let id = request.avatarMediaID {
-            guard mediaLinks != nil else {
-                throw SpotterError.invalid("avatar_media_id", "uploads are not enabled on this server")
-            }
-            if let problem = MediaRules.avatarProblem(try await storage.media.find(id), owner: account.id) {
-                throw SpotterError.invalid("avatar_media_id", problem)
-            }
-            // The path, not a whole URL: a stored address would go stale when the site moves (a new domain, a
-            // proxy in front). Browsers and `SpotterClient.url(_:)` resolve it against the server they asked.
-            profile.avatarURL = MediaLinks.path(id, .small)
+            profile.avatarURL = try await AvatarChoice(storage: storage, links: mediaLinks).path(
+                of: id, for: .person(account.id), uploader: account.id)
             avatar = .some(id)
         } else if request.avatarURL != nil {
             avatar = .some(nil)  // a URL given, or the avatar removed: no upload is the avatar any more
@@ -245,7 +238,7 @@ public struct AccountService: Sendable {
         account.profile = profile
         try await storage.write {
             try await storage.accounts.updateProfile(account.id, displayName: displayName, profile: profile)
-            if let avatar { try await storage.media.setAvatar(avatar, of: account.id, at: clock.now) }
+            if let avatar { try await storage.media.setAvatar(avatar, of: .person(account.id), at: clock.now) }
         }
         if session.account.profile.privacy == .private, profile.privacy != .private {
             // Opening a private account lets in the people who were waiting.

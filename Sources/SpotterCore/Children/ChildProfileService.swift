@@ -11,17 +11,31 @@ public struct ChildProfileService: Sendable {
     /// A child is under 18: born in this year or one of the 17 before.
     public static let maxAge = 17
 
-    public init(storage: any SpotterStorage, clock: any WallClock) {
+    /// Signs a child's avatar URL for its guardians; `nil` when uploads are not enabled.
+    let mediaLinks: MediaLinks?
+
+    public init(storage: any SpotterStorage, clock: any WallClock, mediaLinks: MediaLinks? = nil) {
         self.storage = storage
         self.clock = clock
+        self.mediaLinks = mediaLinks
     }
+
+    private var avatars: AvatarChoice { AvatarChoice(storage: storage, links: mediaLinks) }
 
     public func create(_ request: CreateChildProfileRequest, by guardian: AccountRecord) async throws -> ChildProfile {
         let (name, year) = try checked(name: request.name, birthYear: request.birthYear)
-        let record = ChildProfileRecord(
+        var record = ChildProfileRecord(
             id: .generate(at: clock.now), name: name, birthYear: year, avatarURL: nil, createdBy: guardian.id,
             createdAt: clock.now)
-        try await storage.children.create(record)
+        if let avatar = request.avatarMediaID {
+            record.avatarURL = try await avatars.path(of: avatar, for: .child(record.id), uploader: guardian.id)
+        }
+        try await storage.write { [record] in
+            try await storage.children.create(record)
+            if let avatar = request.avatarMediaID {
+                try await storage.media.setAvatar(avatar, of: .child(record.id), at: clock.now)
+            }
+        }
         return try await view(record)
     }
 
@@ -44,14 +58,29 @@ public struct ChildProfileService: Sendable {
             name: request.name ?? record.name, birthYear: request.birthYear ?? record.birthYear)
         record.name = name
         record.birthYear = year
-        try await storage.children.update(record)
+        // The avatar: a new upload of this guardian's, or none; the one it replaces is discarded for the sweep.
+        var avatar: MediaID??
+        if let upload = request.avatarMediaID {
+            record.avatarURL = try await avatars.path(of: upload, for: .child(id), uploader: viewer.id)
+            avatar = .some(upload)
+        } else if request.removeAvatar == true {
+            record.avatarURL = nil
+            avatar = .some(nil)
+        }
+        try await storage.write { [record] in
+            try await storage.children.update(record)
+            if let avatar { try await storage.media.setAvatar(avatar, of: .child(id), at: clock.now) }
+        }
         return try await view(record)
     }
 
     /// Deletes the child and everything that names it.
     public func delete(_ id: ChildProfileID, by viewer: AccountRecord) async throws {
         _ = try await managed(id, by: viewer)
-        try await storage.children.delete(id, at: clock.now)
+        try await storage.write {
+            try await storage.children.delete(id, at: clock.now)
+            try await storage.media.setAvatar(nil, of: .child(id), at: clock.now)
+        }
     }
 
     /// Invites another account to manage the child too; they accept in their own settings.
@@ -156,8 +185,11 @@ public struct ChildProfileService: Sendable {
     private func view(_ record: ChildProfileRecord) async throws -> ChildProfile {
         let guardians = try await storage.children.guardians(of: record.id)
         let people = try await storage.accounts.find(ids: Array(guardians.keys)).sorted { $0.username < $1.username }
+        // Only guardians see a child profile, and get its avatar as a signed URL: nothing else opens it.
         return ChildProfile(
-            id: record.id, name: record.name, avatarURL: record.avatarURL, birthYear: record.birthYear,
+            id: record.id, name: record.name,
+            avatarURL: try await avatars.url(record.avatarURL, signed: true, now: clock.now),
+            birthYear: record.birthYear,
             guardians: people.filter { guardians[$0.id] == true }.map(\.summary),
             invitedGuardians: people.filter { guardians[$0.id] == false }.map(\.summary), createdAt: record.createdAt)
     }

@@ -13,26 +13,39 @@ public struct GroupService: Sendable {
     let siteURL: String?
     /// Who tells people of invitations, requests, acceptances and removals; `nil` in tools.
     let notifier: Notifier?
+    /// Signs a private group's avatar URL for its members; `nil` when uploads are not enabled.
+    let mediaLinks: MediaLinks?
 
     public init(
         storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil, siteURL: String? = nil,
-        notifier: Notifier? = nil
+        notifier: Notifier? = nil, mediaLinks: MediaLinks? = nil
     ) {
         self.storage = storage
         self.clock = clock
         self.events = events
         self.siteURL = siteURL
         self.notifier = notifier
+        self.mediaLinks = mediaLinks
     }
+
+    private var avatars: AvatarChoice { AvatarChoice(storage: storage, links: mediaLinks) }
 
     // MARK: Groups
 
     public func create(_ request: CreateGroupRequest, by owner: AccountRecord) async throws -> Group {
         let fields = try GroupRules.checked(request, defaultTimeZone: owner.profile.timeZone)
-        let record = GroupRecord(
+        var record = GroupRecord(
             id: .generate(at: clock.now), name: fields.name, description: fields.description, avatarURL: nil,
             timeZone: fields.timeZone, access: request.access, ownerID: owner.id, createdAt: clock.now)
-        try await storage.groups.create(record)
+        if let avatar = request.avatarMediaID {
+            record.avatarURL = try await avatars.path(of: avatar, for: .group(record.id), uploader: owner.id)
+        }
+        try await storage.write { [record] in
+            try await storage.groups.create(record)
+            if let avatar = request.avatarMediaID {
+                try await storage.media.setAvatar(avatar, of: .group(record.id), at: clock.now)
+            }
+        }
         return try await view(record, standing: .owner)
     }
 
@@ -44,7 +57,16 @@ public struct GroupService: Sendable {
 
     public func update(_ id: GroupID, with request: UpdateGroupRequest, by actor: AccountRecord) async throws -> Group {
         let (group, standing) = try await permitted(.editSettings, id, actor: actor)
-        let updated = try GroupRules.applied(request, to: group)
+        var updated = try GroupRules.applied(request, to: group)
+        // The avatar: a new upload of the admin's, or none; the one it replaces is discarded for the sweep.
+        var avatar: MediaID??
+        if let id = request.avatarMediaID {
+            updated.avatarURL = try await avatars.path(of: id, for: .group(group.id), uploader: actor.id)
+            avatar = .some(id)
+        } else if request.removeAvatar == true {
+            updated.avatarURL = nil
+            avatar = .some(nil)
+        }
         if updated.access != group.access,
             !ChildSafetyPolicy.mayChangeAccess(
                 to: updated.access, holdsChildContent: try await storage.children.groupHoldsChildContent(id))
@@ -52,17 +74,21 @@ public struct GroupService: Sendable {
             throw SpotterError.conflict(
                 field: "access", detail: "This group holds posts that name a child; it stays private while it does.")
         }
-        try await storage.groups.update(updated)
+        try await storage.write { [updated] in
+            try await storage.groups.update(updated)
+            if let avatar { try await storage.media.setAvatar(avatar, of: .group(id), at: clock.now) }
+        }
         return try await view(updated, standing: standing)
     }
 
-    /// Deletes the group: its posts are tombstoned, its photos discarded for the sweep, and every member's
+    /// Deletes the group: its posts are tombstoned, its photos and avatar discarded for the sweep, and every member's
     /// live sockets leave its topic.
     public func delete(_ id: GroupID, by actor: AccountRecord) async throws {
         _ = try await permitted(.delete, id, actor: actor)
         let members = try await storage.groups.memberRoles(of: id)
         try await storage.write {
             try await storage.groups.delete(id, at: clock.now)
+            try await storage.media.setAvatar(nil, of: .group(id), at: clock.now)
             for member in members.keys { await events?.publish(.groupAccessEnded(id, member)) }
         }
     }
@@ -410,8 +436,10 @@ public struct GroupService: Sendable {
                 in: group.id, after: try await storage.groups.seenMarker(of: viewer, in: group.id), viewer: viewer,
                 cap: Self.newPostsCap)
         }
+        // Only a member sees a private group at all, and gets its avatar as a signed URL.
+        let avatarURL = try await avatars.url(group.avatarURL, signed: group.access == .private, now: clock.now)
         return Group(
-            id: group.id, name: group.name, description: group.description, avatarURL: group.avatarURL,
+            id: group.id, name: group.name, description: group.description, avatarURL: avatarURL,
             timeZone: group.timeZone, access: group.access, memberCount: group.memberCount,
             createdAt: group.createdAt, standing: standing, pendingRequests: pending, newPosts: newPosts)
     }

@@ -34,6 +34,15 @@ public struct MediaLinks: Sendable {
         "/media/\(id)/\(rendition.rawValue).jpg"
     }
 
+    /// The media id in a rendition's path (`path(_:_:)`), or `nil` when `path` is not one.
+    public static func mediaID(inPath path: String) -> MediaID? {
+        let parts = path.split(separator: "/")
+        guard parts.count == 3, parts[0] == "media",
+            MediaRendition.allCases.contains(where: { "\($0.rawValue).jpg" == parts[2] })
+        else { return nil }
+        return MediaID(String(parts[1]))
+    }
+
     /// The plain URL of a photo: served without a signature only while everyone may see it (an avatar, a
     /// public post of a public account).
     public func plainURL(_ id: MediaID, _ rendition: MediaRendition) -> String {

@@ -73,10 +73,13 @@ public enum MediaRules {
     }
 
     /// Why `record` cannot be `owner`'s avatar, or `nil` when it can.
-    public static func avatarProblem(_ record: MediaRecord?, owner: UserID) -> String? {
+    public static func avatarProblem(_ record: MediaRecord?, owner: UserID, for subject: AvatarSubject) -> String? {
         guard let record, record.ownerID == owner, record.discardedAt == nil, record.purpose == .avatar else {
             return "is not one of your avatar uploads"
         }
+        // One upload is one avatar: moving it would leave the other profile or group pointing at a photo that
+        // is no longer its own, and its fetch rule would change under it.
+        if let other = record.avatarOf, other != subject { return "is already the avatar of something else" }
         switch record.status {
         case .ready: return nil
         case .failed: return "could not be used: \(record.reason ?? "processing failed")"

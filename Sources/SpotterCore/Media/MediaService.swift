@@ -299,7 +299,19 @@ public struct MediaService: Sendable {
                     isAuthor: false, postDeleted: false, authorSuspended: false, blockedEitherWay: false,
                     followsAuthor: false, authorPrivacy: owner.profile.privacy, visibility: post.visibility))
         } else {
-            everyone = record.purpose == .avatar && record.attachedAt != nil
+            guard let subject = record.avatarOf, record.attachedAt != nil else { return nil }
+            switch subject {
+            case .person: everyone = true
+            case .group(let id):
+                // A private group's avatar would tell a stranger what the group looks like; while the group is
+                // private, only the signed URLs given to its members open it.
+                guard let group = try await storage.groups.find(id) else { return nil }
+                everyone = group.access != .private
+            case .child(let id):
+                // A child has no public presence: only the signed URLs given to its guardians open it.
+                guard try await storage.children.find(id) != nil else { return nil }
+                everyone = false
+            }
         }
         guard signed || everyone else { return nil }
         guard let blob = try await blobs.get(record.key(rendition)) else { return nil }
@@ -329,7 +341,8 @@ public struct MediaService: Sendable {
 public struct ServedMedia: Sendable {
     public var data: Data
     public var contentType: String
-    /// Whether a shared cache (a CDN) may keep it: a public post's photo or an avatar.
+    /// Whether a shared cache (a CDN) may keep it: a public post's photo, a person's avatar, an avatar of a group
+    /// that is not private.
     public var isPublic: Bool
     public var maxAge: Int
 }

@@ -25,8 +25,9 @@ public protocol MediaStore: Sendable {
     /// Marks `ids` attached to `post`, in the given order; photos of the post not in `ids` are discarded.
     /// Part of the post's unit of work.
     func attach(_ ids: [MediaID], to post: PostID, at date: Date) async throws
-    /// Makes `id` `owner`'s avatar (none when `nil`); the avatar it replaces is discarded.
-    func setAvatar(_ id: MediaID?, of owner: UserID, at date: Date) async throws
+    /// Makes `id` the avatar of `subject` (none when `nil`); the avatar it replaces, whoever uploaded it, is
+    /// discarded, and no other subject's avatar is touched. Part of the change's unit of work.
+    func setAvatar(_ id: MediaID?, of subject: AvatarSubject, at date: Date) async throws
     /// Discards media: the sweep removes their blobs. `post` discards every photo of a deleted post.
     func discard(_ ids: [MediaID], at date: Date) async throws
     func discard(post: PostID, at date: Date) async throws
@@ -39,6 +40,35 @@ public protocol MediaStore: Sendable {
     /// The key media URLs are signed with, shared by every node: `candidate` becomes it when there is none yet,
     /// and every caller, on any node, gets the same one.
     func signingKey(candidate: Data) async throws -> Data
+}
+
+/// Who an avatar belongs to: a person's profile, a group, a child profile. A person's avatar anyone may fetch;
+/// a group's, anyone while the group is not private; a child's, only through a signed URL given to the people
+/// who may see the child (`MediaService.rendition`).
+public enum AvatarSubject: Sendable, Hashable {
+    case person(UserID)
+    case group(GroupID)
+    case child(ChildProfileID)
+
+    /// As stored in `media.avatar_of`: `person:<id>`, `group:<id>`, `child:<id>`.
+    public var key: String {
+        switch self {
+        case .person(let id): "person:\(id)"
+        case .group(let id): "group:\(id)"
+        case .child(let id): "child:\(id)"
+        }
+    }
+
+    public init?(key: String) {
+        let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        switch parts[0] {
+        case "person": guard let id = UserID(parts[1]) else { return nil }; self = .person(id)
+        case "group": guard let id = GroupID(parts[1]) else { return nil }; self = .group(id)
+        case "child": guard let id = ChildProfileID(parts[1]) else { return nil }; self = .child(id)
+        default: return nil
+        }
+    }
 }
 
 /// An upload as stored.
@@ -64,6 +94,8 @@ public struct MediaRecord: Sendable, Equatable {
     public var attachedAt: Date?
     /// When it stopped being needed (its post deleted or edited away, an avatar replaced).
     public var discardedAt: Date?
+    /// Whose avatar it is, once it is one: who may fetch it follows from that.
+    public var avatarOf: AvatarSubject?
     public var createdAt: Date
     /// Processing attempts made.
     public var attempts: Int
@@ -72,7 +104,8 @@ public struct MediaRecord: Sendable, Equatable {
         id: MediaID, ownerID: UserID, purpose: MediaPurpose, status: MediaStatus, contentType: String, byteSize: Int,
         reason: String? = nil, width: Int? = nil, height: Int? = nil, blurhash: String? = nil,
         description: String? = nil, focus: FocalPoint? = nil, postID: PostID? = nil, position: Int? = nil,
-        attachedAt: Date? = nil, discardedAt: Date? = nil, createdAt: Date, attempts: Int = 0
+        attachedAt: Date? = nil, discardedAt: Date? = nil, avatarOf: AvatarSubject? = nil, createdAt: Date,
+        attempts: Int = 0
     ) {
         self.id = id
         self.ownerID = ownerID
@@ -90,6 +123,7 @@ public struct MediaRecord: Sendable, Equatable {
         self.position = position
         self.attachedAt = attachedAt
         self.discardedAt = discardedAt
+        self.avatarOf = avatarOf
         self.createdAt = createdAt
         self.attempts = attempts
     }

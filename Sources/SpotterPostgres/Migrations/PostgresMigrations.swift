@@ -32,6 +32,7 @@ enum PostgresMigrations {
         nostr,
         groups,
         children,
+        avatarSubjects,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

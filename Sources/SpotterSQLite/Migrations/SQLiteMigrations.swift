@@ -32,6 +32,7 @@ enum SQLiteMigrations {
         nostr,
         groups,
         children,
+        avatarSubjects,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -65,8 +65,9 @@ struct AppServices {
         admin = AdminService(storage: storage, clock: clock, events: events)
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
         groups = GroupService(
-            storage: storage, clock: clock, events: events, siteURL: configuration.siteURL, notifier: notifier)
-        children = ChildProfileService(storage: storage, clock: clock)
+            storage: storage, clock: clock, events: events, siteURL: configuration.siteURL, notifier: notifier,
+            mediaLinks: links)
+        children = ChildProfileService(storage: storage, clock: clock, mediaLinks: links)
         feeds = FeedService(storage: storage, clock: clock, links: links)
         progress = ProgressService(storage: storage, clock: clock)
         posts = PostService(
