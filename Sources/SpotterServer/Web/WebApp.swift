@@ -70,8 +70,13 @@ struct WebApp {
                 .endpoints)
         web.addRoutes(WebGroupMembersController(groups: services.groups, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
-            WebGroupSettingsController(groups: services.groups, pages: pages, clock: services.clock).endpoints)
-        web.addRoutes(WebChildrenController(children: services.children, pages: pages, clock: services.clock).endpoints)
+            WebGroupSettingsController(
+                groups: services.groups, media: services.media, pages: pages, clock: services.clock
+            ).endpoints)
+        web.addRoutes(
+            WebChildrenController(
+                children: services.children, media: services.media, pages: pages, clock: services.clock
+            ).endpoints)
         web.addRoutes(
             WebSecurityController(
                 accounts: accounts, pages: pages, trustForwardedFor: configuration.trustForwardedFor,

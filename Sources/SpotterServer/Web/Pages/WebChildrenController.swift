@@ -9,6 +9,7 @@ import SpotterModels
 /// manage someone else's child are answered here too.
 struct WebChildrenController {
     let children: ChildProfileService
+    let media: MediaService
     let pages: WebPages
     let clock: any WallClock
 
@@ -33,6 +34,10 @@ struct WebChildrenController {
         let guardians: String
         let invited: String?
         let canStepDown: Bool
+        /// A signed URL: only guardians get one (`ChildProfileService`).
+        let avatarURL: String?
+        let hasAvatar: Bool
+        let initials: String
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -60,6 +65,21 @@ struct WebChildrenController {
             let username = context.web.form["username"] ?? ""
             return try await saving(context, done: "invited") {
                 _ = try await children.inviteGuardian(id, username: username, by: viewer)
+            }
+        }
+        routes.post("settings/children/:id/avatar") { _, context in
+            let viewer = try context.requireWebViewer()
+            let id: ChildProfileID = try context.webID("id")
+            return try await saving(context, done: "avatar") {
+                let upload = try await WebAvatarUpload(media: media).mediaID(context, owner: viewer)
+                _ = try await children.update(id, with: UpdateChildProfileRequest(avatarMediaID: upload), by: viewer)
+            }
+        }
+        routes.post("settings/children/:id/avatar/remove") { _, context in
+            let viewer = try context.requireWebViewer()
+            let id: ChildProfileID = try context.webID("id")
+            return try await saving(context, done: "avatar-removed") {
+                _ = try await children.update(id, with: UpdateChildProfileRequest(removeAvatar: true), by: viewer)
             }
         }
         routes.post("settings/children/:id/step-down") { _, context in
@@ -103,6 +123,8 @@ struct WebChildrenController {
         "deleted": "Deleted, with every post that named them.",
         "accepted": "You now manage that child too.",
         "declined": "Invitation declined.",
+        "avatar": "Photo saved. Only the child's guardians see it.",
+        "avatar-removed": "Photo removed.",
     ]
 
     /// Runs a change; back to the page on success (POST/redirect/GET), the page with the service's words and
@@ -145,7 +167,8 @@ struct WebChildrenController {
             guardians: child.guardians.map(\.displayName).joined(separator: ", "),
             invited: child.invitedGuardians.isEmpty
                 ? nil : child.invitedGuardians.map(\.displayName).joined(separator: ", "),
-            canStepDown: child.guardians.count > 1)
+            canStepDown: child.guardians.count > 1, avatarURL: child.avatarURL, hasAvatar: child.avatarURL != nil,
+            initials: ViewerView.initials(of: child.name))
     }
 
     private static func year(_ date: Date) -> Int { Calendar(identifier: .gregorian).component(.year, from: date) }

@@ -84,7 +84,7 @@ struct WebSettingsController {
         routes.post("settings/avatar") { _, context in
             guard let session = context.identity else { throw SpotterError.unauthorized("Sign in first.") }
             return try await saving(context, as: "avatar") {
-                let id = try await avatarUpload(context, owner: session.account)
+                let id = try await WebAvatarUpload(media: media).mediaID(context, owner: session.account)
                 _ = try await accounts.update(session, with: UpdateAccountRequest(avatarMediaID: id))
             }
         }
@@ -148,31 +148,6 @@ struct WebSettingsController {
             var response = try await settings(errors: messages, saved: nil, newEmail: newEmail, context: context)
             response.status = status
             return response
-        }
-    }
-
-    /// The avatar the form names: uploaded already by the picker's script (`avatar_media_id`), or sent as the
-    /// `photo` file by a form without script, uploaded and processed here (a bounded wait).
-    private func avatarUpload(_ context: AppRequestContext, owner: AccountRecord) async throws -> MediaID {
-        if let malformed = context.web.malformedMultipart {
-            throw SpotterError.malformed(detail: malformed, field: nil)
-        }
-        if let text = context.web.form["avatar_media_id"] {
-            guard let id = MediaID(text) else { throw SpotterError.invalid("photo", "is not one of your uploads") }
-            return id
-        }
-        guard let file = context.web.files.first(where: { $0.name == "photo" && !$0.data.isEmpty }) else {
-            throw SpotterError.invalid("photo", "is required: choose a photo")
-        }
-        let uploaded = try await media.upload(
-            file.data, contentType: file.contentType ?? "application/octet-stream", purpose: .avatar,
-            description: nil, focus: nil, owner: owner)
-        let settled = try await media.settled(uploaded.id, owner: owner, within: ComposePhotos.processingWait)
-        switch settled.status {
-        case .ready: return settled.id
-        case .failed: throw SpotterError.invalid("photo", settled.reason ?? "could not be read")
-        case .pending, .processing:
-            throw SpotterError.invalid("photo", "is still being processed; save again in a moment")
         }
     }
 

@@ -22,6 +22,7 @@ struct GroupView {
     let isMember: Bool
     let isAdmin: Bool
     let isOwner: Bool
+    let isPrivate: Bool
     let canJoin: Bool
     let canAsk: Bool
     let hasRequested: Bool
@@ -63,6 +64,7 @@ struct GroupView {
         isMember = group.standing.role != nil
         isAdmin = group.standing.role.map { $0 >= .admin } ?? false
         isOwner = group.standing == .owner
+        isPrivate = group.access == .private
         isInvited = group.standing == .invited
         // An invitation by name is accepted with the same Join button.
         canJoin = may(.join) || (signedIn && isInvited)

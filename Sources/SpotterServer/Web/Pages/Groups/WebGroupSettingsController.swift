@@ -10,6 +10,7 @@ import SpotterModels
 /// the settings page itself, with the link on it, rather than a redirect that could not carry it.
 struct WebGroupSettingsController {
     let groups: GroupService
+    let media: MediaService
     let pages: WebPages
     let clock: any WallClock
 
@@ -36,6 +37,8 @@ struct WebGroupSettingsController {
         let inviteError: String?
         let inviteInvalid: Bool
         let notice: String?
+        let avatarError: String?
+        let hasAvatar: Bool
         let onSettings = true
     }
 
@@ -68,6 +71,21 @@ struct WebGroupSettingsController {
                 var response = try await settings(id, form: typed, context: context)
                 response.status = status
                 return response
+            }
+        }
+        routes.post("groups/:id/avatar") { _, context in
+            let id: GroupID = try context.webID("id")
+            let viewer = try context.requireWebViewer()
+            return try await savingAvatar(id, done: "avatar", context: context) {
+                let upload = try await WebAvatarUpload(media: media).mediaID(context, owner: viewer)
+                _ = try await groups.update(id, with: UpdateGroupRequest(avatarMediaID: upload), by: viewer)
+            }
+        }
+        routes.post("groups/:id/avatar/remove") { _, context in
+            let id: GroupID = try context.webID("id")
+            let viewer = try context.requireWebViewer()
+            return try await savingAvatar(id, done: "avatar-removed", context: context) {
+                _ = try await groups.update(id, with: UpdateGroupRequest(removeAvatar: true), by: viewer)
             }
         }
         routes.post("groups/:id/invitations") { _, context in
@@ -130,15 +148,34 @@ struct WebGroupSettingsController {
         return routes
     }
 
+    /// Sets or removes the group's photo; a refusal about the photo is shown beside its form.
+    private func savingAvatar(
+        _ id: GroupID, done: String, context: AppRequestContext, _ change: () async throws -> Void
+    ) async throws -> Response {
+        do {
+            try await change()
+            return WebPages.redirect(to: "/groups/\(id)/settings?done=\(done)")
+        } catch {
+            guard let (status, messages) = WebErrors.explain(error), status != .forbidden, status != .notFound
+            else { throw error }
+            var response = try await settings(id, avatarError: messages.joined(separator: " "), context: context)
+            response.status = status
+            return response
+        }
+    }
+
     static let notices = [
         "saved": "Saved.",
+        "avatar": "The group's photo is saved.",
+        "avatar-removed": "The group's photo is removed.",
         "invited": "Invitation sent. They can join from their Groups page.",
         "revoked": "The invitation no longer works.",
     ]
 
     private func settings(
         _ id: GroupID, form: GroupFormView? = nil, newLink: String? = nil, notice: String? = nil,
-        maxUses: String = "", username: String = "", inviteError: String? = nil, context: AppRequestContext
+        maxUses: String = "", username: String = "", inviteError: String? = nil, avatarError: String? = nil,
+        context: AppRequestContext
     ) async throws -> Response {
         let viewer = try context.requireWebViewer()
         let group = try await groups.get(id, viewer: viewer)
@@ -173,7 +210,7 @@ struct WebGroupSettingsController {
             lifetimes: [("86400", "1 day"), ("604800", "7 days"), ("2592000", "30 days")].map {
                 WebSettingsController.Choice(value: $0.0, label: $0.1, selected: $0.0 == "604800")
             }, maxUses: maxUses, username: username, inviteError: inviteError, inviteInvalid: inviteError != nil,
-            notice: notice)
+            notice: notice, avatarError: avatarError, hasAvatar: group.avatarURL != nil)
         return try await pages.page(
             "group_settings", title: "Settings of \(group.name)", content: view, context: context, nav: .groups)
     }
