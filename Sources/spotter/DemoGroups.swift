@@ -11,6 +11,8 @@ struct DemoGroups {
     let storage: any SpotterStorage
     let clock: ManualClock
     let people: [AccountRecord]
+    /// Where the groups' photos go; nil: a community without pictures.
+    var photos: DemoPhotos? = nil
 
     struct Plan {
         let name: String
@@ -93,6 +95,7 @@ struct DemoGroups {
             let group = try await groups.create(
                 CreateGroupRequest(name: plan.name, description: plan.description, access: plan.access), by: owner)
             made[plan.name] = group.id
+            try await photos?.setAvatar(of: group.id, owner: owner, index: number)
             for username in plan.admins + plan.members {
                 clock.advance(by: Double.random(in: 600...86_400, using: &random))
                 let member = try person(username)

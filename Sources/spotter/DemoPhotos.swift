@@ -17,6 +17,17 @@ struct DemoPhotos: Sendable {
         (.init(19, 78, 94), .init(113, 178, 128)), (.init(40, 40, 52), .init(255, 200, 55)),
     ]
 
+    /// Gives a group (number `index`) a photo of its own, uploaded by its owner.
+    func setAvatar(of group: GroupID, owner: AccountRecord, index: Int) async throws {
+        let (from, to) = Self.palettes[(index + 3) % Self.palettes.count]
+        let photo = try GeneratedPhoto.jpeg(width: 256, height: 256, from: from, to: to, sunX: 0.3, sunY: 0.6)
+        let id = try await upload(photo, purpose: .avatar, description: nil, owner: owner)
+        guard var record = try await storage.groups.find(group) else { return }
+        record.avatarURL = MediaLinks.path(id, .small)
+        try await storage.groups.update(record)
+        try await storage.media.setAvatar(id, of: .group(group), at: Date())
+    }
+
     /// Gives `person` (number `index`) an avatar: a small picture in their own colours.
     func setAvatar(of person: AccountRecord, index: Int) async throws {
         let (from, to) = Self.palettes[index % Self.palettes.count]
@@ -26,7 +37,7 @@ struct DemoPhotos: Sendable {
         var profile = person.profile
         profile.avatarURL = MediaLinks.path(id, .small)
         try await storage.accounts.updateProfile(person.id, displayName: person.displayName, profile: profile)
-        try await storage.media.setAvatar(id, of: person.id, at: Date())
+        try await storage.media.setAvatar(id, of: .person(person.id), at: Date())
     }
 
     /// A processed photo for a workout post, ready to attach.

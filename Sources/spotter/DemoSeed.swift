@@ -130,7 +130,7 @@ struct DemoSeeder: Sendable {
             progress.update(done)
         }
         progress.finish()
-        let groups = try await DemoGroups(storage: storage, clock: clock, people: people)
+        let groups = try await DemoGroups(storage: storage, clock: clock, people: people, photos: photos)
             .load(end: end, weeks: weeks - 2, seed: seed)
         ProgressBar.write(
             "Demo community ready: \(people.count) people, \(follows.count) follows, \(sessions.count) workouts, "

@@ -16,20 +16,29 @@ extension TerminalClientTests {
 
         // Then every person's avatar and some workouts' photos are ready uploads, attached, with their renditions
         let database = try DatabaseQueue(path: data.appendingPathComponent("spotter.sqlite").path)
-        let (people, avatars, photos, postsWithPhotos, withAvatarURL) = try await database.read { db in
+        let (people, avatars, photos, postsWithPhotos, withAvatarURL, groupAvatars) = try await database.read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0,
                 try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM media WHERE purpose = 'avatar' AND status = 'ready'") ?? 0,
+                    db,
+                    sql: "SELECT count(*) FROM media WHERE avatar_of LIKE 'person:%' AND status = 'ready'") ?? 0,
                 try Int.fetchOne(
                     db,
                     sql:
                         "SELECT count(*) FROM media WHERE purpose = 'post' AND status = 'ready' AND post_id IS NOT NULL"
                 ) ?? 0,
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM posts WHERE media != '[]'") ?? 0,
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM users WHERE avatar_url LIKE '%/media/%'") ?? 0
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM users WHERE avatar_url LIKE '%/media/%'") ?? 0,
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM groups g JOIN media m ON m.avatar_of = 'group:' || g.id
+                        WHERE g.avatar_url LIKE '/media/%' AND m.status = 'ready'
+                        """) ?? 0
             )
         }
+        // And each of the three groups has a photo of its own
+        #expect(groupAvatars == 3)
         #expect(people == 30)
         #expect(avatars == people)
         #expect(photos > 10)
@@ -38,7 +47,7 @@ extension TerminalClientTests {
         let stored =
             FileManager.default.enumerator(atPath: data.appendingPathComponent("media").path)?
             .compactMap { $0 as? String }.filter { $0.hasSuffix("/large.jpg") } ?? []
-        #expect(stored.count >= avatars + photos)
+        #expect(stored.count >= avatars + photos + groupAvatars)
     }
 
     @Test("the demo community has an open running club, a strength team with a request waiting, and a family circle")

@@ -41,6 +41,22 @@ extension TerminalClientTests {
             // Then her account shows it
             let avatar = try #require(try await client.me().avatarURL)
             #expect(client.url(avatar)?.absoluteString.hasPrefix(url.absoluteString + "/media/") == true)
+
+            // When she gives her club a photo, and then changes her own avatar
+            _ = try await ana.run("groups", "create", "--name", "Riverside Runners", "--access", "open")
+            #expect(
+                try await ana.run("groups", "photo", "Riverside Runners", photo.path)
+                    == "Photo set for Riverside Runners.\n")
+            #expect(try await ana.run("avatar", "set", photo.path) == "Avatar set for @ana.\n")
+
+            // Then the club's photo is still served: the two are separate avatars
+            let club = try #require(try await client.myGroups().items.first)
+            let clubPhoto = try #require(club.avatarURL.flatMap(client.url))
+            #expect(try await URLSessionTransport().send(HTTPRequestData(method: "GET", url: clubPhoto)).status == 200)
+            #expect(
+                try await ana.run("groups", "photo", "Riverside Runners", "--remove")
+                    == "Riverside Runners has no photo now.\n")
+            #expect(try await client.group(club.id).avatarURL == nil)
         }
     }
 

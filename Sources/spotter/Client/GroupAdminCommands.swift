@@ -154,3 +154,32 @@ extension GroupText {
         return uses + (until ?? "") + "."
     }
 }
+
+/// `spotter groups photo <group> <file>` (or `--remove`): the group's photo, for its admins.
+struct GroupsPhoto: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "photo", abstract: "Set or remove the group's photo.")
+    @OptionGroup var options: ClientOptions
+    @OptionGroup var target: GroupArgument
+    @Argument(help: "The photo (JPEG, PNG, WebP or HEIC).") var file: String?
+    @Flag(help: "Remove the photo instead.") var remove = false
+
+    func validate() throws {
+        guard (file == nil) == remove else { throw ValidationError("Give a photo, or --remove.") }
+    }
+
+    func run() async throws {
+        let client = try options.client()
+        let id = try await target.resolve(client)
+        let change =
+            if let file { UpdateGroupRequest(avatarMediaID: try await Avatar.upload(file, client: client)) } else {
+                UpdateGroupRequest(removeAvatar: true)
+            }
+        do {
+            let group = try await client.updateGroup(id, change)
+            print(group.avatarURL == nil ? "\(group.name) has no photo now." : "Photo set for \(group.name).")
+        } catch let error as SpotterClientError {
+            print("refused: \(error.problem?.explanation ?? error.description)")
+            throw ExitCode.failure
+        }
+    }
+}

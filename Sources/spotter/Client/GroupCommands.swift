@@ -11,7 +11,7 @@ struct Groups: AsyncParsableCommand {
             GroupsList.self, GroupsDiscover.self, GroupsShow.self, GroupsCreate.self, GroupsJoin.self,
             GroupsJoinLink.self, GroupsLeave.self, GroupsMembers.self, GroupsPost.self, GroupsFeed.self,
             GroupsRequests.self, GroupsApprove.self, GroupsDeny.self, GroupsInvite.self, GroupsInvitations.self,
-            GroupsRevoke.self,
+            GroupsRevoke.self, GroupsPhoto.self,
         ],
         defaultSubcommand: GroupsList.self)
 }

@@ -104,22 +104,33 @@ struct Avatar: AsyncParsableCommand {
         @Argument(help: "The photo (JPEG, PNG, WebP or HEIC).") var file: String
 
         func run() async throws {
-            let photo = try PhotoPost.read([file], alt: [])[0]
             let client = try options.client()
+            let id = try await Avatar.upload(file, client: client)
             do {
-                let uploaded = try await client.uploadDirect(
-                    photo.data, contentType: photo.contentType, purpose: .avatar)
-                let media = try await client.waitUntilProcessed(uploaded.id)
-                guard media.status == .ready else {
-                    print("refused: \(file): \(media.reason ?? "the server could not process it (\(media.status))")")
-                    throw ExitCode.failure
-                }
-                let account = try await client.updateProfile(UpdateAccountRequest(avatarMediaID: media.id))
+                let account = try await client.updateProfile(UpdateAccountRequest(avatarMediaID: id))
                 print("Avatar set for @\(account.username).")
             } catch let error as SpotterClientError {
                 print("refused: \(file): \(error.problem?.explanation ?? error.description)")
                 throw ExitCode.failure
             }
+        }
+    }
+
+    /// Uploads `file` as an avatar (yours, a group's) and waits until it is processed; a refusal is said in a
+    /// line and exits with failure.
+    static func upload(_ file: String, client: SpotterClient) async throws -> MediaID {
+        let photo = try PhotoPost.read([file], alt: [])[0]
+        do {
+            let uploaded = try await client.uploadDirect(photo.data, contentType: photo.contentType, purpose: .avatar)
+            let media = try await client.waitUntilProcessed(uploaded.id)
+            guard media.status == .ready else {
+                print("refused: \(file): \(media.reason ?? "the server could not process it (\(media.status))")")
+                throw ExitCode.failure
+            }
+            return media.id
+        } catch let error as SpotterClientError {
+            print("refused: \(file): \(error.problem?.explanation ?? error.description)")
+            throw ExitCode.failure
         }
     }
 }
