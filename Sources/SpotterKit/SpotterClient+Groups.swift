@@ -149,6 +149,11 @@ extension SpotterClient {
         _ = try await send(.change("DELETE", "/api/v1/groups/\(id)/members/\(user)", key: idempotencyKey))
     }
 
+    /// Who is banned from the group (admins and the owner), oldest ban first.
+    public func groupBans(of id: GroupID) async throws -> Page<GroupBan> {
+        try await call(Call(method: "GET", path: "/api/v1/groups/\(id)/bans"))
+    }
+
     /// Bans someone (`true`: removed if a member, and kept from coming back) or lifts the ban.
     public func setBanned(_ banned: Bool, _ user: UserID, in id: GroupID, idempotencyKey: String? = nil) async throws {
         _ = try await send(

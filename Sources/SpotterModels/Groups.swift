@@ -194,6 +194,22 @@ public struct GroupJoinRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// Someone banned from a group, as its admins see them (`GET /groups/{id}/bans`).
+public struct GroupBan: Codable, Sendable, Equatable {
+    public var person: AuthorSummary
+    public var bannedAt: Date
+
+    public init(person: AuthorSummary, bannedAt: Date) {
+        self.person = person
+        self.bannedAt = bannedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case person
+        case bannedAt = "banned_at"
+    }
+}
+
 /// An invitation: a code anyone holding it may use (`code` and `url` appear once, when it is made: the
 /// server keeps only its hash), or one to a named person.
 public struct GroupInvitation: Codable, Sendable, Equatable {

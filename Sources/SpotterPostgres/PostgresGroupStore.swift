@@ -149,11 +149,22 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func requests(for group: GroupID) async throws -> [(account: AccountRecord, at: Date)] {
+        try await people(in: group, standing: "requested", withSuspended: false)
+    }
+
+    func bans(for group: GroupID) async throws -> [(account: AccountRecord, at: Date)] {
+        try await people(in: group, standing: "banned", withSuspended: true)
+    }
+
+    private func people(
+        in group: GroupID, standing: String, withSuspended: Bool
+    ) async throws -> [(account: AccountRecord, at: Date)] {
         let rows = try await client.query(
             """
             SELECT \(unescaped: PostgresAccountStore.columns), m.since FROM group_members m
             JOIN users ON users.id = m.user_id
-            WHERE m.group_id = \(group.rawValue) AND m.standing = 'requested' AND users.suspended_at IS NULL
+            WHERE m.group_id = \(group.rawValue) AND m.standing = \(standing)
+              AND (\(withSuspended) OR users.suspended_at IS NULL)
             ORDER BY m.since, users.id
             """, logger: logger)
         var result: [(account: AccountRecord, at: Date)] = []

@@ -151,16 +151,26 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func requests(for group: GroupID) async throws -> [(account: AccountRecord, at: Date)] {
+        try await people(in: group, standing: "requested", withSuspended: false)
+    }
+
+    func bans(for group: GroupID) async throws -> [(account: AccountRecord, at: Date)] {
+        try await people(in: group, standing: "banned", withSuspended: true)
+    }
+
+    private func people(
+        in group: GroupID, standing: String, withSuspended: Bool
+    ) async throws -> [(account: AccountRecord, at: Date)] {
         try await pool.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """
                     SELECT \(SQLiteAccountStore.columns), m.since FROM group_members m
                     JOIN users ON users.id = m.user_id
-                    WHERE m.group_id = ? AND m.standing = 'requested' AND users.suspended_at IS NULL
+                    WHERE m.group_id = ? AND m.standing = ? AND (? OR users.suspended_at IS NULL)
                     ORDER BY m.since, users.id
                     """,
-                arguments: [group.description]
+                arguments: [group.description, standing, withSuspended]
             ).compactMap { row in
                 SQLiteAccountStore.record(row).map { ($0, Date(sqliteValue: row[15])) }
             }

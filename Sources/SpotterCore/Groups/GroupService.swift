@@ -229,6 +229,12 @@ public struct GroupService: Sendable {
         if target.role != nil { await notifier?.notify(.groupRemoved(group: group, user: user, by: actor.id)) }
     }
 
+    /// Who is banned, for the admins who may lift a ban.
+    public func bans(_ id: GroupID, by actor: AccountRecord) async throws -> [GroupBan] {
+        _ = try await permitted(.removeMembers, id, actor: actor)
+        return try await storage.groups.bans(for: id).map { GroupBan(person: $0.account.summary, bannedAt: $0.at) }
+    }
+
     public func unban(_ id: GroupID, _ user: UserID, by actor: AccountRecord) async throws {
         _ = try await permitted(.removeMembers, id, actor: actor)
         guard try await storage.groups.standing(of: user, in: id) == .banned else {

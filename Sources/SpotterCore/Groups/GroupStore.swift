@@ -33,6 +33,8 @@ public protocol GroupStore: Sendable {
     func addRequest(_ user: UserID, to group: GroupID, at date: Date) async throws
     /// The people waiting to be let in, oldest first, without the suspended.
     func requests(for group: GroupID) async throws -> [(account: AccountRecord, at: Date)]
+    /// The people banned from the group, oldest ban first (the suspended too: an admin may still lift a ban).
+    func bans(for group: GroupID) async throws -> [(account: AccountRecord, at: Date)]
 
     /// A page of members, owner first, then admins, then the rest by when they joined, without the suspended
     /// and people in a block either way with `viewer`.

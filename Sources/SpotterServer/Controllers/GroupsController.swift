@@ -105,6 +105,9 @@ struct GroupsController {
                 try context.id("id"), try context.id("user_id"), ban: false, by: try context.requireViewer())
             return Response(status: .noContent)
         }
+        routes.get(":id/bans") { _, context in
+            Page(items: try await groups.bans(try context.id("id"), by: try context.requireViewer()), nextCursor: nil)
+        }
         routes.put(":id/bans/:user_id") { _, context in
             try await groups.remove(
                 try context.id("id"), try context.id("user_id"), ban: true, by: try context.requireViewer())

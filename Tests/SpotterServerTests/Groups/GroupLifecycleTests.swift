@@ -91,6 +91,16 @@ struct GroupLifecycleTests {
             let banned = try await api.call(
                 .post, "/api/v1/groups/join", token: beaAgain, body: JoinByCodeRequest(code: another.code ?? ""))
             #expect(banned.status == .forbidden)
+            // The ban is listed for the admins only, and lifted, the link works
+            let bans = try await api.call(.get, "/api/v1/groups/\(family.id)/bans", token: anaAgain)
+            #expect(try bans.decode(Page<GroupBan>.self).items.map(\.person.username) == ["bea"])
+            #expect(try await api.call(.get, "/api/v1/groups/\(family.id)/bans", token: beaAgain).status == .notFound)
+            #expect(
+                try await api.call(.delete, "/api/v1/groups/\(family.id)/bans/\(beaID)", token: anaAgain).status
+                    == .noContent)
+            let none = try await api.call(.get, "/api/v1/groups/\(family.id)/bans", token: anaAgain)
+            #expect(try none.decode(Page<GroupBan>.self).items.isEmpty)
+            try await api.joinByCode(beaAgain, another.code ?? "")
         }
     }
 

@@ -154,6 +154,9 @@ struct GroupPermissionMatrixTests {
                     ).status
                 got.invitations =
                     try await api.call(.get, "/api/v1/groups/\(group.id)/invitations", token: token).status
+                // The other list only admins read: who is banned. The same rule, so the same answer.
+                let bans = try await api.call(.get, "/api/v1/groups/\(group.id)/bans", token: token).status
+                #expect(bans == want.invitations, "\(access) group, \(relation): bans \(bans.code)")
                 if let token, relation != .suspended {
                     let socket = try await PhoenixTestClient.connect(port: port, token: token)
                     let reply = try await socket.join("group:\(group.id)", ref: "1")

@@ -83,6 +83,8 @@ struct WebGroupsTests {
             #expect(open.text.contains("Welcome, Bea"))
             #expect(open.text.contains(#"href="/signin?return_to=/groups/\#(id)""#))
             #expect(!open.text.contains("data-live-topic"))
+            // and the top bar leads a visitor to the groups anyone may find
+            #expect(open.text.contains(#"<a href="/groups" aria-current="page">Groups</a>"#))
 
             // When Bea leaves
             try await bea.get("/groups/\(id)")
@@ -299,6 +301,15 @@ struct WebGroupsTests {
             let outside = try await cai.get("/groups/\(id)")
             #expect(!outside.text.contains(#"id="ask-form""#))
             #expect(!outside.text.contains(#"id="group-note-form""#))
+            // And the admins see the ban, which Bea lifts
+            let listed = try await bea.get("/groups/\(id)/members")
+            #expect(listed.text.contains(#"aria-label="Unban cai""#))
+            let lifted = try await bea.post("/groups/\(id)/bans/\(caiID)/unban")
+            #expect(lifted.headers[.location] == "/groups/\(id)/members?done=unbanned")
+            #expect(!(try await bea.get("/groups/\(id)/members")).text.contains(#"id="group-bans""#))
+            #expect(try await cai.get("/groups/\(id)").text.contains(#"id="ask-form""#))
+            try await bea.get("/groups/\(id)/members")
+            #expect(try await bea.post("/groups/\(id)/members/\(caiID)/ban").status == .seeOther)
             // When Ana hands the group to Bea
             try await ana.get("/groups/\(id)/members")
             let handed = try await ana.post("/groups/\(id)/members/\(beaID)/transfer")

@@ -3,8 +3,9 @@ import Hummingbird
 import SpotterCore
 import SpotterModels
 
-/// `/groups/<id>/members`: who is in a group. Admins also see the people asking to join (Approve, Deny) and
-/// Remove and Ban on the members below them; the owner makes and unmakes admins and hands the group on.
+/// `/groups/<id>/members`: who is in a group. Admins also see the people asking to join (Approve, Deny),
+/// Remove and Ban on the members below them, and who is banned (Unban); the owner makes and unmakes admins and
+/// hands the group on.
 ///
 /// Each button is a small form that posts and comes back here (POST/redirect/GET); `GroupService` decides.
 struct WebGroupMembersController {
@@ -44,6 +45,9 @@ struct WebGroupMembersController {
         let members: [MemberView]
         let requests: [RequestView]
         let hasRequests: Bool
+        /// For admins: who is banned, each with Unban. `askedLabel` says when.
+        let bans: [RequestView]
+        let hasBans: Bool
         let nextHref: String?
         let notice: String?
         let onMembers = true
@@ -73,6 +77,11 @@ struct WebGroupMembersController {
                 return WebPages.redirect(to: "/groups/\(id)/members?done=\(ban ? "banned" : "removed")")
             }
         }
+        routes.post("groups/:id/bans/:user/unban") { _, context in
+            let id: GroupID = try context.webID("id")
+            try await groups.unban(id, try context.webID("user"), by: try context.requireWebViewer())
+            return WebPages.redirect(to: "/groups/\(id)/members?done=unbanned")
+        }
         routes.post("groups/:id/members/:user/role") { _, context in
             let id: GroupID = try context.webID("id")
             guard let role = context.web.form["role"].flatMap(GroupRole.init(rawValue:)) else {
@@ -94,6 +103,7 @@ struct WebGroupMembersController {
         "denied": "The request is turned down.",
         "removed": "They are removed from the group.",
         "banned": "They are removed and can't join again.",
+        "unbanned": "The ban is lifted: they may join again as anyone may.",
         "role": "Their role is changed.",
         "transferred": "The group is theirs now; you stay as an admin.",
     ]
@@ -120,17 +130,19 @@ struct WebGroupMembersController {
                 mayTransfer: isOwner && member.role != .owner)
         }
         let requests = group.isAdmin ? try await groups.requests(id, by: try context.requireWebViewer()) : []
+        let bans = group.isAdmin ? try await groups.bans(id, by: try context.requireWebViewer()) : []
         let now = clock.now
         let timeZone = WebDisplay(viewer: viewer).timeZone
+        func row(_ person: AuthorSummary, _ at: Date) -> RequestView {
+            RequestView(
+                userID: person.id.description, username: person.username, displayName: person.displayName,
+                initials: ViewerView.initials(of: person.displayName), avatarURL: person.avatarURL,
+                askedLabel: WebFormat.relative(at, now: now, timeZone: timeZone))
+        }
         let view = MembersView(
             group: group, members: members,
-            requests: requests.map {
-                RequestView(
-                    userID: $0.person.id.description, username: $0.person.username,
-                    displayName: $0.person.displayName, initials: ViewerView.initials(of: $0.person.displayName),
-                    avatarURL: $0.person.avatarURL,
-                    askedLabel: WebFormat.relative($0.requestedAt, now: now, timeZone: timeZone))
-            }, hasRequests: !requests.isEmpty,
+            requests: requests.map { row($0.person, $0.requestedAt) }, hasRequests: !requests.isEmpty,
+            bans: bans.map { row($0.person, $0.bannedAt) }, hasBans: !bans.isEmpty,
             nextHref: more ? people.last.map { "/groups/\(id)/members?after=\($0.person.id)" } : nil, notice: notice)
         return try await pages.page(
             "group_members", title: "Members of \(found.name)", content: view, context: context, nav: .groups)
