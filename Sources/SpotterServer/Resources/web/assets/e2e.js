@@ -106,8 +106,8 @@
   /// HKDF-SHA256 with an empty salt, as the spec's derivations use it: WebCrypto's own HKDF.
   async function hkdf(ikm, info, length = 32) {
     const key = await subtle.importKey("raw", bytes(ikm), "HKDF", false, ["deriveBits"]);
-    const bits = await subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: EMPTY, info: utf8(info) }, key, length * 8);
-    return new Uint8Array(bits);
+    const params = { name: "HKDF", hash: "SHA-256", salt: EMPTY, info: utf8(info) };
+    return new Uint8Array(await subtle.deriveBits(params, key, length * 8));
   }
 
   // ---- AES-GCM: nonce ‖ ct ‖ tag, as every sealed value in the spec is written. ----
@@ -259,11 +259,13 @@
       contentKeyAAD(groupId, epoch, itemId), "a wrapped content key");
     return sized(key, 32, "a content key");
   }
-  const postAAD = (groupId, postId) => concat("spotter-e2e-v1 post\n", id(groupId, "a group id"), "\n", id(postId, "a post id"));
+  const postAAD = (groupId, postId) =>
+    concat("spotter-e2e-v1 post\n", id(groupId, "a group id"), "\n", id(postId, "a post id"));
 
   /// A post body (a JSON object, or its UTF-8 bytes) sealed with its content key.
   function sealPost(contentKey, groupId, postId, body) {
-    const plaintext = body instanceof Uint8Array || body instanceof ArrayBuffer ? bytes(body) : utf8(JSON.stringify(body));
+    const given = body instanceof Uint8Array || body instanceof ArrayBuffer;
+    const plaintext = given ? bytes(body) : utf8(JSON.stringify(body));
     return seal256(contentKey, plaintext, postAAD(groupId, postId));
   }
   /// The post body's object, parsed from the bytes that opened.
@@ -314,7 +316,8 @@
     for (let i = 0; ; i++) {
       const last = data.length - offset <= SEALED_CHUNK;
       const end = last ? data.length : offset + SEALED_CHUNK;
-      parts.push(await gcmOpen(key, chunkNonce(prefix, i, last), data.subarray(offset, end), header, `blob chunk ${i}`));
+      const nonce = chunkNonce(prefix, i, last);
+      parts.push(await gcmOpen(key, nonce, data.subarray(offset, end), header, `blob chunk ${i}`));
       if (last) break;
       offset = end;
     }
@@ -439,7 +442,9 @@
         user = signedBy([...managers, body.user]);
         members.delete(body.user);
       } else if (body.kind === "role") {
-        if (!members.has(body.user) || body.user === owner) refuse(`${where} changes the role of a non-member or the owner`);
+        if (!members.has(body.user) || body.user === owner) {
+          refuse(`${where} changes an outsider's or the owner's role`);
+        }
         if (!["member", "admin", "owner"].includes(body.role)) refuse(`${where} has an unknown role`);
         user = signedBy([owner]);
         if (body.role === "owner") {
@@ -540,7 +545,8 @@
     return seal256(await kitKey(secret), utf8(json), kitAAD(userId));
   }
   async function openRecoveryKit(secret, userId, wire) {
-    const kit = parseObject(await open256(await kitKey(secret), wire, kitAAD(userId), "a recovery kit"), "a recovery kit");
+    const opened = await open256(await kitKey(secret), wire, kitAAD(userId), "a recovery kit");
+    const kit = parseObject(opened, "a recovery kit");
     for (const field of ["hpke_private", "hpke_public", "signing_private", "signing_public"]) {
       if (typeof kit[field] !== "string") refuse(`a recovery kit has no ${field}`);
     }
@@ -582,9 +588,16 @@
       };
     });
   }
-  const saveDeviceKeys = (keys, slot = "device") => keyStore("readwrite", (store) => store.put(keys, slot)).then(() => keys);
-  const loadDeviceKeys = (slot = "device") => keyStore("readonly", (store) => store.get(slot)).then((keys) => keys || null);
-  const forgetDeviceKeys = (slot = "device") => keyStore("readwrite", (store) => store.delete(slot)).then(() => undefined);
+  /// Keeps `keys` under `slot` ("device" unless a page keeps more than one set), and answers them.
+  const saveDeviceKeys = async (keys, slot = "device") => {
+    await keyStore("readwrite", (store) => store.put(keys, slot));
+    return keys;
+  };
+  /// The keys kept under `slot`, or null.
+  const loadDeviceKeys = async (slot = "device") => (await keyStore("readonly", (store) => store.get(slot))) || null;
+  const forgetDeviceKeys = async (slot = "device") => {
+    await keyStore("readwrite", (store) => store.delete(slot));
+  };
 
   window.SpotterE2E = Object.freeze({
     E2EError,
