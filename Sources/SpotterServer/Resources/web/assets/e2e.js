@@ -329,7 +329,8 @@
 
   /// Signs `body` (an object, written once as JSON, or its bytes) as device `signer` with `signing.privateKey`.
   async function signStatement(signing, signer, body) {
-    const data = body instanceof Uint8Array ? body : utf8(JSON.stringify(body));
+    const given = body instanceof Uint8Array || body instanceof ArrayBuffer;
+    const data = given ? bytes(body) : utf8(JSON.stringify(body));
     const signature = await subtle.sign(ECDSA_SHA256, signing.privateKey, concat(STATEMENT, data));
     return { body: toBase64url(data), signature: toBase64url(signature), signer };
   }
