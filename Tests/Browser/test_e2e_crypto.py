@@ -87,8 +87,9 @@ class Device:
                        "signing_public": b64(public_raw(self.signing)), "recovery": recovery}
 
     def sign(self, body, signer=None):
-        """A statement of `body` signed by this device (named `signer`, to forge one); r ‖ s, as the spec says."""
-        data = json.dumps(body, separators=(",", ":")).encode()
+        """A statement of `body` (a dict, or the exact bytes) signed by this device (named `signer`, to forge
+        one); r ‖ s, as the spec says."""
+        data = body if isinstance(body, bytes) else json.dumps(body, separators=(",", ":")).encode()
         der = self.signing.sign(b"spotter-e2e-v1 statement\n" + data, ec.ECDSA(hashes.SHA256()))
         r, s = decode_dss_signature(der)
         return {"body": b64(data), "signature": b64(r.to_bytes(32, "big") + s.to_bytes(32, "big")),
@@ -434,6 +435,14 @@ class E2ECryptoStory(BrowserStory):
                              ("no time", {"at": None})]:
             c = variant(first)
             c.statements.append(phone.sign(dict(c.body("add_device", device=laptop.object), **change)))
+            self.device_chain_refused(user, c, what)
+        # Signed bytes that repeat a key (browsers keep the last value, Swift the first) or hide a key behind
+        # escapes mean two things: refused, however well signed.
+        for what, text in [("a repeated key", '"kind":"revoke_device","kind":"add_device"'),
+                           ("a key written with escapes", '"kin\\u0064":"add_device"')]:
+            body = json.dumps(variant(first).body("add_device", device=laptop.object), separators=(",", ":"))
+            c = variant(first)
+            c.statements.append(phone.sign(body.replace('"kind":"add_device"', text).encode()))
             self.device_chain_refused(user, c, what)
         forged = variant(first, (phone, "add_device", {"device": laptop.object}))
         forged.statements[1] = dict(forged.statements[1], body=b64(unb64(forged.statements[1]["body"]) + b" "))

@@ -276,13 +276,56 @@
   }
   function parseObject(data, what) {
     let value;
+    let text;
     try {
-      value = JSON.parse(fromUTF8(data));
+      text = fromUTF8(data);
+      value = JSON.parse(text);
     } catch (error) {
       refuse(`${what} is not UTF-8 JSON`);
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) refuse(`${what} is not a JSON object`);
+    checkKeys(text, what);
     return value;
+  }
+
+  /// Refuses JSON (already parsed, so well formed) whose objects repeat a key or write one with escapes. A
+  /// browser keeps a repeated key's last value and Swift's decoder its first, so signed bytes with a repeat
+  /// could mean one thing here and another in the app; an escape could hide a repeat.
+  function checkKeys(text, what) {
+    const open = []; // per open container: the keys seen, for an object; null for an array
+    let keyNext = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === '"') {
+        let end = i + 1;
+        let escaped = false;
+        while (text[end] !== '"') {
+          if (text[end] === "\\") {
+            escaped = true;
+            end++;
+          }
+          end++;
+        }
+        if (keyNext) {
+          const key = text.slice(i + 1, end);
+          if (escaped) refuse(`${what} writes a key with escapes`);
+          if (open[open.length - 1].has(key)) refuse(`${what} repeats the key ${key}`);
+          open[open.length - 1].add(key);
+          keyNext = false;
+        }
+        i = end;
+      } else if (c === "{") {
+        open.push(new Set());
+        keyNext = true;
+      } else if (c === "[") {
+        open.push(null);
+      } else if (c === "}" || c === "]") {
+        open.pop();
+        keyNext = false;
+      } else if (c === ",") {
+        keyNext = open[open.length - 1] instanceof Set;
+      }
+    }
   }
 
   // ---- Blobs: STREAM (Hoang, Reyhanitabar, Rogaway, Vizár 2015) over AES-256-GCM, 64 KiB chunks. ----
