@@ -73,10 +73,13 @@ public struct Group: Codable, Sendable, Equatable {
     public var pendingRequests: Int?
     /// For a member: posts by others since the newest they marked seen (`POST …/seen`), counted up to 100.
     public var newPosts: Int?
+    /// Posts and photos are encrypted on members' devices (docs/encryption.md); always private.
+    public var encrypted: Bool
 
     public init(
         id: GroupID, name: String, description: String, avatarURL: String?, timeZone: String, access: GroupAccess,
-        memberCount: Int, createdAt: Date, standing: GroupStanding, pendingRequests: Int? = nil, newPosts: Int? = nil
+        memberCount: Int, createdAt: Date, standing: GroupStanding, pendingRequests: Int? = nil, newPosts: Int? = nil,
+        encrypted: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -89,16 +92,34 @@ public struct Group: Codable, Sendable, Equatable {
         self.standing = standing
         self.pendingRequests = pendingRequests
         self.newPosts = newPosts
+        self.encrypted = encrypted
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, description, access, standing
+        case id, name, description, access, standing, encrypted
         case avatarURL = "avatar_url"
         case timeZone = "time_zone"
         case memberCount = "member_count"
         case createdAt = "created_at"
         case pendingRequests = "pending_requests"
         case newPosts = "new_posts"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(GroupID.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        description = try container.decode(String.self, forKey: .description)
+        avatarURL = try container.decodeIfPresent(String.self, forKey: .avatarURL)
+        timeZone = try container.decode(String.self, forKey: .timeZone)
+        access = try container.decode(GroupAccess.self, forKey: .access)
+        memberCount = try container.decode(Int.self, forKey: .memberCount)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        standing = try container.decode(GroupStanding.self, forKey: .standing)
+        pendingRequests = try container.decodeIfPresent(Int.self, forKey: .pendingRequests)
+        newPosts = try container.decodeIfPresent(Int.self, forKey: .newPosts)
+        // Groups a client cached before encryption existed are not encrypted.
+        encrypted = try container.decodeIfPresent(Bool.self, forKey: .encrypted) ?? false
     }
 }
 
@@ -110,20 +131,23 @@ public struct CreateGroupRequest: Codable, Sendable, Equatable {
     public var timeZone: String?
     /// An upload with purpose `avatar`.
     public var avatarMediaID: MediaID?
+    /// Posts and photos encrypted on members' devices; the group must be `private`.
+    public var encrypted: Bool?
 
     public init(
         name: String, description: String? = nil, access: GroupAccess, timeZone: String? = nil,
-        avatarMediaID: MediaID? = nil
+        avatarMediaID: MediaID? = nil, encrypted: Bool? = nil
     ) {
         self.name = name
         self.description = description
         self.access = access
         self.timeZone = timeZone
         self.avatarMediaID = avatarMediaID
+        self.encrypted = encrypted
     }
 
     enum CodingKeys: String, CodingKey {
-        case name, description, access
+        case name, description, access, encrypted
         case timeZone = "time_zone"
         case avatarMediaID = "avatar_media_id"
     }

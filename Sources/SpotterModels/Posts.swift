@@ -39,12 +39,16 @@ public struct Post: Codable, Sendable, Equatable {
     public var group: GroupSummary?
     /// The child profiles it names (posted for a child, in a private group).
     public var children: [ChildSummary]
+    /// In an encrypted group: the post's text, workout, photos and children's names, sealed on the device that
+    /// made it (`text` is empty then). Only members' devices open it.
+    public var sealed: SealedContent?
 
     public init(
         id: PostID, kind: PostKind, author: AuthorSummary, text: String, visibility: Visibility,
         workout: WorkoutRecord?, hashtags: [String], mentions: [String], personalRecords: [PersonalRecord],
         createdAt: Date, editedAt: Date?, kudosCount: Int, commentsCount: Int, kudosPreview: [AuthorSummary],
-        kudosedByMe: Bool, media: [MediaAttachment] = [], group: GroupSummary? = nil, children: [ChildSummary] = []
+        kudosedByMe: Bool, media: [MediaAttachment] = [], group: GroupSummary? = nil, children: [ChildSummary] = [],
+        sealed: SealedContent? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -64,10 +68,11 @@ public struct Post: Codable, Sendable, Equatable {
         self.media = media
         self.group = group
         self.children = children
+        self.sealed = sealed
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, author, text, visibility, workout, hashtags, mentions, media, group, children
+        case id, kind, author, text, visibility, workout, hashtags, mentions, media, group, children, sealed
         case personalRecords = "personal_records"
         case createdAt = "created_at"
         case editedAt = "edited_at"
@@ -98,6 +103,7 @@ public struct Post: Codable, Sendable, Equatable {
         media = try container.decodeIfPresent([MediaAttachment].self, forKey: .media) ?? []
         group = try container.decodeIfPresent(GroupSummary.self, forKey: .group)
         children = try container.decodeIfPresent([ChildSummary].self, forKey: .children) ?? []
+        sealed = try container.decodeIfPresent(SealedContent.self, forKey: .sealed)
     }
 }
 
@@ -113,10 +119,14 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     public var groupID: GroupID?
     /// Child profiles the post is for (the author is their guardian); only a private group may take it.
     public var childIDs: [ChildProfileID]?
+    /// For an encrypted group, and only there: the whole content, sealed on the device (no text, workout or
+    /// photos beside it).
+    public var sealed: SealedContent?
 
     public init(
         kind: PostKind, text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil,
-        mediaIDs: [MediaID]? = nil, groupID: GroupID? = nil, childIDs: [ChildProfileID]? = nil
+        mediaIDs: [MediaID]? = nil, groupID: GroupID? = nil, childIDs: [ChildProfileID]? = nil,
+        sealed: SealedContent? = nil
     ) {
         self.kind = kind
         self.text = text
@@ -125,10 +135,11 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
         self.mediaIDs = mediaIDs
         self.groupID = groupID
         self.childIDs = childIDs
+        self.sealed = sealed
     }
 
     enum CodingKeys: String, CodingKey {
-        case kind, text, visibility, workout
+        case kind, text, visibility, workout, sealed
         case mediaIDs = "media_ids"
         case groupID = "group_id"
         case childIDs = "child_ids"
@@ -188,10 +199,12 @@ public struct Comment: Codable, Sendable, Equatable {
     /// When its author last changed the text; absent on a comment never edited (and in payloads from before
     /// comments could be edited).
     public var editedAt: Date?
+    /// In an encrypted group: the comment's text, sealed on the device (`text` is empty then).
+    public var sealed: SealedContent?
 
     public init(
         id: CommentID, postID: PostID, parentID: CommentID?, author: AuthorSummary, text: String, createdAt: Date,
-        editedAt: Date? = nil
+        editedAt: Date? = nil, sealed: SealedContent? = nil
     ) {
         self.id = id
         self.postID = postID
@@ -200,13 +213,14 @@ public struct Comment: Codable, Sendable, Equatable {
         self.text = text
         self.createdAt = createdAt
         self.editedAt = editedAt
+        self.sealed = sealed
     }
 
     enum CodingKeys: String, CodingKey {
         case id
         case postID = "post_id"
         case parentID = "parent_id"
-        case author, text
+        case author, text, sealed
         case createdAt = "created_at"
         case editedAt = "edited_at"
     }
@@ -216,15 +230,26 @@ public struct Comment: Codable, Sendable, Equatable {
 public struct CreateCommentRequest: Codable, Sendable, Equatable {
     public var text: String
     public var parentID: CommentID?
+    /// On a post of an encrypted group, and only there: the text sealed on the device (`text` empty).
+    public var sealed: SealedContent?
 
-    public init(text: String, parentID: CommentID? = nil) {
+    public init(text: String, parentID: CommentID? = nil, sealed: SealedContent? = nil) {
         self.text = text
         self.parentID = parentID
+        self.sealed = sealed
     }
 
     enum CodingKeys: String, CodingKey {
-        case text
+        case text, sealed
         case parentID = "parent_id"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sealed = try container.decodeIfPresent(SealedContent.self, forKey: .sealed)
+        // A sealed comment has no text in the clear; a plain one must.
+        text = try sealed == nil ? container.decode(String.self, forKey: .text) : container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        parentID = try container.decodeIfPresent(CommentID.self, forKey: .parentID)
     }
 }
 

@@ -9,7 +9,8 @@ struct PostgresGroupStore: GroupStore {
     let logger: Logger
 
     static let columns = """
-        g.id, g.name, g.description, g.avatar_url, g.time_zone, g.access, g.owner_id, g.member_count, g.created_at
+        g.id, g.name, g.description, g.avatar_url, g.time_zone, g.access, g.owner_id, g.member_count, g.created_at,
+        g.encrypted
         """
     static let memberStandings = "('owner', 'admin', 'member')"
     static let invitationColumns = """
@@ -21,10 +22,10 @@ struct PostgresGroupStore: GroupStore {
             try await connection.query(
                 """
                 INSERT INTO groups (id, name, name_folded, description, avatar_url, time_zone, access, owner_id,
-                                    created_at)
+                                    created_at, encrypted)
                 VALUES (\(group.id.rawValue), \(group.name), \(SearchTerms.folded(group.name)), \(group.description),
                         \(group.avatarURL), \(group.timeZone), \(group.access.rawValue), \(group.ownerID.rawValue),
-                        \(group.createdAt))
+                        \(group.createdAt), \(group.encrypted))
                 """, logger: logger)
             try await connection.query(
                 Self.setStanding(.owner, of: group.ownerID, in: group.id, at: group.createdAt), logger: logger)
@@ -222,7 +223,7 @@ struct PostgresGroupStore: GroupStore {
         var result: [(group: GroupRecord, role: GroupRole)] = []
         for try await row in rows {
             let r = row.makeRandomAccess()
-            guard let group = try Self.record(r), let role = GroupRole(rawValue: try r[9].decode(String.self)) else {
+            guard let group = try Self.record(r), let role = GroupRole(rawValue: try r[10].decode(String.self)) else {
                 continue
             }
             result.append((group, role))
@@ -358,6 +359,6 @@ struct PostgresGroupStore: GroupStore {
             description: try r[2].decode(String.self), avatarURL: try r[3].decode(String?.self),
             timeZone: try r[4].decode(String.self), access: access,
             ownerID: UserID(rawValue: try r[6].decode(UUID.self)), memberCount: try r[7].decode(Int.self),
-            createdAt: try r[8].decode(Date.self))
+            createdAt: try r[8].decode(Date.self), encrypted: try r[9].decode(Bool.self))
     }
 }

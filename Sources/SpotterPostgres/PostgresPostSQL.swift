@@ -127,11 +127,12 @@ enum PostgresPostSQL {
         p.media, p.group_id, (SELECT g.name FROM groups g WHERE g.id = p.group_id),
         CASE WHEN p.group_id IS NULL THEN NULL ELSE
           (SELECT json_agg(json_build_object('id', c.id, 'name', c.name))::text
-           FROM post_children pc JOIN children c ON c.id = pc.child_id WHERE pc.post_id = p.id) END
+           FROM post_children pc JOIN children c ON c.id = pc.child_id WHERE pc.post_id = p.id) END,
+        p.sealed
         """
 
     /// How many columns `columns` selects: a query's extra columns come after them.
-    static let columnCount = 21
+    static let columnCount = 22
 
     /// Posts that name no child: search and hashtag feeds list nothing else (`ChildSafetyPolicy`).
     static let namesNoChild = "NOT EXISTS (SELECT 1 FROM post_children pc WHERE pc.post_id = p.id)"

@@ -31,6 +31,12 @@ struct PostgresPostStore: PostStore {
                     "UPDATE posts SET media = \(StoredMedia.encode(post.media)) WHERE id = \(post.id.rawValue)",
                     logger: logger)
             }
+            // Sealed content likewise, only in an encrypted group.
+            if let sealed = post.sealed {
+                try await connection.query(
+                    "UPDATE posts SET sealed = \(StoredJSON.encode(sealed)) WHERE id = \(post.id.rawValue)",
+                    logger: logger)
+            }
             try await Self.writeTags(post, connection, logger)
         }
     }
@@ -62,8 +68,16 @@ struct PostgresPostStore: PostStore {
     }
 
     func tombstone(_ id: PostID, at date: Date) async throws {
-        try await client.query(
-            "UPDATE posts SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "UPDATE posts SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
+            // Sealed content goes for good, the post's and its comments': a tombstone keeps no ciphertext.
+            try await connection.query(
+                "UPDATE posts SET sealed = NULL WHERE id = \(id.rawValue) AND sealed IS NOT NULL", logger: logger)
+            try await connection.query(
+                "UPDATE comments SET sealed = NULL WHERE post_id = \(id.rawValue) AND sealed IS NOT NULL",
+                logger: logger)
+        }
     }
 
     func record(_ id: PostID) async throws -> PostRecord? {
@@ -334,7 +348,8 @@ struct PostgresPostStore: PostStore {
             createdAt: try r[8].decode(Date.self), editedAt: try r[9].decode(Date?.self),
             kudosCount: try r[14].decode(Int.self), commentsCount: try r[15].decode(Int.self), kudosPreview: [],
             kudosedByMe: try r[16].decode(Bool.self), media: StoredMedia.decode(try r[17].decode(String.self)),
-            group: group, children: StoredJSON.decode([ChildSummary].self, from: try r[20].decode(String?.self)) ?? [])
+            group: group, children: StoredJSON.decode([ChildSummary].self, from: try r[20].decode(String?.self)) ?? [],
+            sealed: StoredJSON.decode(SealedContent.self, from: try r[21].decode(String?.self)))
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {
@@ -466,9 +481,10 @@ struct PostgresPostStore: PostStore {
     func insertComment(_ comment: CommentRecord) async throws {
         try await client.query(
             """
-            INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at)
+            INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at, sealed)
             VALUES (\(comment.id.rawValue), \(comment.postID.rawValue), \(comment.parentID?.rawValue),
-                    \(comment.authorID.rawValue), \(comment.text), \(comment.createdAt))
+                    \(comment.authorID.rawValue), \(comment.text), \(comment.createdAt),
+                    \(comment.sealed.map(StoredJSON.encode)))
             """, logger: logger)
     }
 
@@ -492,7 +508,8 @@ struct PostgresPostStore: PostStore {
 
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
         try await client.query(
-            "UPDATE comments SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
+            "UPDATE comments SET deleted_at = \(date), sealed = NULL WHERE id = \(id.rawValue) AND deleted_at IS NULL",
+            logger: logger)
     }
 
     func editComment(_ id: CommentID, text: String, at date: Date) async throws {
@@ -509,23 +526,24 @@ struct PostgresPostStore: PostStore {
         if let after { clauses.append("c.id > \(try builder.bind(after.rawValue))") }
         let sql = """
             SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name, u.avatar_url,
-                   c.edited_at
+                   c.edited_at, c.sealed
             FROM comments c JOIN users u ON u.id = c.author_id
             WHERE \(clauses.joined(separator: " AND "))
             ORDER BY c.id LIMIT \(try builder.bind(limit))
             """
         var comments: [Comment] = []
-        for try await (id, postID, parent, text, createdAt, authorID, username, displayName, avatar, editedAt)
+        for try await (id, postID, parent, text, createdAt, authorID, username, displayName, avatar, editedAt, sealed)
             in try await client
             .query(builder.query(sql), logger: logger)
-            .decode((UUID, UUID, UUID?, String, Date, UUID, String, String, String?, Date?).self)
+            .decode((UUID, UUID, UUID?, String, Date, UUID, String, String, String?, Date?, String?).self)
         {
             comments.append(
                 Comment(
                     id: CommentID(rawValue: id), postID: PostID(rawValue: postID), parentID: parent.map(CommentID.init),
                     author: AuthorSummary(
                         id: UserID(rawValue: authorID), username: username, displayName: displayName, avatarURL: avatar),
-                    text: text, createdAt: createdAt, editedAt: editedAt))
+                    text: text, createdAt: createdAt, editedAt: editedAt,
+                    sealed: StoredJSON.decode(SealedContent.self, from: sealed)))
         }
         return comments
     }

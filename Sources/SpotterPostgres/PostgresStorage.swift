@@ -32,6 +32,7 @@ public final class PostgresStorage: SpotterStorage, Service {
     public let media: any MediaStore
     public let groups: any GroupStore
     public let children: any ChildProfileStore
+    public let e2e: any E2EStore
     public let nostr: any NostrStore
 
     public init(configuration: PostgresClient.Configuration, logger: Logger, eventChannel: String = "spotter_events") {
@@ -56,6 +57,7 @@ public final class PostgresStorage: SpotterStorage, Service {
         media = PostgresMediaStore(client: database, logger: logger)
         groups = PostgresGroupStore(client: database, logger: logger)
         children = PostgresChildProfileStore(client: database, logger: logger)
+        e2e = PostgresE2EStore(client: database, logger: logger)
         nostr = PostgresNostrStore(client: database, logger: logger)
     }
 

@@ -7,7 +7,8 @@ struct SQLiteGroupStore: GroupStore {
     let pool: SQLiteDatabase
 
     static let columns = """
-        g.id, g.name, g.description, g.avatar_url, g.time_zone, g.access, g.owner_id, g.member_count, g.created_at
+        g.id, g.name, g.description, g.avatar_url, g.time_zone, g.access, g.owner_id, g.member_count, g.created_at,
+        g.encrypted
         """
     static let memberStandings = "('owner', 'admin', 'member')"
 
@@ -16,13 +17,13 @@ struct SQLiteGroupStore: GroupStore {
             try db.execute(
                 cached: """
                     INSERT INTO groups (id, name, name_folded, description, avatar_url, time_zone, access, owner_id,
-                                        created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        created_at, encrypted)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     group.id.description, group.name, SearchTerms.folded(group.name), group.description,
                     group.avatarURL, group.timeZone, group.access.rawValue, group.ownerID.description,
-                    group.createdAt.sqliteValue,
+                    group.createdAt.sqliteValue, group.encrypted,
                 ])
             try Self.setStanding(.owner, of: group.ownerID, in: group.id, at: group.createdAt, db)
         }
@@ -231,7 +232,7 @@ struct SQLiteGroupStore: GroupStore {
                     """,
                 arguments: [user.description]
             ).compactMap { row in
-                guard let group = Self.record(row), let role = GroupRole(rawValue: row[9]) else { return nil }
+                guard let group = Self.record(row), let role = GroupRole(rawValue: row[10]) else { return nil }
                 return (group, role)
             }
         }
@@ -359,7 +360,7 @@ struct SQLiteGroupStore: GroupStore {
         else { return nil }
         return GroupRecord(
             id: id, name: row[1], description: row[2], avatarURL: row[3], timeZone: row[4], access: access,
-            ownerID: owner, memberCount: row[7], createdAt: Date(sqliteValue: row[8]))
+            ownerID: owner, memberCount: row[7], createdAt: Date(sqliteValue: row[8]), encrypted: row[9])
     }
 
     static func invitation(_ row: Row) -> GroupInvitationRecord? {

@@ -1,3 +1,4 @@
+import Foundation
 import SpotterModels
 
 /// Ids bound as one JSON array, for `json_each(?)`: any number of ids in one statement.
@@ -6,6 +7,11 @@ import SpotterModels
 /// page's few ids by hand. An id's text is a UUID's hex digits and dashes, so nothing in it needs escaping.
 enum SQLiteIDList {
     static func json<ID: TypedID>(_ ids: some Sequence<ID>) -> String {
+        json(uuids: ids.lazy.map(\.rawValue))
+    }
+
+    /// Plain UUIDs: ids a device made (devices, encrypted blobs), which no typed id names.
+    static func json(uuids ids: some Sequence<UUID>) -> String {
         // Bytes first, one String at the end: appending to a String checks and grows it for every piece, three
         // times an id.
         var bytes: [UInt8] = [UInt8(ascii: "[")]
@@ -13,7 +19,7 @@ enum SQLiteIDList {
         for id in ids {
             if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: id.description.utf8)
+            bytes.append(contentsOf: UUIDText.format(id).utf8)
             bytes.append(UInt8(ascii: "\""))
         }
         bytes.append(UInt8(ascii: "]"))

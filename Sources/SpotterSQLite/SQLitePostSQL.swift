@@ -133,7 +133,7 @@ enum SQLitePostSQL {
     enum Column: Int, SQLiteColumns {
         case id, kind, text, visibility, workout, records, hashtags, mentions, createdAt, editedAt
         case authorID, username, displayName, avatarURL, kudosCount, commentsCount, kudosedByMe, media
-        case groupID, groupName, children
+        case groupID, groupName, children, sealed
 
         var sql: String {
             switch self {
@@ -164,6 +164,7 @@ enum SQLitePostSQL {
                   (SELECT json_group_array(json_object('id', c.id, 'name', c.name))
                    FROM post_children pc JOIN children c ON c.id = pc.child_id WHERE pc.post_id = p.id) END
                 """
+            case .sealed: "p.sealed"
             }
         }
     }

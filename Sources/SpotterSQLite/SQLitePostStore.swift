@@ -35,6 +35,12 @@ struct SQLitePostStore: PostStore {
                     cached: "UPDATE posts SET media = ? WHERE id = ?",
                     arguments: [StoredMedia.encode(post.media), post.id.description])
             }
+            // Sealed content likewise, only in an encrypted group.
+            if let sealed = post.sealed {
+                try db.execute(
+                    cached: "UPDATE posts SET sealed = ? WHERE id = ?",
+                    arguments: [StoredJSON.encode(sealed), post.id.description])
+            }
             try Self.writeTags(post, db)
         }
     }
@@ -72,6 +78,12 @@ struct SQLitePostStore: PostStore {
             try db.execute(
                 cached: "UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
+            // Sealed content goes for good, the post's and its comments': a tombstone keeps no ciphertext.
+            try db.execute(
+                cached: "UPDATE posts SET sealed = NULL WHERE id = ? AND sealed IS NOT NULL", arguments: [id.description])
+            try db.execute(
+                cached: "UPDATE comments SET sealed = NULL WHERE post_id = ? AND sealed IS NOT NULL",
+                arguments: [id.description])
         }
     }
 
@@ -399,7 +411,8 @@ struct SQLitePostStore: PostStore {
             kudosCount: row[Column.kudosCount.index], commentsCount: row[Column.commentsCount.index],
             kudosPreview: [], kudosedByMe: row[Column.kudosedByMe.index],
             media: StoredMedia.decode(row[Column.media.index]), group: group,
-            children: StoredJSON.decode([ChildSummary].self, from: row[Column.children.index]) ?? [])
+            children: StoredJSON.decode([ChildSummary].self, from: row[Column.children.index]) ?? [],
+            sealed: StoredJSON.decode(SealedContent.self, from: row[Column.sealed.index]))
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {
@@ -529,11 +542,13 @@ struct SQLitePostStore: PostStore {
         try await pool.write { db in
             try db.execute(
                 cached: """
-                    INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at, sealed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     comment.id.description, comment.postID.description, comment.parentID?.description,
                     comment.authorID.description, comment.text, comment.createdAt.sqliteValue,
+                    comment.sealed.map(StoredJSON.encode),
                 ])
         }
     }
@@ -564,7 +579,7 @@ struct SQLitePostStore: PostStore {
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "UPDATE comments SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                cached: "UPDATE comments SET deleted_at = ?, sealed = NULL WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
         }
     }
@@ -583,7 +598,7 @@ struct SQLitePostStore: PostStore {
                 cached: db,
                 sql: """
                     SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name,
-                           u.avatar_url, c.edited_at
+                           u.avatar_url, c.edited_at, c.sealed
                     FROM comments c JOIN users u ON u.id = c.author_id
                     WHERE c.post_id = :post AND \(SQLitePostSQL.visibleComment("c"))
                       AND (:after IS NULL OR c.id > :after)
@@ -601,7 +616,8 @@ struct SQLitePostStore: PostStore {
                     id: id, postID: postID, parentID: (row[2] as String?).flatMap(CommentID.init),
                     author: AuthorSummary(id: authorID, username: row[6], displayName: row[7], avatarURL: row[8]),
                     text: row[3], createdAt: Date(sqliteValue: row[4]),
-                    editedAt: (row[9] as Double?).map(Date.init(sqliteValue:)))
+                    editedAt: (row[9] as Double?).map(Date.init(sqliteValue:)),
+                    sealed: StoredJSON.decode(SealedContent.self, from: row[10]))
             }
         }
     }

@@ -25,6 +25,7 @@ public final class SQLiteStorage: SpotterStorage {
     public let media: any MediaStore
     public let groups: any GroupStore
     public let children: any ChildProfileStore
+    public let e2e: any E2EStore
     public let nostr: any NostrStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
@@ -48,6 +49,7 @@ public final class SQLiteStorage: SpotterStorage {
         media = SQLiteMediaStore(pool: database)
         groups = SQLiteGroupStore(pool: database)
         children = SQLiteChildProfileStore(pool: database)
+        e2e = SQLiteE2EStore(pool: database)
         nostr = SQLiteNostrStore(pool: database)
     }
 

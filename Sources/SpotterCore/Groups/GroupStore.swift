@@ -81,10 +81,12 @@ public struct GroupRecord: Sendable, Equatable {
     public var ownerID: UserID
     public var memberCount: Int
     public var createdAt: Date
+    /// Posts and photos are sealed on members' devices (`E2EService`); fixed when the group is made.
+    public var encrypted: Bool
 
     public init(
         id: GroupID, name: String, description: String, avatarURL: String?, timeZone: String, access: GroupAccess,
-        ownerID: UserID, memberCount: Int = 1, createdAt: Date
+        ownerID: UserID, memberCount: Int = 1, createdAt: Date, encrypted: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -95,6 +97,7 @@ public struct GroupRecord: Sendable, Equatable {
         self.ownerID = ownerID
         self.memberCount = memberCount
         self.createdAt = createdAt
+        self.encrypted = encrypted
     }
 
     public var summary: GroupSummary { GroupSummary(id: id, name: name) }

@@ -184,6 +184,8 @@ public struct PostRecord: Sendable, Equatable {
     public var groupID: GroupID?
     /// The child profiles it names (only ever in a private group: `ChildSafetyPolicy`).
     public var childIDs: [ChildProfileID] = []
+    /// Its content sealed on the author's device, in an encrypted group (`text` is empty then).
+    public var sealed: SealedContent?
 
     public init(
         id: PostID, authorID: UserID, kind: PostKind, text: String, visibility: Visibility, workout: WorkoutRecord?,
@@ -228,6 +230,8 @@ public struct CommentRecord: Sendable, Equatable {
     public var createdAt: Date
     public var editedAt: Date?
     public var deletedAt: Date?
+    /// Its text sealed on the author's device, on a post of an encrypted group (`text` is empty then).
+    public var sealed: SealedContent? = nil
 
     public init(
         id: CommentID, postID: PostID, parentID: CommentID?, authorID: UserID, text: String, createdAt: Date,

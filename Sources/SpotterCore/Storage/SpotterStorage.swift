@@ -22,6 +22,8 @@ public protocol SpotterStorage: Sendable {
     var media: any MediaStore { get }
     var groups: any GroupStore { get }
     var children: any ChildProfileStore { get }
+    /// End-to-end encrypted groups: chains, devices, wrapped keys and encrypted blobs.
+    var e2e: any E2EStore { get }
     /// The relay's events, linked Nostr keys, their one-time values, and what imported events became.
     var nostr: any NostrStore { get }
 

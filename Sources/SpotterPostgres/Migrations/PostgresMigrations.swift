@@ -33,6 +33,7 @@ enum PostgresMigrations {
         groups,
         children,
         avatarSubjects,
+        e2e,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

@@ -33,6 +33,7 @@ enum SQLiteMigrations {
         groups,
         children,
         avatarSubjects,
+        e2e,
     ]
 
     static var migrator: DatabaseMigrator {
