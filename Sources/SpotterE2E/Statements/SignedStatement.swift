@@ -36,9 +36,14 @@ public struct SignedStatement: Sendable, Equatable, Codable {
         return key.isValidSignature(ecdsa, for: Context.statementPrefix + body)
     }
 
-    /// The body, parsed from the signed bytes.
+    /// The body, parsed from the signed bytes; refused when a key appears twice in one object, which parsers
+    /// read differently (see `DuplicateKeys`).
     public func decodedBody() throws -> StatementBody {
-        try JSONDecoder().decode(StatementBody.self, from: body)
+        let decoded = try JSONDecoder().decode(StatementBody.self, from: body)
+        if let key = DuplicateKeys.first(in: body) {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "duplicate key \(key)"))
+        }
+        return decoded
     }
 
     enum CodingKeys: String, CodingKey {
