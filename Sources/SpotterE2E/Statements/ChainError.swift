@@ -18,7 +18,7 @@ public struct ChainError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A kind that does not belong at this place of this chain (a group kind on a device chain, a `create`
         /// after seq 0, a first statement that is not `add_device`/`create`).
         case wrongKind(String)
-        /// The signer is not a device the chains know, or more than one person's chain names it.
+        /// The signer is not a device the chains know, or two people's chains hold it with the same key.
         case unknownSigner(UUID)
         /// The signer was not a live device when it signed (revoked, or not yet added).
         case signerNotLive(UUID)

@@ -98,19 +98,25 @@ public enum GroupChain {
             groupID: groupID, members: members, history: history, head: previousHash!, length: statements.count)
     }
 
-    /// Whose device signed `statement`, checking the signature and that the device was live at `at`.
+    /// Whose device signed `statement`: the one person whose chain has a device with the signer's id, live at
+    /// `at`, whose key verifies the signature.
+    ///
+    /// `signer` is not among the signed bytes, and a later `add_device` carries no signature of the device it
+    /// adds, so another person's chain can name the same device id, or register the same public key under
+    /// another id. An id alone is then not enough (Mallory could otherwise make Alice's statements unverifiable
+    /// by reusing her device's id), and a key alone is not either; the id and the key together name the device,
+    /// and a statement is refused only when two people's chains hold the same id with the same key.
     private static func signingUser(
         of statement: SignedStatement, at: Int64, seq: Int, in chains: [VerifiedDeviceChain]
     ) throws(ChainError) -> UUID {
-        let owners = chains.compactMap { chain in chain.device(statement.signer).map { (chain.userID, $0) } }
-        // A device id in two people's chains could let one borrow the other's signature; refuse rather than guess.
-        guard owners.count == 1, let (user, device) = owners.first else {
+        let named = chains.compactMap { chain in chain.device(statement.signer).map { (chain.userID, $0) } }
+        guard !named.isEmpty else { throw ChainError(seq: seq, reason: .unknownSigner(statement.signer)) }
+        let signing = named.filter { statement.isSigned(by: $0.1.registration.signingPublic) }
+        guard !signing.isEmpty else { throw ChainError(seq: seq, reason: .badSignature) }
+        guard Set(signing.map(\.0)).count == 1, let (user, device) = signing.first else {
             throw ChainError(seq: seq, reason: .unknownSigner(statement.signer))
         }
         guard device.wasLive(at: at) else { throw ChainError(seq: seq, reason: .signerNotLive(device.id)) }
-        guard statement.isSigned(by: device.registration.signingPublic) else {
-            throw ChainError(seq: seq, reason: .badSignature)
-        }
         return user
     }
 }
