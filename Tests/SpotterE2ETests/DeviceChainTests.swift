@@ -142,4 +142,39 @@ struct DeviceChainTests {
         try grouped.append(.add(user: UUID(), role: .member), by: lou.devices[0])
         #expect(throws: ChainError(seq: 1, reason: .wrongKind("add"))) { try grouped.verified() }
     }
+
+    @Test("a client notices a chain that came back shorter or rewritten")
+    func rollback() throws {
+        // Given the chain a client saw (two statements) and the same chain grown by one
+        var lou = try Person.withFirstDevice()
+        try lou.addDevice(name: "laptop")
+        let seen = try lou.verified()
+        try lou.addDevice(name: "tablet")
+        let grown = try lou.verified()
+        // Then the grown chain extends it, a shorter one or another history does not
+        #expect(grown.extends(length: seen.length, head: seen.head))
+        #expect(grown.extends(length: 0, head: ""))
+        let shorter = try DeviceChain.verify(Array(lou.chain.prefix(1)), userID: lou.id)
+        #expect(!shorter.extends(length: seen.length, head: seen.head))
+        var other = lou
+        other.chain.removeLast(2)
+        try other.addDevice(name: "server's pick")
+        #expect(!(try other.verified()).extends(length: seen.length, head: seen.head))
+    }
+
+    @Test("an epoch key wrapped to each live device opens on each, by device id")
+    func wrapToEach() throws {
+        var lou = try Person.withFirstDevice()
+        try lou.addDevice(name: "laptop")
+        let epochKey = EpochKey()
+        let wrapped = try EpochKeyWrap.seal(
+            epochKey, toEach: try lou.verified().liveDevices, groupID: IDs.group, epoch: 0)
+        #expect(wrapped.count == 2)
+        for device in lou.devices {
+            let mine = try #require(wrapped[device.registration.id])
+            #expect(
+                try EpochKeyWrap.open(mine, with: device.keys.hpke, groupID: IDs.group, epoch: 0).rawValue
+                    == epochKey.rawValue)
+        }
+    }
 }

@@ -29,6 +29,20 @@ public enum EpochKeyWrap {
         return sender.encapsulatedKey + sealed
     }
 
+    /// Wraps `epochKey` to every device given (a group's members' live devices, as their verified chains say),
+    /// by device id.
+    public static func seal(
+        _ epochKey: EpochKey, toEach devices: [DeviceRegistration], groupID: UUID, epoch: UInt32
+    )
+        throws -> [UUID: Data]
+    {
+        var wrapped: [UUID: Data] = [:]
+        for device in devices {
+            wrapped[device.id] = try seal(epochKey, to: device.hpkePublic, groupID: groupID, epoch: epoch)
+        }
+        return wrapped
+    }
+
     /// Opens a wrap with this device's HPKE private key; `E2EError.authenticationFailed` when it was wrapped to
     /// another device, group or epoch, or changed.
     public static func open(

@@ -25,9 +25,16 @@ public struct VerifiedDeviceChain: Sendable, Equatable {
     public let userID: UUID
     /// Every device the chain added, in order, revoked ones included.
     public let devices: [ChainDevice]
+    /// Every statement's hash, in order; the last is the head.
+    public let hashes: [String]
+
     /// The last statement's hash.
-    public let head: String
-    public let length: Int
+    public var head: String { hashes.last! }
+    public var length: Int { hashes.count }
+
+    /// Whether this chain continues the one a client saw before (`length` statements ending in `head`): same
+    /// statement at that place, and no shorter. A `false` means the server rewrote or hid part of the chain.
+    public func extends(length: Int, head: String) -> Bool { ChainLinks.extends(hashes, length: length, head: head) }
 
     /// The devices to wrap epoch keys to and to accept signatures from.
     public var liveDevices: [DeviceRegistration] { devices.filter(\.isLive).map(\.registration) }
@@ -51,8 +58,9 @@ public enum DeviceChain {
     public static func verify(_ statements: [SignedStatement], userID: UUID) throws(ChainError) -> VerifiedDeviceChain {
         guard !statements.isEmpty else { throw ChainError(seq: 0, reason: .empty) }
         var devices: [ChainDevice] = []
-        var previousHash: String?
+        var hashes: [String] = []
         for (seq, statement) in statements.enumerated() {
+            let previousHash = hashes.last
             func refuse(_ reason: ChainError.Reason) -> ChainError { ChainError(seq: seq, reason: reason) }
             let body = try ChainLinks.body(of: statement, seq: seq, chain: .device(user: userID), prev: previousHash)
             if seq == 0 {
@@ -84,9 +92,9 @@ public enum DeviceChain {
                     throw refuse(.wrongKind(body.kind.name))
                 }
             }
-            previousHash = statement.hash
+            hashes.append(statement.hash)
         }
-        return VerifiedDeviceChain(userID: userID, devices: devices, head: previousHash!, length: statements.count)
+        return VerifiedDeviceChain(userID: userID, devices: devices, hashes: hashes)
     }
 }
 
@@ -107,5 +115,9 @@ enum ChainLinks {
         guard body.seq == seq else { throw ChainError(seq: seq, reason: .wrongSeq(expected: seq, found: body.seq)) }
         guard body.prev == prev else { throw ChainError(seq: seq, reason: .brokenPrev) }
         return body
+    }
+
+    static func extends(_ hashes: [String], length: Int, head: String) -> Bool {
+        length == 0 || (length <= hashes.count && hashes[length - 1] == head)
     }
 }

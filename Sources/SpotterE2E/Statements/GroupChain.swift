@@ -20,8 +20,14 @@ public struct VerifiedGroup: Sendable, Equatable {
     public let members: [GroupMember]
     /// Whether new members get older epochs' keys (`create`'s `history`).
     public let history: Bool
-    public let head: String
-    public let length: Int
+    /// Every statement's hash, in order; the last is the head.
+    public let hashes: [String]
+
+    public var head: String { hashes.last! }
+    public var length: Int { hashes.count }
+
+    /// Whether this chain continues the one a client saw before (see `VerifiedDeviceChain.extends`).
+    public func extends(length: Int, head: String) -> Bool { ChainLinks.extends(hashes, length: length, head: head) }
 
     public var owner: UUID { members.first { $0.role == .owner }!.userID }
 
@@ -49,8 +55,9 @@ public enum GroupChain {
         guard !statements.isEmpty else { throw ChainError(seq: 0, reason: .empty) }
         var members: [GroupMember] = []
         var history = false
-        var previousHash: String?
+        var hashes: [String] = []
         for (seq, statement) in statements.enumerated() {
+            let previousHash = hashes.last
             func refuse(_ reason: ChainError.Reason) -> ChainError { ChainError(seq: seq, reason: reason) }
             let body = try ChainLinks.body(of: statement, seq: seq, chain: .group(groupID), prev: previousHash)
             let signer = try signingUser(of: statement, at: body.at, seq: seq, in: deviceChains)
@@ -92,10 +99,9 @@ public enum GroupChain {
             case .addDevice, .revokeDevice:
                 throw refuse(.wrongKind(body.kind.name))
             }
-            previousHash = statement.hash
+            hashes.append(statement.hash)
         }
-        return VerifiedGroup(
-            groupID: groupID, members: members, history: history, head: previousHash!, length: statements.count)
+        return VerifiedGroup(groupID: groupID, members: members, history: history, hashes: hashes)
     }
 
     /// Whose device signed `statement`: the one person whose chain has a device with the signer's id, live at
