@@ -188,4 +188,24 @@ struct BlobTests {
         #expect(try AES.GCM.open(box0, using: key.key, authenticating: header) == plaintext.prefix(Self.chunk))
         #expect(try AES.GCM.open(box1, using: key.key, authenticating: header) == plaintext.suffix(3))
     }
+
+    @Test("the stream decryptor refuses what the whole-blob API refuses")
+    func streamRefusals() throws {
+        let (blob, key, _) = try Self.threeChunks()
+        func stream(_ bytes: Data) throws -> Data {
+            var reader = BlobStreamDecryptor(contentKey: key)
+            var out = try reader.append(bytes.prefix(100_000))
+            out += try reader.append(bytes.dropFirst(100_000))
+            return out + (try reader.finish())
+        }
+        var changed = blob
+        changed[70_000] ^= 0x01
+        var swapped = blob
+        swapped.replaceSubrange(Self.chunkRange(0, in: blob), with: blob[Self.chunkRange(1, in: blob)])
+        swapped.replaceSubrange(Self.chunkRange(1, in: blob), with: blob[Self.chunkRange(0, in: blob)])
+        for bad in [changed, swapped, blob + Data(count: 3), blob.prefix(16 + 2 * Self.sealedChunk), blob.prefix(10)] {
+            #expect(throws: BlobError.self) { try stream(bad) }
+        }
+        #expect(try stream(blob) == pattern(2 * Self.chunk + 1000))
+    }
 }
