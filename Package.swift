@@ -67,6 +67,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // End-to-end encrypted groups (docs/encryption.md): HPKE-wrapped epoch keys, content keys, post bodies,
+        // STREAM-chunked blobs, signed device and group chains, safety numbers and recovery keys. Only
+        // swift-crypto's primitives, composed; below SpotterCore and SpotterKit like SpotterNostr.
+        .target(
+            name: "SpotterE2E",
+            dependencies: [
+                "SpotterModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            // BIP-39's English words, from PyPI's `mnemonic` 0.21 (MIT), read once for recovery keys.
+            resources: [.copy("Resources/bip39-english.txt")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SpotterCore",
             dependencies: [
@@ -180,6 +193,13 @@ let package = Package(
             dependencies: ["SpotterNostr"],
             // Read from the source tree (BIP-340's CSV, NIP-19's and rust-nostr's vectors), not shipped.
             exclude: ["Vectors"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SpotterE2ETests",
+            dependencies: ["SpotterE2E", "SpotterModels", .product(name: "Crypto", package: "swift-crypto")],
+            // pyhpke and mnemonic's check of our keys and words, run from the source tree by InteropTests.
+            exclude: ["independent_check.py"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
