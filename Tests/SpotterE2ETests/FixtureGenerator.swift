@@ -19,7 +19,7 @@ enum FixtureGenerator {
         let wrappedContentKey = try ContentKeyWrap.seal(
             contentKey, with: epochKey, groupID: group, epoch: epoch, itemID: post)
         let postText =
-            #"{"v":1,"text":"Parkrun with Lou 🏃‍♀️ — 5 km","workout":null,"children":[{"id":"#
+            #"{"v":1,"text":"Parkrun with Lou 🏃‍♀️ — 5 km","workout":null,"children":[{"id":""#
             + UUIDText.format(UUID()) + #"","name":"Lou"}],"media":[]}"#
         let sealedPost = try PostBodyCipher.seal(Data(postText.utf8), with: contentKey, groupID: group, postID: post)
         let blobKey = ContentKey()

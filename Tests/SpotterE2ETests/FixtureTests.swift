@@ -29,6 +29,9 @@ struct FixtureTests {
         let post = try #require(UUIDText.parse(fixture.post.postID))
         let body = try PostBodyCipher.open(b64(fixture.post.sealed), with: contentKey, groupID: group, postID: post)
         #expect(String(decoding: body, as: UTF8.self) == fixture.post.plaintext)
+        // A body the other clients can read: a JSON object of version 1 (the browser refuses anything else).
+        let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+        #expect(object?["v"] as? Int == 1)
         // The blob
         let blobKey = try ContentKey(rawValue: b64(fixture.blob.contentKey))
         let sealed = b64(fixture.blob.sealed)
