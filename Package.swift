@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "SpotterModels",
                 "SpotterNostr",
+                "SpotterE2E",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -157,6 +158,7 @@ let package = Package(
             dependencies: [
                 "SpotterModels",
                 "SpotterNostr",
+                "SpotterE2E",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
