@@ -122,12 +122,16 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     /// For an encrypted group, and only there: the whole content, sealed on the device (no text, workout or
     /// photos beside it).
     public var sealed: SealedContent?
+    /// The post's id, made by the device, for a sealed post: its body and key are bound to it before it is sent
+    /// (docs/encryption.md, "Content keys and items"). Left out, the server makes one.
+    public var id: PostID?
 
     public init(
         kind: PostKind, text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil,
         mediaIDs: [MediaID]? = nil, groupID: GroupID? = nil, childIDs: [ChildProfileID]? = nil,
-        sealed: SealedContent? = nil
+        sealed: SealedContent? = nil, id: PostID? = nil
     ) {
+        self.id = id
         self.kind = kind
         self.text = text
         self.visibility = visibility
@@ -139,7 +143,7 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case kind, text, visibility, workout, sealed
+        case id, kind, text, visibility, workout, sealed
         case mediaIDs = "media_ids"
         case groupID = "group_id"
         case childIDs = "child_ids"
@@ -232,20 +236,25 @@ public struct CreateCommentRequest: Codable, Sendable, Equatable {
     public var parentID: CommentID?
     /// On a post of an encrypted group, and only there: the text sealed on the device (`text` empty).
     public var sealed: SealedContent?
+    /// The comment's id, made by the device, for a sealed comment (its body and key are bound to it). Left out,
+    /// the server makes one.
+    public var id: CommentID?
 
-    public init(text: String, parentID: CommentID? = nil, sealed: SealedContent? = nil) {
+    public init(text: String, parentID: CommentID? = nil, sealed: SealedContent? = nil, id: CommentID? = nil) {
+        self.id = id
         self.text = text
         self.parentID = parentID
         self.sealed = sealed
     }
 
     enum CodingKeys: String, CodingKey {
-        case text, sealed
+        case id, text, sealed
         case parentID = "parent_id"
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(CommentID.self, forKey: .id)
         sealed = try container.decodeIfPresent(SealedContent.self, forKey: .sealed)
         // A sealed comment has no text in the clear; a plain one must.
         text = try sealed == nil ? container.decode(String.self, forKey: .text) : container.decodeIfPresent(String.self, forKey: .text) ?? ""
