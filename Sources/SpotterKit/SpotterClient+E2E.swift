@@ -15,7 +15,7 @@ extension SpotterClient {
 
     /// A person's device chain, in order: public keys, readable by anyone signed in who is not blocked.
     public func deviceChain(of user: UserID) async throws -> E2EChain {
-        try await call(Call(method: "GET", path: "/api/v1/users/\(user)/device-chain"))
+        try await call(Call(method: "GET", path: "/api/v1/device-chains/\(user)"))
     }
 
     /// Appends a statement to my device chain; 409 when its `seq` is not the chain's length (someone appended

@@ -15,15 +15,15 @@ enum LiveServer {
     struct NoPort: Error {}
 
     static func run(
-        configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        on backend: StorageBackend = .sqlite, configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
         _ body: @Sendable (_ baseURL: URL, _ clock: ManualClock) async throws -> Void
     ) async throws {
-        try await runWithStorage(configure: configure) { url, clock, _ in try await body(url, clock) }
+        try await runWithStorage(on: backend, configure: configure) { url, clock, _ in try await body(url, clock) }
     }
 
     /// Like `run`, and `body` may also look into the server's database (for what no API shows).
     static func runWithStorage(
-        configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        on backend: StorageBackend = .sqlite, configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
         _ body: @Sendable (_ baseURL: URL, _ clock: ManualClock, _ storage: any SpotterStorage) async throws -> Void
     ) async throws {
         var configuration = AppConfiguration()
@@ -33,7 +33,7 @@ enum LiveServer {
         configure(&configuration)
         let settings = configuration
         let clock = ManualClock(Date())
-        try await StorageBackend.sqlite.withIsolatedStorage { storage in
+        try await backend.withIsolatedStorage { storage in
             let app = try await buildApplication(
                 configuration: settings, storage: storage, clock: clock, logger: StorageBackend.logger)
             try await app.test(.live) { client in

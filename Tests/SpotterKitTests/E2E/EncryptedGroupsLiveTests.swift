@@ -1,0 +1,216 @@
+import Foundation
+import SpotterCore
+import SpotterE2E
+import SpotterModels
+import SpotterTestSupport
+import Testing
+
+@testable import SpotterKit
+
+/// Encrypted groups end to end: devices that sign, wrap and seal through SpotterKit, against a real server
+/// that stores only ciphertext, wrapped keys and statements (docs/encryption.md).
+@Suite("Encrypted groups against a live server")
+struct EncryptedGroupsLiveTests {
+    static let password = "correct horse battery"
+
+    /// One device of one person: its client and its encrypted-groups actor, keys kept in memory.
+    struct Device {
+        let client: SpotterClient
+        let groups: EncryptedGroups
+        var id: UserID { get async throws { try await client.me().id } }
+
+        init(_ client: SpotterClient, clock: ManualClock) {
+            self.client = client
+            groups = EncryptedGroups(client: client, store: MemoryDeviceKeyStore(), now: { clock.now })
+        }
+
+        /// Someone new, with their first device registered.
+        static func signUp(_ name: String, _ url: URL, clock: ManualClock) async throws -> Device {
+            let client = SpotterClient(baseURL: url)
+            try await client.signUp(email: "\(name)@example.com", username: name, password: password)
+            let device = Device(client, clock: clock)
+            try await device.groups.registerDevice(name: "\(name)'s phone")
+            return device
+        }
+
+        /// Another device of someone who has an account, signed in, with no keys yet.
+        static func signIn(_ name: String, _ url: URL, clock: ManualClock) async throws -> Device {
+            let client = SpotterClient(baseURL: url)
+            try await client.signIn(login: name, password: password)
+            return Device(client, clock: clock)
+        }
+    }
+
+    /// Ana's encrypted family group with Ben in it, by the server and by the chain.
+    static func family(
+        _ url: URL, _ clock: ManualClock, history: Bool = true
+    ) async throws -> (
+        ana: Device, ben: Device, group: Group
+    ) {
+        let ana = try await Device.signUp("ana", url, clock: clock)
+        let family = try await ana.groups.createGroup(name: "Family", history: history)
+        let ben = try await Device.signUp("ben", url, clock: clock)
+        _ = try await ana.client.createInvitation(to: family.id, CreateInvitationRequest(username: "ben"))
+        _ = try await ben.client.joinGroup(family.id)
+        #expect(try await ana.client.e2eState(of: family.id).awaitingKeys == [try await ben.id])
+        let report = try await ana.groups.reconcile(family.id)
+        #expect(report.added == [try await ben.id] && report.newEpoch == nil)
+        return (ana, ben, family)
+    }
+
+    /// Bytes that stand for a photo: more than one 64 KiB chunk.
+    static let photo = Data((0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+
+    @Test(
+        "Ben's photo and caption for a child open on Ana's device; the server keeps only ciphertext",
+        arguments: StorageBackend.available)
+    func postAndOpen(backend: StorageBackend) async throws {
+        try await LiveServer.run(on: backend) { url, clock in
+            // Given Ana's encrypted family group, which Ben joined by invitation and Ana's device added
+            let (ana, ben, family) = try await Self.family(url, clock)
+            #expect(family.encrypted && family.access == .private)
+            let mia = try await ben.client.createChild(CreateChildProfileRequest(name: "Mia", birthYear: 2020))
+
+            // When Ben posts a photo and a caption for Mia
+            let sent = try await ben.groups.post(
+                text: "Mia's first length!", photos: [EncryptedPhoto(data: Self.photo, width: 4, height: 3)],
+                childIDs: [mia.id], to: family.id)
+
+            // Then the server has no text, only the sealed body, the child's id and the blobs
+            let stored = try await ana.client.post(sent.id)
+            #expect(stored.text.isEmpty && stored.sealed != nil && stored.sealed?.blobIDs.count == 2)
+            #expect(stored.children.map(\.id) == [mia.id])
+            let ciphertext = try await ana.client.sealedBlob(try #require(stored.sealed?.blobIDs.first), in: family.id)
+            #expect(ciphertext.count == BlobCipher.sealedCount(plaintextCount: Self.photo.count))
+            // And Ana's device opens the caption, the child's name and the photo
+            let body = try await ana.groups.open(stored)
+            #expect(body.text == "Mia's first length!")
+            #expect(body.children == [ChildSummary(id: mia.id, name: "Mia")])
+            let media = try #require(body.media.first)
+            #expect(media.width == 4 && media.height == 3)
+            #expect(try await ana.groups.photo(media, in: family.id) == Self.photo)
+            #expect(try await ana.groups.photo(media, thumbnail: true, in: family.id) == Self.photo)
+
+            // When Ana comments, then Ben's device opens it, and the server holds no text
+            let comment = try await ana.groups.comment(text: "So proud", on: stored)
+            let comments = try await ben.client.comments(on: sent.id).items
+            #expect(comments.map(\.text) == [""])
+            #expect(try await ben.groups.open(try #require(comments.first)).text == "So proud")
+            #expect(comments.first?.id == comment.id)
+
+            // And each sees the other's safety number alike
+            let anaSees = try await ana.groups.safetyNumbers(family.id)
+            let benSees = try await ben.groups.safetyNumbers(family.id)
+            #expect(anaSees.count == 2 && anaSees == benSees)
+
+            // When Ben deletes his post with a signed tombstone
+            try await ben.groups.delete(stored)
+
+            // Then it is gone from the server, and his device no longer holds its plaintext
+            await #expect(throws: SpotterClientError.self) { try await ana.client.post(sent.id) }
+            #expect(await ben.groups.holdsPlaintext(of: sent.id) == false)
+        }
+    }
+
+    @Test(
+        "removing Ben rotates the key, and his device, with every old key, cannot open a later post",
+        arguments: StorageBackend.available)
+    func removalRotates(backend: StorageBackend) async throws {
+        try await LiveServer.run(on: backend) { url, clock in
+            // Given the family, and a post Ben's device opened
+            let (ana, ben, family) = try await Self.family(url, clock)
+            let before = try await ana.groups.post(text: "Before", to: family.id)
+            #expect(try await ben.groups.open(try await ben.client.post(before.id)).text == "Before")
+
+            // When Ana removes Ben and her device reconciles
+            try await ana.client.removeMember(try await ben.id, from: family.id)
+            #expect(try await ana.client.e2eState(of: family.id).rotationDue)
+            let report = try await ana.groups.reconcile(family.id)
+
+            // Then Ben is out of the chain and a new epoch was made
+            #expect(report.removed == [try await ben.id] && report.newEpoch == 1)
+            #expect(try await ana.client.e2eState(of: family.id).rotationDue == false)
+
+            // When Ana posts after the removal
+            let after = try await ana.groups.post(text: "After", to: family.id)
+            #expect(after.sealed?.epoch == 1)
+
+            // Then the server no longer shows Ben the post, the chain, nor new keys
+            await #expect(throws: SpotterClientError.self) { try await ben.client.post(after.id) }
+            await #expect(throws: (any Error).self) { _ = try await ben.groups.epochKeys(family.id, refresh: true) }
+            // And even handed the post, his device cannot open it with any key it ever held
+            await #expect(throws: (any Error).self) { try await ben.groups.open(after) }
+            let held = try #require(await ben.groups.epochKeyCache[family.id])
+            #expect(held.keys.sorted() == [0])
+            let sealed = try #require(after.sealed)
+            for (epoch, key) in held {
+                for claimed in [UInt32(epoch), 1] {
+                    #expect(throws: (any Error).self) {
+                        try ContentKeyWrap.open(
+                            try #require(Base64URL.decode(sealed.key)), with: key, groupID: family.id.rawValue,
+                            epoch: claimed, itemID: after.id.rawValue)
+                    }
+                }
+            }
+            // While Ana's device opens it
+            #expect(try await ana.groups.open(try await ana.client.post(after.id)).text == "After")
+        }
+    }
+
+    @Test(
+        "a second device approved by the first reads the group; revoked as lost, it makes rotation due",
+        arguments: StorageBackend.available)
+    func lostDevice(backend: StorageBackend) async throws {
+        try await LiveServer.run(on: backend) { url, clock in
+            // Given the family, and Ana's laptop approved by her phone
+            let (ana, ben, family) = try await Self.family(url, clock)
+            let laptop = try await Device.signIn("ana", url, clock: clock)
+            let request = try await laptop.groups.requestDevice(name: "Ana's laptop")
+            try await ana.groups.approveDevice(request)
+            let before = try await ben.groups.post(text: "Before", to: family.id)
+            #expect(try await laptop.groups.open(try await laptop.client.post(before.id)).text == "Before")
+            #expect(try await ben.groups.safetyNumbers(family.id)[try await ana.id] != nil)
+
+            // When the laptop is lost and her phone revokes it
+            try await ana.groups.revokeDevice(request.id)
+
+            // Then rotation is due, and her phone's reconcile makes the next epoch
+            #expect(try await ana.client.e2eState(of: family.id).rotationDue)
+            let report = try await ana.groups.reconcile(family.id)
+            #expect(report.newEpoch == 1 && report.removed.isEmpty)
+
+            // And a post made after it does not open on the laptop, while Ben's device and her phone open it
+            let after = try await ben.groups.post(text: "After", to: family.id)
+            let seenByLaptop = try await laptop.client.post(after.id)
+            await #expect(throws: (any Error).self) { try await laptop.groups.open(seenByLaptop) }
+            #expect(await laptop.groups.epochKeyCache[family.id]?.keys.sorted() == [0])
+            #expect(try await ana.groups.open(try await ana.client.post(after.id)).text == "After")
+        }
+    }
+
+    @Test(
+        "the recovery words give a new device what the old one could read, and other words give nothing",
+        arguments: StorageBackend.available)
+    func recovery(backend: StorageBackend) async throws {
+        try await LiveServer.run(on: backend) { url, clock in
+            // Given the family, a post in it, and Ana's recovery key, made on her phone
+            let (ana, ben, family) = try await Self.family(url, clock)
+            let old = try await ben.groups.post(text: "Old times", to: family.id)
+            let words = try await ana.groups.makeRecoveryKey()
+            #expect(words.count == 24)
+            #expect(try await ana.groups.myDevices().filter(\.recovery).count == 1)
+
+            // When her phone is gone and a new device tries other words, then nothing opens
+            let fresh = try await Device.signIn("ana", url, clock: clock)
+            let wrong = RecoverySecret().words.joined(separator: " ")
+            await #expect(throws: (any Error).self) { try await fresh.groups.restore(words: wrong, deviceName: "new") }
+
+            // When it is given her words
+            try await fresh.groups.restore(words: words.joined(separator: " "), deviceName: "Ana's new phone")
+
+            // Then it opens the post made before, and is a live device of hers
+            #expect(try await fresh.groups.open(try await fresh.client.post(old.id)).text == "Old times")
+            #expect(try await fresh.groups.myDevices().count == 3)
+        }
+    }
+}
