@@ -122,12 +122,15 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     /// For an encrypted group, and only there: the whole content, sealed on the device (no text, workout or
     /// photos beside it).
     public var sealed: SealedContent?
+    /// With `sealed`: the id the device sealed the post under (its keys are bound to it), a UUIDv7 made now.
+    public var id: PostID?
 
     public init(
         kind: PostKind, text: String? = nil, visibility: Visibility? = nil, workout: WorkoutRecord? = nil,
         mediaIDs: [MediaID]? = nil, groupID: GroupID? = nil, childIDs: [ChildProfileID]? = nil,
-        sealed: SealedContent? = nil
+        sealed: SealedContent? = nil, id: PostID? = nil
     ) {
+        self.id = id
         self.kind = kind
         self.text = text
         self.visibility = visibility
@@ -139,7 +142,7 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case kind, text, visibility, workout, sealed
+        case kind, text, visibility, workout, sealed, id
         case mediaIDs = "media_ids"
         case groupID = "group_id"
         case childIDs = "child_ids"
@@ -232,23 +235,29 @@ public struct CreateCommentRequest: Codable, Sendable, Equatable {
     public var parentID: CommentID?
     /// On a post of an encrypted group, and only there: the text sealed on the device (`text` empty).
     public var sealed: SealedContent?
+    /// With `sealed`: the id the device sealed the comment under, a UUIDv7 made now.
+    public var id: CommentID?
 
-    public init(text: String, parentID: CommentID? = nil, sealed: SealedContent? = nil) {
+    public init(text: String, parentID: CommentID? = nil, sealed: SealedContent? = nil, id: CommentID? = nil) {
         self.text = text
         self.parentID = parentID
         self.sealed = sealed
+        self.id = id
     }
 
     enum CodingKeys: String, CodingKey {
-        case text, sealed
+        case text, sealed, id
         case parentID = "parent_id"
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sealed = try container.decodeIfPresent(SealedContent.self, forKey: .sealed)
+        id = try container.decodeIfPresent(CommentID.self, forKey: .id)
         // A sealed comment has no text in the clear; a plain one must.
-        text = try sealed == nil ? container.decode(String.self, forKey: .text) : container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        text =
+            try sealed == nil
+            ? container.decode(String.self, forKey: .text) : container.decodeIfPresent(String.self, forKey: .text) ?? ""
         parentID = try container.decodeIfPresent(CommentID.self, forKey: .parentID)
     }
 }
