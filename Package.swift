@@ -223,6 +223,7 @@ let package = Package(
             name: "SpotterServerTests",
             dependencies: [
                 "SpotterServer",
+                "SpotterE2E",
                 "SpotterTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

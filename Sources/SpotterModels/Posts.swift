@@ -122,8 +122,7 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     /// For an encrypted group, and only there: the whole content, sealed on the device (no text, workout or
     /// photos beside it).
     public var sealed: SealedContent?
-    /// The post's id, made by the device, for a sealed post: its body and key are bound to it before it is sent
-    /// (docs/encryption.md, "Content keys and items"). Left out, the server makes one.
+    /// With `sealed`: the id the device sealed the post under (its keys are bound to it), a UUIDv7 made now.
     public var id: PostID?
 
     public init(
@@ -143,7 +142,7 @@ public struct CreatePostRequest: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, text, visibility, workout, sealed
+        case kind, text, visibility, workout, sealed, id
         case mediaIDs = "media_ids"
         case groupID = "group_id"
         case childIDs = "child_ids"
@@ -236,28 +235,29 @@ public struct CreateCommentRequest: Codable, Sendable, Equatable {
     public var parentID: CommentID?
     /// On a post of an encrypted group, and only there: the text sealed on the device (`text` empty).
     public var sealed: SealedContent?
-    /// The comment's id, made by the device, for a sealed comment (its body and key are bound to it). Left out,
-    /// the server makes one.
+    /// With `sealed`: the id the device sealed the comment under, a UUIDv7 made now.
     public var id: CommentID?
 
     public init(text: String, parentID: CommentID? = nil, sealed: SealedContent? = nil, id: CommentID? = nil) {
-        self.id = id
         self.text = text
         self.parentID = parentID
         self.sealed = sealed
+        self.id = id
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, text, sealed
+        case text, sealed, id
         case parentID = "parent_id"
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decodeIfPresent(CommentID.self, forKey: .id)
         sealed = try container.decodeIfPresent(SealedContent.self, forKey: .sealed)
+        id = try container.decodeIfPresent(CommentID.self, forKey: .id)
         // A sealed comment has no text in the clear; a plain one must.
-        text = try sealed == nil ? container.decode(String.self, forKey: .text) : container.decodeIfPresent(String.self, forKey: .text) ?? ""
+        text =
+            try sealed == nil
+            ? container.decode(String.self, forKey: .text) : container.decodeIfPresent(String.self, forKey: .text) ?? ""
         parentID = try container.decodeIfPresent(CommentID.self, forKey: .parentID)
     }
 }

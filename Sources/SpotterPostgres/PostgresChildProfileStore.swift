@@ -48,8 +48,13 @@ struct PostgresChildProfileStore: ChildProfileStore {
                 """, logger: logger)
             try await connection.query(
                 """
-                UPDATE posts SET deleted_at = \(date)
+                UPDATE posts SET deleted_at = \(date), sealed = NULL
                 WHERE id IN (SELECT post_id FROM post_children WHERE child_id = \(id.rawValue)) AND deleted_at IS NULL
+                """, logger: logger)
+            try await connection.query(
+                """
+                UPDATE comments SET sealed = NULL
+                WHERE sealed IS NOT NULL AND post_id IN (SELECT post_id FROM post_children WHERE child_id = \(id.rawValue))
                 """, logger: logger)
             try await connection.query("DELETE FROM children WHERE id = \(id.rawValue)", logger: logger)
         }

@@ -206,6 +206,28 @@ struct PostgresE2EStore: E2EStore {
             """)
     }
 
+    func forget(_ group: GroupID) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            for table in ["e2e_wrapped_keys", "e2e_group_statements", "e2e_chain_members", "e2e_groups"] {
+                try await connection.query(
+                    "DELETE FROM \(unescaped: table) WHERE group_id = \(group.rawValue)", logger: logger)
+            }
+        }
+    }
+
+    func eraseSealed(post: PostID) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("UPDATE posts SET sealed = NULL WHERE id = \(post.rawValue)", logger: logger)
+            try await connection.query(
+                "UPDATE comments SET sealed = NULL WHERE post_id = \(post.rawValue) AND sealed IS NOT NULL",
+                logger: logger)
+        }
+    }
+
+    func eraseSealed(comment: CommentID) async throws {
+        try await client.query("UPDATE comments SET sealed = NULL WHERE id = \(comment.rawValue)", logger: logger)
+    }
+
     // MARK: Encrypted blobs
 
     func insertBlob(_ blob: SealedBlobRecord) async throws {

@@ -63,6 +63,12 @@ struct PostgresGroupStore: GroupStore {
             try await connection.query(
                 "UPDATE posts SET deleted_at = \(date) WHERE group_id = \(group) AND deleted_at IS NULL", logger: logger
             )
+            // An encrypted group's ciphertext goes for good, its posts' and their comments'.
+            try await connection.query(
+                "UPDATE comments SET sealed = NULL WHERE sealed IS NOT NULL AND post_id IN (SELECT id FROM posts WHERE group_id = \(group))",
+                logger: logger)
+            try await connection.query(
+                "UPDATE posts SET sealed = NULL WHERE group_id = \(group) AND sealed IS NOT NULL", logger: logger)
             try await connection.query("DELETE FROM group_members WHERE group_id = \(group)", logger: logger)
             try await connection.query(
                 "UPDATE group_invitations SET revoked_at = \(date) WHERE group_id = \(group) AND revoked_at IS NULL",

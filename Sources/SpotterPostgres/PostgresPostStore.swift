@@ -68,16 +68,8 @@ struct PostgresPostStore: PostStore {
     }
 
     func tombstone(_ id: PostID, at date: Date) async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query(
-                "UPDATE posts SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
-            // Sealed content goes for good, the post's and its comments': a tombstone keeps no ciphertext.
-            try await connection.query(
-                "UPDATE posts SET sealed = NULL WHERE id = \(id.rawValue) AND sealed IS NOT NULL", logger: logger)
-            try await connection.query(
-                "UPDATE comments SET sealed = NULL WHERE post_id = \(id.rawValue) AND sealed IS NOT NULL",
-                logger: logger)
-        }
+        try await client.query(
+            "UPDATE posts SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
     }
 
     func record(_ id: PostID) async throws -> PostRecord? {
@@ -479,13 +471,20 @@ struct PostgresPostStore: PostStore {
     }
 
     func insertComment(_ comment: CommentRecord) async throws {
-        try await client.query(
-            """
-            INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at, sealed)
-            VALUES (\(comment.id.rawValue), \(comment.postID.rawValue), \(comment.parentID?.rawValue),
-                    \(comment.authorID.rawValue), \(comment.text), \(comment.createdAt),
-                    \(comment.sealed.map(StoredJSON.encode)))
-            """, logger: logger)
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                """
+                INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at)
+                VALUES (\(comment.id.rawValue), \(comment.postID.rawValue), \(comment.parentID?.rawValue),
+                        \(comment.authorID.rawValue), \(comment.text), \(comment.createdAt))
+                """, logger: logger)
+            // Sealed text in its own statement, only in an encrypted group (see the SQLite twin).
+            if let sealed = comment.sealed {
+                try await connection.query(
+                    "UPDATE comments SET sealed = \(StoredJSON.encode(sealed)) WHERE id = \(comment.id.rawValue)",
+                    logger: logger)
+            }
+        }
     }
 
     func comment(_ id: CommentID) async throws -> CommentRecord? {
@@ -508,8 +507,7 @@ struct PostgresPostStore: PostStore {
 
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
         try await client.query(
-            "UPDATE comments SET deleted_at = \(date), sealed = NULL WHERE id = \(id.rawValue) AND deleted_at IS NULL",
-            logger: logger)
+            "UPDATE comments SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
     }
 
     func editComment(_ id: CommentID, text: String, at date: Date) async throws {

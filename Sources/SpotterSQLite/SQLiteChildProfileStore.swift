@@ -47,8 +47,11 @@ struct SQLiteChildProfileStore: ChildProfileStore {
                     """,
                 arguments: [date.sqliteValue, id.description])
             try db.execute(
-                cached: "UPDATE posts SET deleted_at = ? WHERE id IN (\(named)) AND deleted_at IS NULL",
+                cached: "UPDATE posts SET deleted_at = ?, sealed = NULL WHERE id IN (\(named)) AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
+            try db.execute(
+                cached: "UPDATE comments SET sealed = NULL WHERE sealed IS NOT NULL AND post_id IN (\(named))",
+                arguments: [id.description])
             try db.execute(cached: "DELETE FROM children WHERE id = ?", arguments: [id.description])
         }
     }

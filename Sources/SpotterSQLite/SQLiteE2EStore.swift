@@ -225,6 +225,29 @@ struct SQLiteE2EStore: E2EStore {
         }
     }
 
+    func forget(_ group: GroupID) async throws {
+        try await pool.write { db in
+            for table in ["e2e_wrapped_keys", "e2e_group_statements", "e2e_chain_members", "e2e_groups"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE group_id = ?", arguments: [group.description])
+            }
+        }
+    }
+
+    func eraseSealed(post: PostID) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE posts SET sealed = NULL WHERE id = ?", arguments: [post.description])
+            try db.execute(
+                sql: "UPDATE comments SET sealed = NULL WHERE post_id = ? AND sealed IS NOT NULL",
+                arguments: [post.description])
+        }
+    }
+
+    func eraseSealed(comment: CommentID) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE comments SET sealed = NULL WHERE id = ?", arguments: [comment.description])
+        }
+    }
+
     // MARK: Encrypted blobs
 
     func insertBlob(_ blob: SealedBlobRecord) async throws {
@@ -313,7 +336,9 @@ struct SQLiteE2EStore: E2EStore {
 
     // MARK: Rows
 
-    private static func statements(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws
+    private static func statements(
+        _ db: Database, _ sql: String, _ arguments: StatementArguments
+    ) throws
         -> [E2EStatement]
     {
         try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in

@@ -66,6 +66,13 @@ struct SQLiteGroupStore: GroupStore {
             try db.execute(
                 cached: "UPDATE posts SET deleted_at = ? WHERE group_id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, group])
+            // An encrypted group's ciphertext goes for good, its posts' and their comments'.
+            try db.execute(
+                cached:
+                    "UPDATE comments SET sealed = NULL WHERE sealed IS NOT NULL AND post_id IN (SELECT id FROM posts WHERE group_id = ?)",
+                arguments: [group])
+            try db.execute(
+                cached: "UPDATE posts SET sealed = NULL WHERE group_id = ? AND sealed IS NOT NULL", arguments: [group])
             try db.execute(cached: "DELETE FROM group_members WHERE group_id = ?", arguments: [group])
             try db.execute(
                 cached: "UPDATE group_invitations SET revoked_at = ? WHERE group_id = ? AND revoked_at IS NULL",

@@ -78,12 +78,6 @@ struct SQLitePostStore: PostStore {
             try db.execute(
                 cached: "UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
-            // Sealed content goes for good, the post's and its comments': a tombstone keeps no ciphertext.
-            try db.execute(
-                cached: "UPDATE posts SET sealed = NULL WHERE id = ? AND sealed IS NOT NULL", arguments: [id.description])
-            try db.execute(
-                cached: "UPDATE comments SET sealed = NULL WHERE post_id = ? AND sealed IS NOT NULL",
-                arguments: [id.description])
         }
     }
 
@@ -542,14 +536,18 @@ struct SQLitePostStore: PostStore {
         try await pool.write { db in
             try db.execute(
                 cached: """
-                    INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at, sealed)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     comment.id.description, comment.postID.description, comment.parentID?.description,
                     comment.authorID.description, comment.text, comment.createdAt.sqliteValue,
-                    comment.sealed.map(StoredJSON.encode),
                 ])
+            // Sealed text in its own statement, only in an encrypted group (as a post's group and photos).
+            if let sealed = comment.sealed {
+                try db.execute(
+                    cached: "UPDATE comments SET sealed = ? WHERE id = ?",
+                    arguments: [StoredJSON.encode(sealed), comment.id.description])
+            }
         }
     }
 
@@ -579,7 +577,7 @@ struct SQLitePostStore: PostStore {
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "UPDATE comments SET deleted_at = ?, sealed = NULL WHERE id = ? AND deleted_at IS NULL",
+                cached: "UPDATE comments SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
         }
     }

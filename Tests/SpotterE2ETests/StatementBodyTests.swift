@@ -29,5 +29,17 @@ struct StatementBodyTests {
             by: alice.devices[0].registration.id, with: alice.devices[0].keys.signing)
         let verified = try GroupChain.verify(clean.chain, groupID: clean.id, deviceChains: [try alice.verified()])
         #expect(verified.role(of: bob) == .member)
+
+        // And a key written with escapes is refused even alone, as the browser refuses it
+        var escaped = group
+        escaped.chain[1] = try SignedStatement(
+            signing: Data(
+                body.replacingOccurrences(of: #""role":"member","#, with: "").replacingOccurrences(
+                    of: #""r\u006fle":"admin""#, with: #""r\u006fle":"member""#
+                ).utf8),
+            by: alice.devices[0].registration.id, with: alice.devices[0].keys.signing)
+        #expect(throws: ChainError.self) {
+            try GroupChain.verify(escaped.chain, groupID: escaped.id, deviceChains: [try alice.verified()])
+        }
     }
 }

@@ -103,6 +103,8 @@ private struct RequestFixture {
     let workoutTemplateID: WorkoutTemplateID
     let mediaID: MediaID
     let groupID: GroupID
+    /// An encrypted group, for the `/e2e` routes (it has no keys yet: each field is judged before that matters).
+    let encryptedGroupID: GroupID
     let childID: ChildProfileID
     /// Good JSON bodies by operation (`POST /api/v1/posts`).
     let bodies: [String: String]
@@ -151,6 +153,16 @@ private struct RequestFixture {
             .post, "/api/v1/me/children", token: token, body: CreateChildProfileRequest(name: "Lou", birthYear: 2019)
         ).decode(ChildProfile.self)
         let nostrLink = try api.linkEvent(try await api.nostrChallenge(token), try NostrSecretKey.generate())
+        let encrypted = try await api.call(
+            .post, "/api/v1/groups", token: token,
+            body: CreateGroupRequest(name: "Family", access: .private, encrypted: true)
+        ).decode(Group.self)
+        // Statements, keys and sealed content of the right shapes and sizes (base64url), not signed: a control
+        // character in one field is refused before anything is verified.
+        let b64 = { (count: Int) in Data(repeating: 7, count: count).base64URL }
+        let statement =
+            #"{"body":"\#(b64(40))","signature":"\#(b64(64))","signer":"\#(UUID().uuidString.lowercased())"}"#
+        let deviceKey = #"{"device_id":"\#(UUID().uuidString.lowercased())","key":"\#(b64(113))"}"#
         let webPush = """
             {"endpoint":"https://push.example.net/send/abc","keys":\
             {"p256dh":"\(Data(repeating: 4, count: 65).base64URL)","auth":"\(Data(repeating: 1, count: 16).base64URL)"}}
@@ -210,6 +222,13 @@ private struct RequestFixture {
             "POST /api/v1/me/children": #"{"name":"Lou","birth_year":2019}"#,
             "PATCH /api/v1/me/children/{id}": #"{"name":"Lou","birth_year":2019}"#,
             "POST /api/v1/me/children/{id}/guardians": #"{"username":"bea"}"#,
+            "POST /api/v1/me/device-chain": #"{"statement":\#(statement)}"#,
+            "PUT /api/v1/me/recovery-kit": #"{"kit":"\#(b64(120))"}"#,
+            "POST /api/v1/groups/{id}/e2e/chain":
+                #"{"statements":[\#(statement)],"epoch":{"number":0,"keys":[\#(deviceKey)]}}"#,
+            "POST /api/v1/groups/{id}/e2e/keys":
+                #"{"keys":[{"device_id":"\#(UUID().uuidString.lowercased())","epoch":0,"key":"\#(b64(113))"}]}"#,
+            "POST /api/v1/posts/{id}/tombstone": #"{"statement":\#(statement)}"#,
         ]
         return RequestFixture(
             token: token,
@@ -218,10 +237,11 @@ private struct RequestFixture {
                 "token": device, "author": "ana", "q": "squat", "type": "posts",
                 "cursor": PageRequest.encode(post.id.rawValue), "since": PageRequest.encode(post.id.rawValue),
                 "pubkey": nostrLink.pubkey.rawValue, "user_id": bea.description, "code": link.code ?? "",
-                "invitation_id": link.id.description, "order": "top",
+                "invitation_id": link.id.description, "order": "top", "device_id": UUID().uuidString.lowercased(),
+                "blob": UUID().uuidString.lowercased(),
             ],
             postID: post.id, exerciseID: exercise.id, workoutTemplateID: template.id, mediaID: upload.id,
-            groupID: group.id, childID: child.id,
+            groupID: group.id, encryptedGroupID: encrypted.id, childID: child.id,
             bodies: bodies)
     }
 
@@ -260,6 +280,7 @@ private struct RequestFixture {
             if path.hasPrefix("/api/v1/exercises") { return exerciseID.description }
             if path.hasPrefix("/api/v1/workout-templates") { return workoutTemplateID.description }
             if path.hasPrefix("/api/v1/media") { return mediaID.description }
+            if path.hasPrefix("/api/v1/groups"), path.contains("/e2e") { return encryptedGroupID.description }
             if path.hasPrefix("/api/v1/groups") { return groupID.description }
             if path.hasPrefix("/api/v1/me/children") || path.hasPrefix("/api/v1/me/guardian-invitations") {
                 return childID.description

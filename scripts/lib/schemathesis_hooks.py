@@ -80,6 +80,13 @@ UNSTATABLE = [
     # is in which group decides, and a relation between two fields.
     (422, r"group_id", None, "POST /api/v1/posts"),
     (422, r"visibility", "must be group", "POST /api/v1/posts"),
+    # Encrypted groups (docs/encryption.md): a statement is signed by a device over bytes that must verify with its
+    # whole chain, made within five minutes of the server's clock; keys, bodies and kits are ciphertext of exact
+    # sizes made by a device; ids are UUIDv7s made now. Signatures, chains and clocks, not shapes.
+    (422, r"(statement|statements(\[\d+\])?)(\.[a-z]+)?", None, None),
+    (422, r"epoch|(epoch\.)?keys(\[\d+\](\.[a-z_]+)?)?", None, None),
+    (422, r"sealed(\.[a-z_]+)?|id|tombstone|kit|device_id|group", None, None),
+    (422, r"byte_size", "was", None),
 ]
 
 

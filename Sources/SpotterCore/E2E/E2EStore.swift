@@ -44,6 +44,12 @@ public protocol E2EStore: Sendable {
     func keys(of device: UUID, in group: GroupID) async throws -> [E2EEpochKey]
     /// The devices the current epoch's key is wrapped to.
     func currentHolders(of group: GroupID) async throws -> [E2EDeviceRecord]
+    /// Deletes a (deleted) group's chain, epochs and wrapped keys.
+    func forget(_ group: GroupID) async throws
+    /// Deletes the sealed content of a deleted post and of its comments, or of one deleted comment: a tombstone
+    /// keeps no ciphertext.
+    func eraseSealed(post: PostID) async throws
+    func eraseSealed(comment: CommentID) async throws
 
     // MARK: Encrypted blobs
 

@@ -34,9 +34,15 @@ public struct GroupService: Sendable {
 
     public func create(_ request: CreateGroupRequest, by owner: AccountRecord) async throws -> Group {
         let fields = try GroupRules.checked(request, defaultTimeZone: owner.profile.timeZone)
+        // An encrypted group's members hold its keys, so it is by invitation only; its keys come from the owner's
+        // device next (`E2EGroupService.change`).
+        if request.encrypted == true, request.access != .private {
+            throw SpotterError.invalid("access", "must be private for an encrypted group")
+        }
         var record = GroupRecord(
             id: .generate(at: clock.now), name: fields.name, description: fields.description, avatarURL: nil,
-            timeZone: fields.timeZone, access: request.access, ownerID: owner.id, createdAt: clock.now)
+            timeZone: fields.timeZone, access: request.access, ownerID: owner.id, createdAt: clock.now,
+            encrypted: request.encrypted == true)
         if let avatar = request.avatarMediaID {
             record.avatarURL = try await avatars.path(of: avatar, for: .group(record.id), uploader: owner.id)
         }
@@ -58,6 +64,9 @@ public struct GroupService: Sendable {
     public func update(_ id: GroupID, with request: UpdateGroupRequest, by actor: AccountRecord) async throws -> Group {
         let (group, standing) = try await permitted(.editSettings, id, actor: actor)
         var updated = try GroupRules.applied(request, to: group)
+        if group.encrypted, updated.access != .private {
+            throw SpotterError.conflict(field: "access", detail: "An encrypted group stays private.")
+        }
         // The avatar: a new upload of the admin's, or none; the one it replaces is discarded for the sweep.
         var avatar: MediaID??
         if let id = request.avatarMediaID {
@@ -89,6 +98,9 @@ public struct GroupService: Sendable {
         try await storage.write {
             try await storage.groups.delete(id, at: clock.now)
             try await storage.media.setAvatar(nil, of: .group(id), at: clock.now)
+            // An encrypted group's keys, chain and photos go with it.
+            try await storage.e2e.forget(id)
+            try await storage.e2e.discardBlobs(in: id, at: clock.now)
             for member in members.keys { await events?.publish(.groupAccessEnded(id, member)) }
         }
     }
@@ -447,7 +459,8 @@ public struct GroupService: Sendable {
         return Group(
             id: group.id, name: group.name, description: group.description, avatarURL: avatarURL,
             timeZone: group.timeZone, access: group.access, memberCount: group.memberCount,
-            createdAt: group.createdAt, standing: standing, pendingRequests: pending, newPosts: newPosts)
+            createdAt: group.createdAt, standing: standing, pendingRequests: pending, newPosts: newPosts,
+            encrypted: group.encrypted)
     }
 
     /// How far "new since you last looked" counts.

@@ -60,6 +60,7 @@ public struct PostService: Sendable {
     // MARK: Posts
 
     public func create(_ request: CreatePostRequest, author: AccountRecord) async throws -> Post {
+        if let sealed = request.sealed { return try await createSealed(request, sealed, author: author) }
         let (text, workout) = PostRules.normalized(text: request.text ?? "", workout: request.workout)
         let mediaIDs = request.mediaIDs ?? []
         var problems = PostRules.problems(kind: request.kind, text: text, workout: workout, hasMedia: !mediaIDs.isEmpty)
@@ -70,6 +71,9 @@ public struct PostService: Sendable {
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         let group = try await audienceGroup(of: request, author: author)
+        if group?.encrypted == true {
+            throw SpotterError.invalid("sealed", "is required: posts to an encrypted group are sealed on the device")
+        }
         let children = try await ChildProfileService(storage: storage, clock: clock).namedChildren(
             request.childIDs ?? [], author: author,
             audience: group.map { .group($0.access) }
@@ -139,6 +143,10 @@ public struct PostService: Sendable {
     /// Edits the caller's own post; personal records stay as detected when the workout was logged.
     public func update(_ id: PostID, with request: UpdatePostRequest, viewer: AccountRecord) async throws -> Post {
         var record = try await ownPost(id, viewer: viewer)
+        if let group = record.groupID, try await storage.groups.find(group)?.encrypted == true {
+            throw SpotterError.invalid(
+                "sealed", "A post of an encrypted group is not edited; delete it and post again.")
+        }
         let wasShownOnRelay = NostrPostEvents.shown(record)
         let (text, workout) = PostRules.normalized(
             text: request.text ?? record.text, workout: request.workout ?? record.workout)
@@ -181,7 +189,10 @@ public struct PostService: Sendable {
     }
 
     /// Deletes a post: its author or an admin may. It leaves a tombstone and vanishes everywhere.
-    public func delete(_ id: PostID, viewer: AccountRecord) async throws {
+    /// Deletes a post: its author, or a site admin. The author deletes a post of an encrypted group with a
+    /// signed tombstone (`E2EGroupService.tombstone`, which calls this with `tombstoned`), so members' devices
+    /// can trust the deletion and purge it.
+    public func delete(_ id: PostID, viewer: AccountRecord, tombstoned: Bool = false) async throws {
         guard let record = try await storage.posts.record(id), record.deletedAt == nil else {
             throw SpotterError.notFound("No such post.")
         }
@@ -191,11 +202,22 @@ public struct PostService: Sendable {
                 throw SpotterError.forbidden("Only the author can delete this post.")
             }
         }
+        var sealed = false
+        if let group = record.groupID { sealed = try await storage.groups.find(group)?.encrypted == true }
+        if sealed, record.authorID == viewer.id, !tombstoned {
+            throw SpotterError.invalid(
+                "tombstone", "A post of an encrypted group is deleted with a signed tombstone (POST …/tombstone).")
+        }
         let now = clock.now
         try await storage.write {
             // Its photos go with it: their URLs stop working now, and the sweep removes their bytes.
             try await storage.posts.tombstone(id, at: now)
             if !record.media.isEmpty { try await storage.media.discard(post: id, at: now) }
+            if sealed {
+                // The ciphertext goes for good, the post's and its comments', and its photos for the sweep.
+                try await storage.e2e.eraseSealed(post: id)
+                try await storage.e2e.discardBlobs(of: id, at: now)
+            }
             // And the events it was imported from leave the relay.
             try await NostrPostEvents.sync(id, shown: false, storage: storage)
         }
@@ -257,8 +279,19 @@ public struct PostService: Sendable {
     /// Comments on a post, or replies to a comment. Replies are one level deep: a reply to a reply joins
     /// the thread of the comment it answers.
     public func comment(on id: PostID, _ request: CreateCommentRequest, viewer: AccountRecord) async throws -> Comment {
-        _ = try await get(id, viewer: viewer)
-        let text = try Self.commentText(request.text)
+        let post = try await get(id, viewer: viewer)
+        // On a post of an encrypted group a comment is sealed too; anywhere else it is plain.
+        let sealed = try await isSealed(post)
+        if sealed {
+            guard let content = request.sealed, request.text.isEmpty, let group = post.group else {
+                throw SpotterError.invalid(
+                    "sealed", "is required, and text empty: comments here are sealed on the device")
+            }
+            try await Self.check(content, in: group.id, storage: storage, blobsAllowed: false)
+        } else if request.sealed != nil {
+            throw SpotterError.invalid("sealed", "is only for a post of an encrypted group")
+        }
+        let text = sealed ? "" : try Self.commentText(request.text)
         var parentID: CommentID?
         if let requested = request.parentID {
             guard let parent = try await storage.posts.comment(requested), parent.postID == id,
@@ -266,15 +299,21 @@ public struct PostService: Sendable {
             else { throw SpotterError.invalid("parent_id", "is not a comment on this post") }
             parentID = parent.parentID ?? parent.id
         }
-        let record = CommentRecord(
-            id: .generate(at: clock.now), postID: id, parentID: parentID, authorID: viewer.id, text: text,
-            createdAt: clock.now)
+        let commentID =
+            sealed
+            ? CommentID(rawValue: try Self.sealedID(request.id?.rawValue, now: clock.now)!) : .generate(at: clock.now)
+        if sealed, try await storage.posts.comment(commentID) != nil {
+            throw SpotterError.conflict(field: "id", detail: "A comment with this id exists; seal under a new one.")
+        }
+        var record = CommentRecord(
+            id: commentID, postID: id, parentID: parentID, authorID: viewer.id, text: text, createdAt: clock.now)
+        record.sealed = sealed ? request.sealed : nil
         try await storage.posts.insertComment(record)
         await events?.publish(.commentsChanged(id))
         await notifier?.notify(.commented(record))
         return Comment(
             id: record.id, postID: id, parentID: parentID, author: viewer.summary, text: text,
-            createdAt: record.createdAt)
+            createdAt: record.createdAt, sealed: record.sealed)
     }
 
     /// Changes the text of the caller's own comment, by the rules a new comment's text follows. A comment on a
@@ -284,6 +323,10 @@ public struct PostService: Sendable {
         _ commentID: CommentID, on postID: PostID, _ request: UpdateCommentRequest, viewer: AccountRecord
     ) async throws -> Comment {
         var record = try await ownComment(commentID, on: postID, viewer: viewer)
+        if try await isSealed(try await get(postID, viewer: viewer)) {
+            throw SpotterError.invalid(
+                "text", "A comment in an encrypted group is not edited; delete it and write another.")
+        }
         record.text = try Self.commentText(request.text)
         let now = clock.now
         record.editedAt = now
@@ -332,13 +375,20 @@ public struct PostService: Sendable {
         else {
             throw SpotterError.forbidden("Only the comment's author or the post's author can delete it.")
         }
-        try await storage.posts.tombstoneComment(commentID, at: clock.now)
+        if try await isSealed(post) {
+            try await storage.write {
+                try await storage.posts.tombstoneComment(commentID, at: clock.now)
+                try await storage.e2e.eraseSealed(comment: commentID)  // a tombstone keeps no ciphertext
+            }
+        } else {
+            try await storage.posts.tombstoneComment(commentID, at: clock.now)
+        }
         await events?.publish(.commentsChanged(postID))
     }
 
     // MARK: Helpers
 
-    private func view(_ id: PostID, viewer: AccountRecord) async throws -> Post {
+    func view(_ id: PostID, viewer: AccountRecord) async throws -> Post {
         guard let post = try await storage.posts.post(id, viewer: viewer.id) else {
             throw SpotterError.notFound("No such post.")
         }
@@ -374,7 +424,7 @@ public struct PostService: Sendable {
         return try await social.isVisible(person, to: viewer)
     }
 
-    private func checkNewAccountLimit(_ author: AccountRecord, now: Date) async throws {
+    func checkNewAccountLimit(_ author: AccountRecord, now: Date) async throws {
         // 0 turns the rule off; compared as an age it wouldn't, as a stored time may be rounded past `now`.
         guard configuration.newAccountAge > 0, now.timeIntervalSince(author.createdAt) < configuration.newAccountAge
         else { return }

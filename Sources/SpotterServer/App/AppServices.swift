@@ -30,6 +30,10 @@ struct AppServices {
     let relay: NostrRelayService
     /// Rung when an upload is completed, so the processing loop starts on it at once.
     let mediaWake: MediaWake
+    /// Encrypted groups: people's devices, each group's chain and keys, and their encrypted photos.
+    let devices: E2EDeviceService
+    let encryptedGroups: E2EGroupService
+    let sealedBlobs: E2EBlobService
 
     init(
         configuration: AppConfiguration, storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)?,
@@ -68,6 +72,9 @@ struct AppServices {
             storage: storage, clock: clock, events: events, siteURL: configuration.siteURL, notifier: notifier,
             mediaLinks: links)
         children = ChildProfileService(storage: storage, clock: clock, mediaLinks: links)
+        devices = E2EDeviceService(storage: storage, clock: clock)
+        encryptedGroups = E2EGroupService(storage: storage, clock: clock, events: events)
+        sealedBlobs = E2EBlobService(storage: storage, blobs: blobs, clock: clock, logger: logger)
         feeds = FeedService(storage: storage, clock: clock, links: links)
         progress = ProgressService(storage: storage, clock: clock)
         posts = PostService(

@@ -79,7 +79,8 @@ public func buildApplication(
     if configuration.media.runsProcessing {
         app.addServices(
             MediaProcessingService(
-                media: services.media, wake: services.mediaWake, pollInterval: configuration.media.pollInterval,
+                media: services.media, sealedBlobs: services.sealedBlobs, wake: services.mediaWake,
+                pollInterval: configuration.media.pollInterval,
                 sweepInterval: configuration.media.sweepInterval, ready: databaseReady, logger: logger))
     }
     if configuration.runsMaintenance {
@@ -156,6 +157,13 @@ func buildRouter(
     signedIn.addRoutes(users.restrictionEndpoints, atPath: "me")
     signedIn.addRoutes(groups.mine, atPath: "me")
     signedIn.addRoutes(ChildrenController(children: services.children).endpoints, atPath: "me")
+    let e2e = E2EController(
+        devices: services.devices, groups: services.encryptedGroups, blobs: services.sealedBlobs,
+        posts: services.posts)
+    signedIn.addRoutes(e2e.meEndpoints, atPath: "me")
+    signedIn.addRoutes(e2e.chainEndpoints, atPath: "device-chains")
+    signedIn.addRoutes(e2e.groupEndpoints, atPath: "groups")
+    signedIn.addRoutes(e2e.postEndpoints, atPath: "posts")
     signedIn.addRoutes(groups.signedInEndpoints, atPath: "groups")
     signedIn.addRoutes(users.signedInEndpoints, atPath: "users")
     signedIn.addRoutes(posts.signedInEndpoints, atPath: "posts")

@@ -3,12 +3,15 @@ import ServiceLifecycle
 import SpotterCore
 import Synchronization
 
-/// Processes uploaded photos as they are completed, and sweeps what nobody uses, on every node.
+/// Processes uploaded photos as they are completed, and sweeps what nobody uses (encrypted groups' blobs too), on
+/// every node.
 ///
 /// A completed upload wakes it at once (`MediaWake`); a poll catches what another node queued or a crashed node
 /// left leased. Processing runs in this service's tasks, never in a request's: a request only queues the photo.
 struct MediaProcessingService: Service {
     let media: MediaService
+    /// Encrypted groups' blobs, swept with the photos.
+    let sealedBlobs: E2EBlobService
     let wake: MediaWake
     let pollInterval: Duration
     let sweepInterval: Duration
@@ -24,7 +27,7 @@ struct MediaProcessingService: Service {
             if ContinuousClock.now - lastSweep >= sweepInterval {
                 lastSweep = .now
                 do {
-                    let removed = try await media.sweep()
+                    let removed = try await media.sweep() + sealedBlobs.sweep()
                     if removed > 0 { logger.info("unused photos removed", metadata: ["count": "\(removed)"]) }
                 } catch {
                     logger.warning("photo sweep failed; the next one retries", metadata: ["error": "\(error)"])

@@ -28,9 +28,14 @@ extension APIClient {
     /// Step two: the bytes, straight to the store with exactly the signed method and headers. The local store
     /// is this app (reached through the test client); an S3 store is reached over the network.
     func send(_ data: Data, to upload: MediaUpload, headers extra: [String: String] = [:]) async throws -> Int {
-        let url = try #require(URL(string: upload.uploadURL))
         var headers = upload.uploadHeaders
         for (name, value) in extra { headers[name] = value }
+        return try await send(data, to: upload.uploadURL, headers: headers)
+    }
+
+    /// The bytes to a presigned upload URL (a photo's, an encrypted blob's) with exactly its headers.
+    func send(_ data: Data, to uploadURL: String, headers: [String: String]) async throws -> Int {
+        let url = try #require(URL(string: uploadURL))
         if url.path.hasPrefix("/blobs/") {
             var fields = HTTPFields()
             for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
@@ -39,7 +44,7 @@ extension APIClient {
                 uri: target, method: .put, headers: fields, body: ByteBuffer(data: data))
             return Int(response.status.code)
         }
-        var request = HTTPClientRequest(url: upload.uploadURL)
+        var request = HTTPClientRequest(url: uploadURL)
         request.method = .PUT
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(data: data))
