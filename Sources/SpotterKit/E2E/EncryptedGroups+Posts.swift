@@ -163,9 +163,8 @@ extension EncryptedGroups {
     public func delete(_ post: Post) async throws {
         guard let groupID = post.group?.id else { throw EncryptedGroupsError.cannotOpen("post \(post.id): no group") }
         let identity = try await liveIdentity().identity
-        let body = try Self.tombstoneEncoder.encode(
-            Tombstone(group: UUIDText.format(groupID.rawValue), item: UUIDText.format(post.id.rawValue), at: at))
-        let statement = try SignedStatement(signing: body, by: identity.deviceID, with: identity.keys.signing)
+        let statement = try Tombstone(group: groupID.rawValue, item: post.id.rawValue, at: at).signed(
+            by: identity.signer)
         try await client.tombstone(post.id, statement.wire)
         if let media = openedPosts[post.id]?.media {
             for item in media {
@@ -233,18 +232,4 @@ extension EncryptedGroups {
 
     static let bodyEncoder = WireJSON.encoder()
     static let bodyDecoder = WireJSON.decoder()
-    static var tombstoneEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    /// A signed tombstone's body: `{"at":…,"group":…,"item":…,"kind":"delete","v":1}`.
-    struct Tombstone: Encodable {
-        var v = 1
-        var kind = "delete"
-        var group: String
-        var item: String
-        var at: Int64
-    }
 }

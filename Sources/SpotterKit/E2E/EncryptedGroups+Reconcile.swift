@@ -134,7 +134,7 @@ extension EncryptedGroups {
         var members: [UserID: SpotterModels.GroupRole] = [:]
         var cursor: String?
         repeat {
-            let page = try await client.groupMembers(group, cursor: cursor, limit: 100)
+            let page = try await client.groupMembers(group, cursor: cursor, limit: 50)
             for member in page.items { members[member.person.id] = member.role }
             cursor = page.nextCursor
         } while cursor != nil

@@ -58,6 +58,31 @@ struct EncryptedGroupsLiveTests {
         return (ana, ben, family)
     }
 
+    /// A live server on a port of its own (its presigned upload links carry it; one on port 0 would not know
+    /// its port), with the local blob store in a fresh folder.
+    static func withServer(
+        on backend: StorageBackend, _ body: @Sendable @escaping (URL, ManualClock) async throws -> Void
+    ) async throws {
+        let port = try await LiveServer.freePort()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-kit-e2e-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let clock = ManualClock(Date())
+        try await backend.withIsolatedStorage { storage in
+            let server = try await LiveServer.start(storage: storage, port: port, clock: clock) {
+                $0.dataDirectory = data.path
+            }
+            do {
+                try await body(URL(string: "http://127.0.0.1:\(port)")!, clock)
+            } catch {
+                server.cancel()
+                _ = await server.result
+                throw error
+            }
+            server.cancel()
+            _ = await server.result
+        }
+    }
+
     /// Bytes that stand for a photo: more than one 64 KiB chunk.
     static let photo = Data((0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
@@ -65,7 +90,7 @@ struct EncryptedGroupsLiveTests {
         "Ben's photo and caption for a child open on Ana's device; the server keeps only ciphertext",
         arguments: StorageBackend.available)
     func postAndOpen(backend: StorageBackend) async throws {
-        try await LiveServer.run(on: backend) { url, clock in
+        try await Self.withServer(on: backend) { url, clock in
             // Given Ana's encrypted family group, which Ben joined by invitation and Ana's device added
             let (ana, ben, family) = try await Self.family(url, clock)
             #expect(family.encrypted && family.access == .private)
@@ -135,8 +160,11 @@ struct EncryptedGroupsLiveTests {
             let after = try await ana.groups.post(text: "After", to: family.id)
             #expect(after.sealed?.epoch == 1)
 
-            // Then the server no longer shows Ben the post, the chain, nor new keys
+            // Then the server no longer shows Ben the post, the group's posts, its chain, nor new keys
             await #expect(throws: SpotterClientError.self) { try await ben.client.post(after.id) }
+            await #expect(throws: SpotterClientError.self) { try await ben.client.groupPosts(family.id) }
+            await #expect(throws: SpotterClientError.self) { try await ben.client.groupChain(of: family.id) }
+            await #expect(throws: SpotterClientError.self) { try await ben.client.e2eState(of: family.id) }
             await #expect(throws: (any Error).self) { _ = try await ben.groups.epochKeys(family.id, refresh: true) }
             // And even handed the post, his device cannot open it with any key it ever held
             await #expect(throws: (any Error).self) { try await ben.groups.open(after) }
