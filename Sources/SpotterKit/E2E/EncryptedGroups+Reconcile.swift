@@ -8,6 +8,9 @@ public struct ReconcileReport: Sendable, Equatable {
     public var added: [UserID] = []
     /// People the server no longer counts whom this device removed from the chain.
     public var removed: [UserID] = []
+    /// Members whose role this device brought in line with the server's (an admin made or unmade there, or
+    /// the group handed over).
+    public var roleChanged: [UserID] = []
     /// The epoch this device made, if it made one.
     public var newEpoch: Int?
     /// Keys wrapped to my own devices that lacked them.
@@ -45,8 +48,17 @@ extension EncryptedGroups {
     }
 
     /// Brings the group's chain and keys in line with the server's membership, as far as this device may.
+    /// When another device changed the chain first (409), reads everything again and tries once more.
     @discardableResult
     public func reconcile(_ groupID: GroupID) async throws -> ReconcileReport {
+        do {
+            return try await reconcileOnce(groupID)
+        } catch let error as SpotterClientError where error.status == 409 {
+            return try await reconcileOnce(groupID)
+        }
+    }
+
+    private func reconcileOnce(_ groupID: GroupID) async throws -> ReconcileReport {
         let identity = try await liveIdentity().identity
         let state = try await client.e2eState(of: groupID)
         var read = try await readGroup(groupID)
@@ -90,6 +102,9 @@ extension EncryptedGroups {
             try append(.remove(user: member.userID))
             report.removed.append(user)
         }
+        if read.group.role(of: identity.userID.rawValue) == .owner {
+            try roleChanges(read.group, serverMembers: serverMembers, report: &report).forEach(append)
+        }
         let rotate = state.rotationDue || !report.removed.isEmpty
         guard !statements.isEmpty || rotate else { return read }
 
@@ -127,6 +142,30 @@ extension EncryptedGroups {
             if !keys.isEmpty { try await client.addEpochKeys(E2EEpochKeys(keys: keys), in: groupID) }
         }
         return GroupRead(group: after, statements: read.statements + statements, chains: chains)
+    }
+
+    /// The owner's `role` statements that bring the chain's roles in line with the server's: admins made or
+    /// unmade there, and a hand-over last (after it this device no longer signs as the owner).
+    private func roleChanges(
+        _ group: VerifiedGroup, serverMembers: [UserID: SpotterModels.GroupRole], report: inout ReconcileReport
+    ) -> [StatementKind] {
+        var changes: [StatementKind] = []
+        var handOver: StatementKind?
+        for member in group.members where member.role != .owner {
+            let user = UserID(rawValue: member.userID)
+            switch serverMembers[user] {
+            case .owner?:
+                handOver = .role(user: member.userID, role: .owner)
+            case .admin? where member.role != .admin:
+                changes.append(.role(user: member.userID, role: .admin))
+            case .member? where member.role != .member:
+                changes.append(.role(user: member.userID, role: .member))
+            default:
+                continue
+            }
+            report.roleChanged.append(user)
+        }
+        return changes + (handOver.map { [$0] } ?? [])
     }
 
     /// Who the server counts as members, with their roles there.

@@ -241,4 +241,45 @@ struct EncryptedGroupsLiveTests {
             #expect(try await fresh.groups.myDevices().count == 3)
         }
     }
+
+    @Test(
+        "without history a new member gets only the current epoch; an admin made on the server adds from his device",
+        arguments: StorageBackend.available)
+    func noHistoryAndAdmins(backend: StorageBackend) async throws {
+        try await LiveServer.run(on: backend) { url, clock in
+            // Given Ana's group without history, a post in epoch 0, and epoch 1 made when her laptop was lost
+            let ana = try await Device.signUp("ana", url, clock: clock)
+            let group = try await ana.groups.createGroup(name: "Training partners", history: false)
+            let early = try await ana.groups.post(text: "Early days", to: group.id)
+            let laptop = try await Device.signIn("ana", url, clock: clock)
+            try await ana.groups.approveDevice(try await laptop.groups.requestDevice(name: "laptop"))
+            try await ana.groups.revokeDevice(try await laptop.groups.identity().deviceID)
+            #expect(try await ana.groups.reconcile(group.id).newEpoch == 1)
+
+            // When Ben joins and Ana's device adds him
+            let ben = try await Device.signUp("ben", url, clock: clock)
+            _ = try await ana.client.createInvitation(to: group.id, CreateInvitationRequest(username: "ben"))
+            _ = try await ben.client.joinGroup(group.id)
+            #expect(try await ana.groups.reconcile(group.id).added == [try await ben.id])
+
+            // Then he opens what is posted now, but not what was posted before he came
+            let now = try await ana.groups.post(text: "Welcome, Ben", to: group.id)
+            #expect(try await ben.groups.open(try await ben.client.post(now.id)).text == "Welcome, Ben")
+            await #expect(throws: EncryptedGroupsError.noKey(epoch: 0)) {
+                try await ben.groups.open(try await ben.client.post(early.id))
+            }
+
+            // When Ana makes him an admin on the server, her device signs it into the chain
+            try await ana.client.setRole(.admin, of: try await ben.id, in: group.id)
+            #expect(try await ana.groups.reconcile(group.id).roleChanged == [try await ben.id])
+
+            // Then Ben's device adds Carl, who came by invitation, and Carl reads the current epoch
+            let carl = try await Device.signUp("carl", url, clock: clock)
+            _ = try await ben.client.createInvitation(to: group.id, CreateInvitationRequest(username: "carl"))
+            _ = try await carl.client.joinGroup(group.id)
+            #expect(try await ben.groups.reconcile(group.id).added == [try await carl.id])
+            #expect(try await carl.groups.open(try await carl.client.post(now.id)).text == "Welcome, Ben")
+            #expect(try await carl.groups.safetyNumbers(group.id).count == 3)
+        }
+    }
 }
