@@ -20,7 +20,7 @@ extension EncryptedGroups {
         let user = try await me()
         guard try await readDeviceChain(of: user) == nil else { throw EncryptedGroupsError.alreadyHasDevices }
         let identity = DeviceIdentity(userID: user, deviceID: UUIDv7.make(), name: name, keys: DeviceKeys())
-        try await store.save(identity)
+        try await save(identity)
         let statement = try identity.signer.sign(
             .addDevice(identity.registration), on: .device(user: user.rawValue), after: nil, at: at)
         try await client.appendDeviceStatement(statement.wire)
@@ -33,7 +33,7 @@ extension EncryptedGroups {
         let user = try await me()
         if let identity = try await store.load(for: user) { return identity.registration }
         let identity = DeviceIdentity(userID: user, deviceID: UUIDv7.make(), name: name, keys: DeviceKeys())
-        try await store.save(identity)
+        try await save(identity)
         return identity.registration
     }
 
@@ -106,7 +106,7 @@ extension EncryptedGroups {
             })
         else { throw EncryptedGroupsError.recoveryKeyNotInChain }
         let identity = DeviceIdentity(userID: user, deviceID: UUIDv7.make(), name: deviceName, keys: DeviceKeys())
-        try await store.save(identity)
+        try await save(identity)
         let statement = try StatementSigner(deviceID: recovery.id, key: recoveryKeys.signing).sign(
             .addDevice(identity.registration), on: .device(user: user.rawValue), after: read.last, at: at)
         try await client.appendDeviceStatement(statement.wire)

@@ -85,7 +85,6 @@ extension EncryptedGroups {
     /// A photo's bytes: downloaded, then opened chunk by chunk with the streaming decryptor, refused whole if
     /// any chunk fails.
     public func photo(blobID: UUID, key: String, in groupID: GroupID) async throws -> Data {
-        if let data = openedPhotos[blobID] { return data }
         guard let raw = Base64URL.strict(key), let contentKey = try? ContentKey(rawValue: raw) else {
             throw EncryptedGroupsError.malformed("a photo's key")
         }
@@ -105,7 +104,6 @@ extension EncryptedGroups {
         } catch {
             throw EncryptedGroupsError.cannotOpen("photo \(UUIDText.format(blobID)): \(error)")
         }
-        openedPhotos[blobID] = output
         return output
     }
 
@@ -131,14 +129,14 @@ extension EncryptedGroups {
             epochKey: epochKey)
         let comment = try await client.addComment(
             CreateCommentRequest(text: "", sealed: sealed, id: commentID), on: post.id)
-        openedComments[comment.id] = body
+        openedComments[comment.id] = (post.id, body)
         postGroups[post.id] = groupID
         return comment
     }
 
     /// A sealed comment's text.
     public func open(_ comment: Comment) async throws -> SealedCommentBody {
-        if let body = openedComments[comment.id] { return body }
+        if let opened = openedComments[comment.id] { return opened.body }
         guard let sealed = comment.sealed else { throw EncryptedGroupsError.cannotOpen("comment \(comment.id)") }
         let groupID: GroupID
         if let known = postGroups[comment.postID] {
@@ -154,7 +152,7 @@ extension EncryptedGroups {
         guard let body = try? Self.bodyDecoder.decode(SealedCommentBody.self, from: json) else {
             throw EncryptedGroupsError.cannotOpen("comment \(comment.id): not a version 1 comment body")
         }
-        openedComments[comment.id] = body
+        openedComments[comment.id] = (comment.postID, body)
         return body
     }
 
@@ -166,16 +164,8 @@ extension EncryptedGroups {
         let statement = try Tombstone(group: groupID.rawValue, item: post.id.rawValue, at: at).signed(
             by: identity.signer)
         try await client.tombstone(post.id, statement.wire)
-        if let media = openedPosts[post.id]?.media {
-            for item in media {
-                openedPhotos[item.blobID] = nil
-                if let thumbnail = item.thumbnailBlobID { openedPhotos[thumbnail] = nil }
-            }
-        }
-        for blob in post.sealed?.blobIDs ?? [] { openedPhotos[blob] = nil }
         openedPosts[post.id] = nil
-        // Its comments' plaintext: this device does not keep which comment is whose, so all of them go.
-        openedComments = [:]
+        openedComments = openedComments.filter { $0.value.post != post.id }
     }
 
     /// Whether this device still holds the plaintext of a post (for tests and for a screen's cache).
@@ -184,15 +174,23 @@ extension EncryptedGroups {
     // MARK: Sealing
 
     /// The group's current epoch and its key, after verifying the group's chain names me a member.
+    ///
+    /// While a rotation is due (someone left, or a device was revoked) the current key is held by a device
+    /// that should no longer read: an admin's device makes the next epoch first (`reconcile`); anyone else's
+    /// refuses with `rotationDue` until an admin's device has.
     private func currentEpoch(_ groupID: GroupID) async throws -> (Int, EpochKey) {
         let identity = try await identity()
+        var state = try await client.e2eState(of: groupID)
+        if state.rotationDue {
+            try await reconcile(groupID)
+            state = try await client.e2eState(of: groupID)
+            guard !state.rotationDue else { throw EncryptedGroupsError.rotationDue(groupID) }
+        }
         let read = try await readGroup(groupID)
         guard read.group.role(of: identity.userID.rawValue) != nil else {
             throw EncryptedGroupsError.notAMember(identity.userID)
         }
-        guard let epoch = try await client.e2eState(of: groupID).epoch else {
-            throw EncryptedGroupsError.notEncrypted(groupID)
-        }
+        guard let epoch = state.epoch else { throw EncryptedGroupsError.notEncrypted(groupID) }
         return (epoch, try await epochKey(groupID, epoch: epoch))
     }
 

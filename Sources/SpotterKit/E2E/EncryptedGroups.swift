@@ -27,11 +27,13 @@ public actor EncryptedGroups {
     var seen = SeenChains()
     var epochKeyCache: [GroupID: [Int: EpochKey]] = [:]
     var openedPosts: [PostID: SealedPostBody] = [:]
-    var openedComments: [CommentID: SealedCommentBody] = [:]
-    var openedPhotos: [UUID: Data] = [:]
+    /// Opened comments, with the post each is on (so a deleted post's go with it). Photos are not kept: they
+    /// are large, and an app caches what it shows.
+    var openedComments: [CommentID: (post: PostID, body: SealedCommentBody)] = [:]
     /// Which group a post this device has seen belongs to, to open its comments.
     var postGroups: [PostID: GroupID] = [:]
     private var userID: UserID?
+    private var cachedIdentity: DeviceIdentity?
 
     public init(
         client: SpotterClient, store: any DeviceKeyStore, now: @escaping @Sendable () -> Date = { Date() }
@@ -51,8 +53,16 @@ public actor EncryptedGroups {
 
     /// This device's identity for the person signed in.
     public func identity() async throws -> DeviceIdentity {
+        if let cachedIdentity { return cachedIdentity }
         guard let identity = try await store.load(for: try await me()) else { throw EncryptedGroupsError.notRegistered }
+        cachedIdentity = identity
         return identity
+    }
+
+    /// Keeps this device's new identity in the store, and uses it from now on.
+    func save(_ identity: DeviceIdentity) async throws {
+        try await store.save(identity)
+        cachedIdentity = identity
     }
 
     /// Seconds since 1970, as statements carry them.

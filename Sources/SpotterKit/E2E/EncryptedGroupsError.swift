@@ -26,6 +26,9 @@ public enum EncryptedGroupsError: Error, Sendable, Equatable, CustomStringConver
     case notAnAdmin
     /// The group has no keys yet, or is not encrypted.
     case notEncrypted(GroupID)
+    /// Someone who held the current key should no longer read (a member gone, a device revoked) and only an
+    /// admin's or the owner's device can make the next epoch: nothing is sealed with the current one meanwhile.
+    case rotationDue(GroupID)
     /// This device holds no key for that epoch (not yet shared with it, or made after it lost access).
     case noKey(epoch: Int)
     /// The recovery kit's keys are not the live recovery device of the chain.
@@ -47,6 +50,7 @@ public enum EncryptedGroupsError: Error, Sendable, Equatable, CustomStringConver
         case .notAMember(let user): "\(user) is not a member by the group's chain"
         case .notAnAdmin: "only an admin's or the owner's device may do this"
         case .notEncrypted(let group): "group \(group) has no keys"
+        case .rotationDue(let group): "group \(group) waits for an admin's device to make a new key"
         case .noKey(let epoch): "this device holds no key for epoch \(epoch)"
         case .recoveryKeyNotInChain: "the recovery words do not open this account's recovery key"
         case .cannotOpen(let what): "cannot open \(what)"

@@ -202,8 +202,12 @@ struct EncryptedGroupsLiveTests {
             // When the laptop is lost and her phone revokes it
             try await ana.groups.revokeDevice(request.id)
 
-            // Then rotation is due, and her phone's reconcile makes the next epoch
+            // Then rotation is due, and Ben's device (no admin) seals nothing with the key the laptop holds
             #expect(try await ana.client.e2eState(of: family.id).rotationDue)
+            await #expect(throws: EncryptedGroupsError.rotationDue(family.id)) {
+                try await ben.groups.post(text: "Too soon", to: family.id)
+            }
+            // And her phone's reconcile makes the next epoch
             let report = try await ana.groups.reconcile(family.id)
             #expect(report.newEpoch == 1 && report.removed.isEmpty)
 
