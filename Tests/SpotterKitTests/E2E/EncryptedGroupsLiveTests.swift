@@ -192,12 +192,14 @@ struct EncryptedGroupsLiveTests {
         try await LiveServer.run(on: backend) { url, clock in
             // Given the family, and Ana's laptop approved by her phone
             let (ana, ben, family) = try await Self.family(url, clock)
+            let anasNumber = try #require(try await ben.groups.safetyNumbers(family.id)[try await ana.id])
             let laptop = try await Device.signIn("ana", url, clock: clock)
             let request = try await laptop.groups.requestDevice(name: "Ana's laptop")
             try await ana.groups.approveDevice(request)
             let before = try await ben.groups.post(text: "Before", to: family.id)
             #expect(try await laptop.groups.open(try await laptop.client.post(before.id)).text == "Before")
-            #expect(try await ben.groups.safetyNumbers(family.id)[try await ana.id] != nil)
+            // And Ben's device sees her safety number change with the new device
+            #expect(try await ben.groups.safetyNumbers(family.id)[try await ana.id] != anasNumber)
 
             // When the laptop is lost and her phone revokes it
             try await ana.groups.revokeDevice(request.id)
