@@ -127,13 +127,13 @@ extension EncryptedGroups {
         // Older epochs for the people added: all of them when the group keeps history, else the current one
         // unless a new one was just made for them.
         if !report.added.isEmpty {
-            let held = try await epochKeys(groupID)
+            let held = try await epochKeys(groupID, refresh: true)
             let epochs = after.history ? Array(0...current) : rotate ? [] : [current]
             var keys: [E2EEpochKey] = []
             for user in report.added {
                 let devices = try recipients.devices(of: user).map(\.id)
                 for epoch in epochs {
-                    guard let key = held[epoch] else { throw EncryptedGroupsError.noKey(epoch: epoch) }
+                    guard let key = held[epoch] else { continue }  // the statements are in: share what I hold
                     keys += try recipients.wrap(key, epoch: epoch, to: devices).map {
                         E2EEpochKey(deviceID: $0.deviceID, epoch: epoch, key: $0.key)
                     }
