@@ -17,7 +17,7 @@ public struct KeychainDeviceKeyStore: DeviceKeyStore, CustomStringConvertible {
 
     public var description: String { "KeychainDeviceKeyStore(\(service))" }
 
-    private func query(for user: UserID) -> [String: Any] {
+    private func baseQuery(for user: UserID) -> [String: Any] {
         [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
             kSecAttrAccount as String: user.description, kSecAttrSynchronizable as String: false,
@@ -25,7 +25,7 @@ public struct KeychainDeviceKeyStore: DeviceKeyStore, CustomStringConvertible {
     }
 
     public func load(for user: UserID) throws -> DeviceIdentity? {
-        var query = query(for: user)
+        var query = baseQuery(for: user)
         query[kSecReturnData as String] = true
         query[kSecMatchLimit as String] = kSecMatchLimitOne
         var item: CFTypeRef?
@@ -42,7 +42,7 @@ public struct KeychainDeviceKeyStore: DeviceKeyStore, CustomStringConvertible {
 
     public func save(_ identity: DeviceIdentity) throws {
         try delete(for: identity.userID)
-        var item = query(for: identity.userID)
+        var item = baseQuery(for: identity.userID)
         do {
             item[kSecValueData as String] = try JSONEncoder().encode(StoredDeviceIdentity(identity))
         } catch {
@@ -54,7 +54,7 @@ public struct KeychainDeviceKeyStore: DeviceKeyStore, CustomStringConvertible {
     }
 
     public func delete(for user: UserID) throws {
-        let status = SecItemDelete(query(for: user) as CFDictionary)
+        let status = SecItemDelete(baseQuery(for: user) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw DeviceKeyStoreError.system("Keychain status \(status)")
         }
