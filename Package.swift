@@ -171,6 +171,7 @@ let package = Package(
                 "SpotterServer",
                 "SpotterKit",
                 "SpotterCore",
+                "SpotterE2E",
                 "SpotterImaging",
                 "SpotterModels",
                 "SpotterNostr",

@@ -11,7 +11,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure Spotter against the configured database.",
         subcommands: [
             Feeds.self, HTTPPlan.self, SQLiteWrites.self, Fanout.self, RealtimeUsers.self, NotificationUsers.self,
-            Notifications.self, HTTPFloor.self, PhotoProcessing.self, Relay.self,
+            Notifications.self, HTTPFloor.self, PhotoProcessing.self, Relay.self, E2E.self,
         ])
 }
 

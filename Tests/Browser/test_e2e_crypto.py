@@ -15,6 +15,7 @@ import json
 import os
 import pathlib
 import unittest
+import time
 import uuid
 
 import mnemonic
@@ -31,6 +32,9 @@ from browser_support import BrowserStory, browser
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RFC_VECTORS = ROOT / "Tests/Vectors/rfc9180-a3-1.json"
 SPOTTER_VECTORS = ROOT / "Tests/Vectors/spotter-e2e-v1.json"
+# What the browser made, for SpotterE2E's tests to open (`BrowserVectorTests`); rewritten with
+# SPOTTER_E2E_WRITE_BROWSER_VECTORS=1.
+BROWSER_VECTORS = ROOT / "Tests/Vectors/e2e-browser-v1.json"
 SUITE = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES128_GCM)
 
 # Runs `body` as an async function of (E = window.SpotterE2E, args); answers {ok: value} or {error: "Name: message"}.
@@ -663,6 +667,56 @@ class E2ECryptoStory(BrowserStory):
                       recovery, words)
         self.check_equal(got["secret"], recovery["entropy"], "Swift's recovery words give its 32 bytes")
         self.check_equal(got["kit"], json.loads(recovery["kit_plaintext"]), "Swift's recovery kit opens")
+
+    def test_browser_vectors_for_swift(self):
+        """Everything the browser makes that a Swift client must open, made here with fresh keys: an epoch key
+        wrapped to a recipient Python holds, a content key, a sealed post, a 150,000-byte blob, a device chain, a
+        group chain, a safety number and a recovery kit. Python opens each (the spec, read independently); the
+        file SpotterE2E's BrowserVectorTests opens is written from it when asked."""
+        recipient = ec.generate_private_key(ec.SECP256R1())
+        group, post, user, child = new_id(), new_id(), new_id(), new_id()
+        words = (pathlib.Path(mnemonic.__file__).parent / "wordlist/english.txt").read_text()
+        made = self.js("""var [recipient, group, post, user, child, list, now] = args;
+            var epochKey = E.randomBytes(32), content = E.randomBytes(32), blobKey = E.randomBytes(32);
+            var body = {v: 1, text: "Parkrun with Lou, sealed in the browser", workout: null,
+                        children: [{id: child, name: "Lou"}], media: []};
+            var plain = new Uint8Array(150000);
+            for (var i = 0; i < plain.length; i++) plain[i] = i % 251;
+            var phone = await E.generateDeviceKeys(), laptop = await E.generateDeviceKeys();
+            var phoneID = crypto.randomUUID(), laptopID = crypto.randomUUID();
+            var device = (id, keys, name) => ({id, name, hpke_public: b64(keys.hpke.publicRaw),
+                                               signing_public: b64(keys.signing.publicRaw), recovery: false});
+            var chain = "device:" + user, s0 = await E.signStatement(phone.signing, phoneID,
+                {v: 1, chain, seq: 0, prev: null, at: now, kind: "add_device", device: device(phoneID, phone, "phone")});
+            var s1 = await E.signStatement(phone.signing, phoneID, {v: 1, chain, seq: 1,
+                prev: await E.statementHash(s0), at: now, kind: "add_device", device: device(laptopID, laptop, "laptop")});
+            var g0 = await E.signStatement(laptop.signing, laptopID, {v: 1, chain: "group:" + group, seq: 0,
+                prev: null, at: now, kind: "create", user, history: true});
+            var secret = E.randomBytes(32), kitKeys = await E.generateRecoveryKeys();
+            return {
+              group_id: group, epoch: 3, epoch_key: b64(epochKey),
+              wrapped_epoch_key: b64(await E.wrapEpochKey(unb64(recipient), epochKey, group, 3)),
+              item_id: post, content_key: b64(content),
+              wrapped_content_key: b64(await E.wrapContentKey(epochKey, content, group, 3, post)),
+              post_plaintext: JSON.stringify(body), sealed_post: b64(await E.sealPost(content, group, post, body)),
+              blob_key: b64(blobKey), blob: b64(await E.encryptBlob(blobKey, plain)),
+              user_id: user, device_chain: [s0, s1], live_device_ids: [phoneID, laptopID], group_chain: [g0],
+              safety_number: await E.safetyNumber(user, [phone.signing.publicRaw, laptop.signing.publicRaw]),
+              signing_public_keys: [b64(phone.signing.publicRaw), b64(laptop.signing.publicRaw)],
+              recovery_entropy: b64(secret), recovery_words: (await E.recoveryWords(secret, list)).join(" "),
+              recovery_keys: kitKeys, recovery_kit: b64(await E.sealRecoveryKit(secret, user, kitKeys)),
+            };""", b64(public_raw(recipient)), group, post, user, child, words, int(time.time()))
+        # Python opens what it can with the spec alone: the epoch key (pyhpke), the content key and the post.
+        wrapped = unb64(made["wrapped_epoch_key"])
+        context = SUITE.create_recipient_context(
+            wrapped[:65], KEMKey.from_pyca_cryptography_key(recipient), info=f"spotter-e2e-v1 epoch-key\n{group}\n3".encode())
+        self.check_equal(b64(context.open(wrapped[65:])), made["epoch_key"], "pyhpke opens the browser's epoch key")
+        made["recipient"] = {"hpke_private": b64(recipient.private_numbers().private_value.to_bytes(32, "big")),
+                             "hpke_public": b64(public_raw(recipient))}
+        made["description"] = ("Made by Tests/Browser/test_e2e_crypto.py (test_browser_vectors_for_swift) with "
+                               "e2e.js in Chromium; opened by Tests/SpotterE2ETests/BrowserVectorTests.swift.")
+        if os.environ.get("SPOTTER_E2E_WRITE_BROWSER_VECTORS") == "1":
+            BROWSER_VECTORS.write_text(json.dumps(made, indent=2, sort_keys=True) + "\n")
 
     @classmethod
     def report(cls):
