@@ -24,6 +24,11 @@ extension SpotterClient {
                 authenticated: await isSignedIn))
     }
 
+    /// The groups I asked to join and wait on (`leaveGroup` withdraws a request).
+    public func myGroupRequests() async throws -> Page<Group> {
+        try await call(Call(method: "GET", path: "/api/v1/me/group-requests"))
+    }
+
     /// The groups I belong to, by name.
     public func myGroups() async throws -> Page<Group> {
         try await call(Call(method: "GET", path: "/api/v1/me/groups"))

@@ -237,6 +237,15 @@ struct PostgresGroupStore: GroupStore {
         return result
     }
 
+    func requested(by user: UserID) async throws -> [GroupRecord] {
+        try await groups(
+            """
+            SELECT \(unescaped: Self.columns) FROM group_members m JOIN groups g ON g.id = m.group_id
+            WHERE m.user_id = \(user.rawValue) AND m.standing = 'requested' AND g.deleted_at IS NULL
+            ORDER BY g.name_folded, g.id
+            """)
+    }
+
     func discoverable(matching query: String, limit: Int) async throws -> [GroupRecord] {
         let folded = SearchTerms.folded(query)
         return try await groups(

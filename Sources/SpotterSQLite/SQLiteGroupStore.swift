@@ -245,6 +245,20 @@ struct SQLiteGroupStore: GroupStore {
         }
     }
 
+    func requested(by user: UserID) async throws -> [GroupRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                cached: db,
+                sql: """
+                    SELECT \(Self.columns) FROM group_members m JOIN groups g ON g.id = m.group_id
+                    WHERE m.user_id = ? AND m.standing = 'requested' AND g.deleted_at IS NULL
+                    ORDER BY g.name_folded, g.id
+                    """,
+                arguments: [user.description]
+            ).compactMap(Self.record)
+        }
+    }
+
     func discoverable(matching query: String, limit: Int) async throws -> [GroupRecord] {
         let folded = SearchTerms.folded(query)
         return try await pool.read { db in

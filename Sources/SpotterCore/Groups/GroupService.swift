@@ -114,6 +114,15 @@ public struct GroupService: Sendable {
         return groups
     }
 
+    /// The groups `viewer` asked to join and waits on, by name (withdrawn by leaving).
+    public func requested(by viewer: AccountRecord) async throws -> [Group] {
+        var groups: [Group] = []
+        for group in try await storage.groups.requested(by: viewer.id) {
+            groups.append(try await view(group, standing: .requested))
+        }
+        return groups
+    }
+
     /// Groups anyone may find whose name matches `query`, with `viewer`'s standing in each.
     public func discover(_ query: String, viewer: AccountRecord?, limit: Int = 20) async throws -> [Group] {
         let query = try TextInput.checked(query, field: "q")

@@ -46,6 +46,8 @@ public protocol GroupStore: Sendable {
     func memberRoles(of group: GroupID) async throws -> [UserID: GroupRole]
     /// The groups `user` belongs to, with their roles, by name.
     func groups(of user: UserID) async throws -> [(group: GroupRecord, role: GroupRole)]
+    /// The groups `user` asked to join and waits on, by name.
+    func requested(by user: UserID) async throws -> [GroupRecord]
     /// Groups anyone may find (`open` and `request`) whose name matches `query` (all when empty), by member
     /// count, most first.
     func discoverable(matching query: String, limit: Int) async throws -> [GroupRecord]

@@ -148,6 +148,9 @@ struct GroupsController {
         routes.get("group-invitations") { _, context in
             Page(items: try await groups.invitations(for: try context.requireViewer()), nextCursor: nil)
         }
+        routes.get("group-requests") { _, context in
+            Page(items: try await groups.requested(by: try context.requireViewer()), nextCursor: nil)
+        }
         return routes
     }
 }

@@ -139,4 +139,38 @@ struct GroupLifecycleTests {
             #expect(try await api.call(.get, "/api/v1/me/groups", token: bea).decode(Page<Group>.self).items.isEmpty)
         }
     }
+
+    @Test(
+        "a request to join waits among my requests until an admin answers it or I withdraw it",
+        arguments: StorageBackend.available)
+    func myRequests(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            let team = try await api.createGroup(ana, "Iron Hour", access: .request)
+            let crew = try await api.createGroup(ana, "Dawn Crew", access: .request)
+            let requests = {
+                try await api.call(.get, "/api/v1/me/group-requests", token: bea).decode(Page<Group>.self).items
+            }
+            #expect(try await requests().isEmpty)
+            // Bea asks to join both: they wait among her requests, by name, not among her groups
+            try await api.joinGroup(bea, team)
+            try await api.joinGroup(bea, crew)
+            #expect(try await requests().map(\.name) == ["Dawn Crew", "Iron Hour"])
+            #expect(try await requests().allSatisfy { $0.standing == .requested })
+            #expect(try await api.call(.get, "/api/v1/me/groups", token: bea).decode(Page<Group>.self).items.isEmpty)
+            // Ana lets her into one; she withdraws the other
+            let beaID = try await api.userID("bea", token: ana)
+            _ = try await api.call(.post, "/api/v1/groups/\(team.id)/requests/\(beaID)/approve", token: ana)
+            #expect(try await api.call(.post, "/api/v1/groups/\(crew.id)/leave", token: bea).status == .noContent)
+            #expect(try await requests().isEmpty)
+            #expect(
+                try await api.call(.get, "/api/v1/me/groups", token: bea).decode(Page<Group>.self).items.map(\.name)
+                    == ["Iron Hour"])
+            // Nobody else's requests show: Ana has none
+            #expect(
+                try await api.call(.get, "/api/v1/me/group-requests", token: ana).decode(Page<Group>.self).items.isEmpty
+            )
+        }
+    }
 }

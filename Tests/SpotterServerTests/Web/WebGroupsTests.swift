@@ -259,6 +259,9 @@ struct WebGroupsTests {
                 people.append(person)
             }
             var bea = people[0]
+            // Her groups page lists the request as waiting for an answer
+            let asking = try await bea.get("/groups").text
+            #expect(asking.contains(#"id="my-requests""#) && asking.contains("Waiting for an answer"))
             #expect(try await bea.get("/groups/\(id)").text.contains(#"id="withdraw-form""#))
             // (A request withdrawn and made again is one more request, said as such.)
             #expect(try await bea.post("/groups/\(id)/leave").headers[.location] == "/groups?done=withdrawn")

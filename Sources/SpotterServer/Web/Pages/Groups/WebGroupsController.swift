@@ -20,6 +20,9 @@ struct WebGroupsController {
         let hasMine: Bool
         let invitations: [GroupView]
         let hasInvitations: Bool
+        /// Groups I asked to join, waiting for an admin.
+        let requests: [GroupView]
+        let hasRequests: Bool
         let query: String
         /// The query when there is one, for "No groups found for …".
         let searched: String?
@@ -131,10 +134,12 @@ struct WebGroupsController {
             }
             return invited
         }
+        let requested = try await viewer.asyncMap { try await groups.requested(by: $0) } ?? []
         let found = try await groups.discover(query, viewer: viewer)
         let view = ListView(
             signedIn: viewer != nil, mine: mine.map { GroupView($0, viewer: viewer) }, hasMine: !mine.isEmpty,
-            invitations: invitations ?? [], hasInvitations: !(invitations ?? []).isEmpty, query: query,
+            invitations: invitations ?? [], hasInvitations: !(invitations ?? []).isEmpty,
+            requests: requested.map { GroupView($0, viewer: viewer) }, hasRequests: !requested.isEmpty, query: query,
             searched: query.isEmpty ? nil : query,
             found: found.map { GroupView($0, viewer: viewer) }, nothingFound: found.isEmpty, notice: notice)
         return try await pages.page("groups", title: "Groups", content: view, context: context, nav: .groups)
