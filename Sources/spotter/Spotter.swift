@@ -7,7 +7,7 @@ struct Spotter: AsyncParsableCommand {
         subcommands: [
             Serve.self, Migrate.self, Admin.self, Seed.self, Bench.self, AnalyticsCommand.self,
             Login.self, Feed.self, PostNote.self, LogWorkout.self, Kudos.self, Tail.self, Outbox.self,
-            Avatar.self, NostrCommand.self, Groups.self,
+            Avatar.self, NostrCommand.self, Groups.self, E2ECommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
