@@ -60,7 +60,10 @@ enum LiveServer {
             configuration: configuration, storage: storage, clock: clock, logger: StorageBackend.logger)
         let task = Task { try await app.runService(gracefulShutdownSignals: []) }
         let health = URL(string: "http://127.0.0.1:\(port)/healthz")!
-        for _ in 0..<100 {
+        // A deadline, not a count: a fresh PostgreSQL schema's migrations, with the full suite running beside
+        // them on two cores, took longer than the 5 s that 100 tries of 50 ms gave.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             if (try? await URLSessionTransport().send(HTTPRequestData(method: "GET", url: health)))?.status == 200 {
                 return task
             }
