@@ -66,15 +66,35 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
     )
         async throws -> T
     {
+        try await withIsolatedStorage { storage, _ in try await body(storage) }
+    }
+
+    /// Where an isolated storage keeps its rows, for a test that reads them as an operator would (a dump, the
+    /// file's bytes) rather than through the store.
+    public enum Place: Sendable {
+        /// The SQLite file (its `-wal` and `-shm` beside it).
+        case sqliteFile(String)
+        /// The test server's URL and the schema holding this storage's tables.
+        case postgresSchema(url: String, schema: String)
+    }
+
+    /// Like `withIsolatedStorage`, telling `body` where the rows are.
+    public func withIsolatedStorage<T: Sendable>(
+        _ body: @Sendable (any SpotterStorage, Place) async throws -> T
+    )
+        async throws -> T
+    {
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-test-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let storage = try SQLiteStorage(path: folder.appendingPathComponent("test.sqlite").path)
-            return try await body(storage)
+            let path = folder.appendingPathComponent("test.sqlite").path
+            return try await body(try SQLiteStorage(path: path), .sqliteFile(path))
         case .postgres:
-            return try await Self.withFreshSchema { url, schema in try await body(try Self.node(url, schema)) }
+            return try await Self.withFreshSchema { url, schema in
+                try await body(try Self.node(url, schema), .postgresSchema(url: url, schema: schema))
+            }
         }
     }
 
