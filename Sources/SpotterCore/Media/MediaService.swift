@@ -298,8 +298,7 @@ public struct MediaService: Sendable {
                 .init(
                     isAuthor: false, postDeleted: false, authorSuspended: false, blockedEitherWay: false,
                     followsAuthor: false, authorPrivacy: owner.profile.privacy, visibility: post.visibility))
-        } else {
-            guard let subject = record.avatarOf, record.attachedAt != nil else { return nil }
+        } else if let subject = record.avatarOf, record.attachedAt != nil {
             switch subject {
             case .person: everyone = true
             case .group(let id):
@@ -312,6 +311,8 @@ public struct MediaService: Sendable {
                 guard try await storage.children.find(id) != nil else { return nil }
                 everyone = false
             }
+        } else {
+            everyone = false  // an upload no post or profile took yet: its owner's signed preview only
         }
         guard signed || everyone else { return nil }
         guard let blob = try await blobs.get(record.key(rendition)) else { return nil }

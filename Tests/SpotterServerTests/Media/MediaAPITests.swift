@@ -34,6 +34,13 @@ struct MediaAPITests {
             #expect((media.blurhash?.count ?? 0) >= 6)
             #expect(media.description == "Sunrise over the track")
 
+            // Before any post takes it, its owner's signed preview opens it (the composer shows it), and the plain
+            // path opens it for nobody
+            let preview = try #require(media.previewURL)
+            #expect(preview.contains("signature="))
+            #expect(try await api.fetch(preview).status == .ok)
+            #expect(try await api.fetch(MediaLinks.path(media.id, .small), token: ana).status == .notFound)
+
             // And a post carries it; anyone may fetch a public post's photo, and it has no metadata left
             let post = try await api.post(ana, "Morning session #run", media: [media.id])
             let attachment = try #require(post.media.first)
