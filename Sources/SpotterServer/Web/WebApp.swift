@@ -76,6 +76,7 @@ struct WebApp {
                 posts: services.posts),
             posts: services.posts
         ).addRoutes(to: web)
+        web.addRoutes(WebGroupSafetyController(groups: services.groups, pages: pages).endpoints)
         web.addRoutes(WebGroupMembersController(groups: services.groups, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebGroupSettingsController(
