@@ -103,6 +103,7 @@ class EncryptedGroupStory(BrowserStory):
                        "Ana's browser did not make the group's keys")
         self.assertTrue(ana.find_element(By.ID, "sealed-compose").is_displayed())
         self.shot(ana, "e2e-01-encrypted-group-created")
+        self.check_accessibility(ana, "encrypted group page")
         self.no_script_errors(ana)
 
         # An invitation link for Ben.
@@ -148,6 +149,11 @@ class EncryptedGroupStory(BrowserStory):
         self.wait_long(ben, lambda d: self.image_loaded(d, self.opened_post(d, caption)), "Ben's photo did not open")
         ben.execute_script("arguments[0].scrollIntoView({block: 'start'})", post)
         self.shot(ben, "e2e-05-ben-sees-the-post")
+        self.check_accessibility(ben, "encrypted group page with an opened post (phone)")
+        # Kudos work as for any post.
+        card = post.find_element(By.XPATH, "./ancestor::article")
+        self.press(ben, card.find_element(By.CSS_SELECTOR, "button.kudos"))
+        self.wait(ben, lambda d: card.find_element(By.CSS_SELECTOR, ".kudos-count").text == "1")
         post_id = post.get_attribute("data-post-id")
         ben.get(f"{BASE}/posts/{post_id}")
         form = self.wait_long(ben, lambda d: d.find_element(By.ID, "sealed-comment-form").is_displayed()
@@ -174,6 +180,7 @@ class EncryptedGroupStory(BrowserStory):
         self.wait_long(ana, lambda d: len([n for n in d.find_elements(By.CSS_SELECTOR, ".safety-number.digits")
                                            if len(n.text.split()) == 6]) == 2, "no safety numbers")
         self.shot(ana, "e2e-08-safety-numbers")
+        self.check_accessibility(ana, "safety numbers")
 
         # The control: a plain group's post, which the server keeps readable, is found by the same search.
         control = f"Plain words {self.suffix}"
