@@ -106,14 +106,27 @@ class EncryptedGroupStory(BrowserStory):
         self.check_accessibility(ana, "encrypted group page")
         self.no_script_errors(ana)
 
+        # Settings say this browser is now a device of her account, with her safety number.
+        ana.get(f"{BASE}/settings")
+        self.wait_long(ana, lambda d: "This browser is a device of your account (1 in all)" in self.status(d),
+                       "settings did not show this browser as a device")
+        ana_number = self.status(ana).rsplit(": ", 1)[1].rstrip(".")
+        ana.execute_script("document.getElementById('e2e-device').scrollIntoView({block: 'center'})")
+        self.shot(ana, "e2e-01b-settings-this-browser")
+
         # An invitation link for Ben.
         ana.get(f"{BASE}{group_path}/settings")
         self.press(ana, ana.find_element(By.CSS_SELECTOR, "#link-form button[type=submit]"))
         link = self.wait(ana, lambda d: d.find_element(By.ID, "invitation-link")).get_attribute("value")
         link = link if link.startswith("http") else BASE + link
 
-        # Ben signs up in his own browser and joins; his browser becomes his device and waits for the keys.
+        # Ben signs up in his own browser: settings offer to make it a device, but nothing happens unasked.
         self.sign_up(ben, f"ben_{self.suffix}")
+        ben.get(f"{BASE}/settings")
+        self.wait_long(ben, lambda d: self.status(d) == "This browser has no keys yet.", "Ben's settings")
+        self.assertTrue(ben.find_element(By.ID, "e2e-device-setup").is_displayed())
+
+        # He joins by the link; his browser becomes his device and waits for the keys.
         ben.get(link)
         self.press(ben, self.wait(ben, lambda d: d.find_element(By.CSS_SELECTOR, "#join-by-code button[type=submit]")))
         self.wait(ben, ec.url_contains("done=joined"))
@@ -179,6 +192,7 @@ class EncryptedGroupStory(BrowserStory):
         ana.get(f"{BASE}{group_path}/safety")
         self.wait_long(ana, lambda d: len([n for n in d.find_elements(By.CSS_SELECTOR, ".safety-number.digits")
                                            if len(n.text.split()) == 6]) == 2, "no safety numbers")
+        self.assertIn(ana_number, [n.text for n in ana.find_elements(By.CSS_SELECTOR, ".safety-number.digits")])
         self.shot(ana, "e2e-08-safety-numbers")
         self.check_accessibility(ana, "safety numbers")
 

@@ -18,8 +18,8 @@
     const users = new Set(statements.map((statement) => E.statementBody(statement).user));
     const deviceChains = {};
     for (const user of users) deviceChains[user] = await W.deviceChain(user);
-    const chain = await E.verifyGroupChain(groupId, statements, Object.values(deviceChains).filter(Boolean));
-    return { chain, deviceChains };
+    const verified = await E.verifyGroupChain(groupId, statements, Object.values(deviceChains).filter(Boolean));
+    return { chain: W.remember(`group:${groupId}`, verified), deviceChains };
   }
 
   /// Each live device of `chain` (a verified device chain) gets `epochKey` for `epoch`.
@@ -134,7 +134,15 @@
           throw error;
         }
         const box = document.getElementById("e2e-group");
-        if (box && box.dataset.groupId === groupId) await reconcile(groupId, device, box);
+        if (box && box.dataset.groupId === groupId) {
+          try {
+            await reconcile(groupId, device, box);
+          } catch (error) {
+            // Another admin's device appended first (a 409): start again from where the chain now stands.
+            if (error.status !== 409) throw error;
+            await reconcile(groupId, device, box);
+          }
+        }
         const keys = await fetchKeys(groupId, device);
         const state = await W.api("GET", `/groups/${groupId}/e2e`);
         return { keys, current: state.epoch, device };

@@ -53,19 +53,24 @@
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
-  /// Someone's device chain, verified here; null when they have none yet. A chain shorter than, or not
-  /// extending, the one this browser saw before is refused: the server may hide statements, not take them back.
-  async function deviceChain(user) {
-    const chain = statements((await api("GET", `/device-chains/${user}`)).statements);
-    if (chain.length === 0) return null;
-    const verified = await E.verifyDeviceChain(user, chain);
-    const slot = `spotter-e2e-chain:${user}`;
+  /// Checks a verified chain against the length and head this browser saw before, and remembers it: a chain
+  /// shorter than, or not extending, what was seen is refused (the server may hide statements, not take them
+  /// back). `name` is the chain's (`device:<user>`, `group:<id>`).
+  function remember(name, verified) {
+    const slot = `spotter-e2e-chain:${name}`;
     const remembered = JSON.parse(localStorage.getItem(slot) || "null");
     if (remembered && !E.chainExtends(remembered, verified)) {
-      throw new E.E2EError("This person's device list went back: the server is hiding part of it.");
+      throw new E.E2EError(`The chain ${name} went back: the server is hiding part of it.`);
     }
     localStorage.setItem(slot, JSON.stringify({ length: verified.length, head: verified.head }));
     return verified;
+  }
+
+  /// Someone's device chain, verified here; null when they have none yet.
+  async function deviceChain(user) {
+    const chain = statements((await api("GET", `/device-chains/${user}`)).statements);
+    if (chain.length === 0) return null;
+    return remember(`device:${user}`, await E.verifyDeviceChain(user, chain));
   }
 
   /// This browser's device: `{state: "ready", keys, chain}`, or `{state: "other-devices", chain}` when the
@@ -103,5 +108,7 @@
     if (status) status.textContent = text;
   }
 
-  window.SpotterE2EWeb = Object.freeze({ api, now, uuidv7, device, deviceChain, statements, setStatus, userId });
+  window.SpotterE2EWeb = Object.freeze({
+    api, now, uuidv7, device, deviceChain, statements, remember, setStatus, userId,
+  });
 })();
