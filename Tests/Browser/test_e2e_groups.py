@@ -154,6 +154,9 @@ class EncryptedGroupStory(BrowserStory):
         self.wait_long(ana, lambda d: self.image_loaded(d, self.opened_post(d, caption)), "Ana's photo did not open")
         self.shot(ana, "e2e-04-ana-sees-her-post")
         self.no_script_errors(ana)
+        # Her home feed, marked with the group, opens it too.
+        ana.get(f"{BASE}/")
+        self.wait_long(ana, lambda d: self.opened_post(d, caption), "the home feed did not open the post")
 
         # Ben sees it opened in his browser, photo and all, and comments on it, sealed.
         ben.get(group_url)
