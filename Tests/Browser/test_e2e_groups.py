@@ -166,6 +166,11 @@ class EncryptedGroupStory(BrowserStory):
         ben.execute_script("arguments[0].scrollIntoView({block: 'start'})", post)
         self.shot(ben, "e2e-05-ben-sees-the-post")
         self.check_accessibility(ben, "encrypted group page with an opened post (phone)")
+        # A click swaps the thumbnail for the full photo, decrypted from its own blob.
+        self.press(ben, post.find_element(By.CSS_SELECTOR, "a.photo"))
+        self.wait_long(ben, lambda d: d.execute_script(
+            "return arguments[0].naturalWidth", post.find_element(By.TAG_NAME, "img")) == 900,
+            "the full photo did not open")
         # Kudos work as for any post.
         card = post.find_element(By.XPATH, "./ancestor::article")
         self.press(ben, card.find_element(By.CSS_SELECTOR, "button.kudos"))

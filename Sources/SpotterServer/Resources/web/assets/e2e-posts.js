@@ -175,10 +175,15 @@
         image.height = item.height;
         image.src = await photoURL(groupId, sealed.epoch, epochKey, item.thumbnail_blob_id, item.thumbnail_key);
         link.append(image);
+        // The thumbnail first; a click opens the full photo in its place (a window opened after the await
+        // would be a popup the browser blocks).
+        link.setAttribute("aria-label", "Show the full photo");
         link.addEventListener("click", async (event) => {
           event.preventDefault();
-          window.open(await photoURL(groupId, sealed.epoch, epochKey, item.blob_id, item.key, item.type), "_blank");
-        }, { once: false });
+          if (link.dataset.full) return;
+          link.dataset.full = "true";
+          image.src = await photoURL(groupId, sealed.epoch, epochKey, item.blob_id, item.key, item.type);
+        });
         photos.append(link);
       }
     }
