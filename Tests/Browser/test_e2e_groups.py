@@ -27,7 +27,7 @@ import unittest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 
-from browser_support import BASE, BrowserStory
+from browser_support import BASE, BrowserStory, browser
 
 DATA_DIR = os.environ.get("SPOTTER_DATA_DIR")
 WAIT_LONG = 30
@@ -216,6 +216,40 @@ class EncryptedGroupStory(BrowserStory):
         self.wait(ana, lambda d: control in d.find_element(By.ID, "feed").text)
 
         self.search_the_server(caption, remark, child, control)
+
+        # Ana makes a recovery key in settings: 24 words, shown once.
+        ana.get(f"{BASE}/settings")
+        setup = self.wait_long(ana, lambda d: d.find_element(By.ID, "e2e-recovery-setup").is_displayed()
+                               and d.find_element(By.ID, "e2e-recovery-setup"), "no recovery key offered")
+        self.press(ana, setup)
+        words = self.wait_long(ana, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#e2e-recovery-words li")) == 24
+                               and [li.text for li in d.find_elements(By.CSS_SELECTOR, "#e2e-recovery-words li")],
+                               "no recovery words")
+        ana.execute_script("document.getElementById('e2e-device').scrollIntoView({block: 'center'})")
+        self.shot(ana, "e2e-09-recovery-words")
+        self.no_script_errors(ana)
+
+        # In a new browser she signs in; with the words it becomes her device and reads the family's post.
+        laptop = browser()
+        self.addCleanup(laptop.quit)
+        laptop.get(f"{BASE}/signin")
+        laptop.find_element(By.ID, "login").send_keys(f"ana_{self.suffix}")
+        laptop.find_element(By.ID, "password").send_keys("correct horse battery")
+        self.press(laptop, laptop.find_element(By.CSS_SELECTOR, "form[action^='/signin'] button[type=submit]"))
+        self.wait(laptop, ec.presence_of_element_located((By.CSS_SELECTOR, "body[data-user-id]")))
+        laptop.get(f"{BASE}/settings")
+        self.wait_long(laptop, lambda d: "recovery words" in self.status(d), "no way in with the recovery words")
+        laptop.find_element(By.ID, "e2e-recover-words").send_keys(" ".join(words))
+        self.press(laptop, laptop.find_element(By.CSS_SELECTOR, "#e2e-recover-form button[type=submit]"))
+        self.wait_long(laptop, lambda d: "device of your account (3 in all)" in self.status(d),
+                       "the words did not add this browser")
+        laptop.execute_script("document.getElementById('e2e-device').scrollIntoView({block: 'center'})")
+        self.shot(laptop, "e2e-10-added-with-recovery-words")
+        laptop.get(f"{BASE}/posts/{post_id}")
+        self.wait_long(laptop, lambda d: self.image_loaded(d, self.opened_post(d, caption)),
+                       "the new browser did not open the post")
+        self.shot(laptop, "e2e-11-new-browser-reads-the-post")
+        self.no_script_errors(laptop)
 
         # Ben leaves: Ana's page removes him from the group's chain and makes the next key, for her devices only.
         ben.get(group_url)

@@ -74,7 +74,7 @@ struct WebApp {
             e2e: E2EController(
                 devices: services.devices, groups: services.encryptedGroups, blobs: services.sealedBlobs,
                 posts: services.posts),
-            posts: services.posts
+            posts: services.posts, groups: services.groups
         ).addRoutes(to: web)
         web.addRoutes(WebGroupSafetyController(groups: services.groups, pages: pages).endpoints)
         web.addRoutes(WebGroupMembersController(groups: services.groups, pages: pages, clock: services.clock).endpoints)

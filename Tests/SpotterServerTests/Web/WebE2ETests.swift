@@ -82,6 +82,17 @@ struct WebE2ETests {
             #expect(mine.status == .ok)
             #expect(mine.text.contains(#"class="safety-member" data-user-id=""#))
 
+            // And her encrypted groups are listed for her devices, a plain one and Bea not
+            let plainID = try await WebGroupsTests.createGroup(&ana, "Club", access: "open")
+            let mineList = try await Self.json(&ana, .get, "/e2e/groups")
+            #expect(mineList.text.lowercased().contains(id.lowercased()))
+            #expect(!mineList.text.lowercased().contains(plainID.lowercased()))
+            #expect(try await Self.json(&bea, .get, "/e2e/groups").text == #"{"groups":[]}"#)
+            // And the recovery words' list is a static asset, BIP-39's 2,048 words
+            let words = try await ana.get("/assets/bip39-english.txt")
+            #expect(words.headers[.contentType] == "text/plain; charset=utf-8")
+            #expect(words.text.split(separator: "\n").count == 2048)
+
             // When someone signed out asks
             var stranger = WebBrowser(api)
             let signedOut = try await Self.json(&stranger, .get, "/e2e/groups/\(id)/e2e")

@@ -3,7 +3,7 @@
 // page, the owner's device signs `create` and makes epoch 0; an admin's device reconciles the chain with the
 // server's members: it signs `add` for members the server let in and wraps them the keys, and signs `remove`
 // for members gone, with the next epoch wrapped only to those who stay.
-// Exposes window.SpotterE2EGroup: epochKeys(groupId), verifiedChain(groupId).
+// Exposes window.SpotterE2EGroup: epochKeys(groupId), verifiedChain(groupId), openKeys(groupId, device).
 "use strict";
 
 (function () {
@@ -151,5 +151,5 @@
     return cache.get(groupId);
   }
 
-  window.SpotterE2EGroup = Object.freeze({ epochKeys, verifiedChain });
+  window.SpotterE2EGroup = Object.freeze({ epochKeys, verifiedChain, openKeys: fetchKeys });
 })();

@@ -10,10 +10,16 @@ import SpotterModels
 /// The routes are the API's own (`E2EController`, the same handlers and services), mounted a second time:
 /// `/e2e/me/device-chain`, `/e2e/device-chains/<user>`, `/e2e/groups/<id>/e2e/…`, `/e2e/posts/<id>/tombstone`.
 /// Beside them, the two writes of sealed content: `POST /e2e/posts` and `POST /e2e/posts/<id>/comments`, which
-/// `PostService` takes only sealed for an encrypted group.
+/// `PostService` takes only sealed for an encrypted group; and `GET /e2e/groups`, the ids of the viewer's encrypted
+/// groups, whose keys a device wraps to a new recovery key or reads through one.
 struct WebE2EController {
     let e2e: E2EController
     let posts: PostService
+    let groups: GroupService
+
+    struct EncryptedGroups: ResponseEncodable {
+        let groups: [GroupID]
+    }
 
     func addRoutes(to web: RouterGroup<AppRequestContext>) {
         // Inside the session middleware, so its error pages never reach a script.
@@ -23,6 +29,10 @@ struct WebE2EController {
         routes.addRoutes(e2e.groupEndpoints, atPath: "groups")
         routes.addRoutes(e2e.postEndpoints, atPath: "posts")
         routes.addRoutes(sealedWrites, atPath: "posts")
+        routes.get("groups") { _, context in
+            let mine = try await groups.mine(try context.requireViewer())
+            return EncryptedGroups(groups: mine.filter { $0.encrypted && $0.standing.role != nil }.map(\.id))
+        }
     }
 
     /// Only sealed content passes here: the pages post plain content through their forms.
