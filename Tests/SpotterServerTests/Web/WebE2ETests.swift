@@ -102,6 +102,55 @@ struct WebE2ETests {
         }
     }
 
+    @Test(
+        "sealed content posted through /e2e renders as placeholders carrying what the script opens, never as text",
+        arguments: StorageBackend.available)
+    func sealedPlaceholders(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Ana's encrypted group, keyed by her device as the app's would, and Ana signed in on the web
+            let ana = try await api.e2ePerson("ana")
+            let (group, epoch0, _) = try await api.encryptedGroup("Family", owner: ana)
+            var web = WebBrowser(api)
+            try await web.get("/signin")
+            _ = try await web.post("/signin", [("login", "ana"), ("password", "correct horse battery")])
+            try await web.get("/groups/\(group.id)")
+
+            // When her page's script posts a sealed note and a sealed comment through the session routes
+            let postID = PostID.generate(at: api.clock.now)
+            let (sealed, _) = try sealedContent(
+                "secret words", group: group, postID: postID.rawValue, epoch: 0, key: epoch0)
+            let post = CreatePostRequest(kind: .note, groupID: group.id, sealed: sealed, id: postID)
+            let posted = try await Self.json(&web, .post, "/e2e/posts", Self.text(post))
+            let commentID = CommentID.generate(at: api.clock.now)
+            let (comment, _) = try sealedContent(
+                "kind words", group: group, postID: commentID.rawValue, epoch: 0, key: epoch0)
+            let commented = try await Self.json(
+                &web, .post, "/e2e/posts/\(postID)/comments",
+                Self.text(CreateCommentRequest(text: "", sealed: comment, id: commentID)))
+            #expect(posted.status == .created)
+            #expect(commented.status == .created)
+
+            // Then the group's page shows a locked placeholder with the sealed JSON, the group and the post
+            let page = try await web.get("/groups/\(group.id)").text
+            #expect(page.contains(#"class="sealed-post" data-sealed=""#))
+            #expect(page.contains(sealed.body))
+            #expect(page.contains(#"data-group-id="\#(group.id)" data-post-id="\#(postID)""#))
+            #expect(page.contains("Encrypted post"))
+            // And the post's page a placeholder for the comment, the sealed comment form, and no plain one
+            let detail = try await web.get("/posts/\(postID)").text
+            #expect(detail.contains(#"class="comment-text sealed-comment" data-sealed=""#))
+            #expect(detail.contains(comment.body))
+            #expect(detail.contains(#"id="sealed-comment-form""#))
+            #expect(!detail.contains(#"id="comment-form""#))
+            #expect(!detail.contains("reply-form"))
+            #expect(!page.contains("secret words") && !detail.contains("kind words"))
+        }
+    }
+
+    static func text(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONCoding.encoder.encode(value), as: UTF8.self)
+    }
+
     static func createEncrypted(_ browser: inout WebBrowser, _ name: String) async throws -> String {
         try await browser.get("/groups/new")
         let response = try await browser.post(
