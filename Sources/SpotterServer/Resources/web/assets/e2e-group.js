@@ -56,8 +56,14 @@
     const { chain } = await verifiedChain(groupId);
     const joining = [];
     for (const user of state.awaiting_keys) {
-      const theirs = await W.deviceChain(user);
-      if (theirs) joining.push({ user, chain: theirs }); // no device yet: added when they have one
+      // No device yet: added when they have one. A chain that does not verify: not added, and said so.
+      let theirs = null;
+      try {
+        theirs = await W.deviceChain(user);
+      } catch (error) {
+        console.warn(`Not adding ${user}: their device list does not verify (${error.message}).`);
+      }
+      if (theirs) joining.push({ user, chain: theirs });
     }
     if (joining.length === 0) return 0;
     const statements = [];
@@ -134,18 +140,22 @@
           throw error;
         }
         const box = document.getElementById("e2e-group");
+        let problem = null;
         if (box && box.dataset.groupId === groupId) {
           try {
-            await reconcile(groupId, device, box);
+            await reconcile(groupId, device, box).catch((error) => {
+              // Another admin's device appended first (a 409): start again from where the chain now stands.
+              if (error.status !== 409) throw error;
+              return reconcile(groupId, device, box);
+            });
           } catch (error) {
-            // Another admin's device appended first (a 409): start again from where the chain now stands.
-            if (error.status !== 409) throw error;
-            await reconcile(groupId, device, box);
+            // Reading and posting with the keys this device has goes on; the page says what is left to do.
+            problem = error.message;
           }
         }
         const keys = await fetchKeys(groupId, device);
         const state = await W.api("GET", `/groups/${groupId}/e2e`);
-        return { keys, current: state.epoch, device };
+        return { keys, current: state.epoch, device, problem };
       })());
     }
     return cache.get(groupId);

@@ -266,9 +266,11 @@
         const keys = await G.epochKeys(box.dataset.groupId);
         if (keys.current == null || !keys.keys.has(keys.current)) {
           W.setStatus("Waiting for an admin's device to give this browser the group's keys: " +
-            "it does when an admin opens this group. Open this page again later.");
+            "it does when an admin opens this group. Open this page again later." +
+            (keys.problem ? ` (${keys.problem})` : ""));
         } else {
-          W.setStatus("This browser holds this group's keys.");
+          W.setStatus("This browser holds this group's keys." +
+            (keys.problem ? ` Bringing the group's keys up to date failed: ${keys.problem}` : ""));
           document.getElementById("sealed-compose").hidden = false;
           setUpComposer(box);
         }
