@@ -13,6 +13,10 @@ for it the database is searched table by table: only that row may hold it. A pla
 same way, is found: the search can fail. Browser stories run on SQLite only (scripts/browser-test), so there is
 no PostgreSQL dump to search.
 
+After the search: Ana makes a recovery key in settings and adds a third browser with its 24 words, which opens
+the post; Ben leaves and Ana's page removes him and makes the next key; Ana deletes her post by a signed
+tombstone. axe runs on the encrypted group's page, with an opened post, and on the safety numbers page.
+
 Run through scripts/browser-test, which starts the server and sets SPOTTER_BASE_URL and SPOTTER_DATA_DIR.
 """
 
