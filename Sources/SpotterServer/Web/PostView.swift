@@ -44,6 +44,8 @@ struct PostView {
     let kudosLabel: String
     /// The feed cursor just after this post, for "N new posts" and resuming.
     let cursor: String
+    /// A post of an encrypted group: a placeholder the page's script opens in place (`e2e-posts.js`).
+    let sealed: SealedView?
 
     /// `viewer` is who reads the page (`nil` signed out): their own posts get edit and delete, not kudos, and
     /// weights, distances and older dates read in their units and time zone (`WebDisplay`).
@@ -81,13 +83,34 @@ struct PostView {
             case .group: post.group == nil ? "Group" : nil
             }
         group = post.group.map(GroupLink.init)
-        forChildren = post.children.isEmpty ? nil : "For " + WebFormat.list(post.children.map(\.name))
+        sealed = SealedView(post)
+        // A sealed post names its children inside the sealed body; the script shows them once it opens.
+        forChildren = post.children.isEmpty || sealed != nil ? nil : "For " + WebFormat.list(post.children.map(\.name))
         isOwn = viewer?.id == post.author.id
         edited = post.editedAt != nil
         editedAt = post.editedAt.map(WebFormat.iso)
         commentsLabel = WebFormat.count(post.commentsCount, "comment")
         kudosLabel = WebFormat.count(post.kudosCount, "kudos", plural: "kudos")
         cursor = post.id.description
+    }
+}
+
+/// What a sealed post's placeholder carries for the script: the sealed content as sent, and the ids its keys
+/// are bound to.
+struct SealedView {
+    let json: String
+    let groupID: String
+    let childIDs: String
+
+    init?(_ post: Post) {
+        guard let sealed = post.sealed, let group = post.group else { return nil }
+        json = Self.json(sealed)
+        groupID = group.id.description
+        childIDs = post.children.map(\.id.description).joined(separator: " ")
+    }
+
+    static func json(_ sealed: SealedContent) -> String {
+        String(decoding: (try? JSONEncoder().encode(sealed)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }
 

@@ -66,8 +66,17 @@ struct WebApp {
         web.addRoutes(WebPeopleController(social: services.social, pages: pages).endpoints)
         web.addRoutes(WebGroupJoinController(groups: services.groups, pages: pages).endpoints)
         web.addRoutes(
-            WebGroupsController(groups: services.groups, feeds: services.feeds, pages: pages, clock: services.clock)
-                .endpoints)
+            WebGroupsController(
+                groups: services.groups, feeds: services.feeds, children: services.children, pages: pages,
+                clock: services.clock
+            ).endpoints)
+        WebE2EController(
+            e2e: E2EController(
+                devices: services.devices, groups: services.encryptedGroups, blobs: services.sealedBlobs,
+                posts: services.posts),
+            posts: services.posts, groups: services.groups
+        ).addRoutes(to: web)
+        web.addRoutes(WebGroupSafetyController(groups: services.groups, pages: pages).endpoints)
         web.addRoutes(WebGroupMembersController(groups: services.groups, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(
             WebGroupSettingsController(

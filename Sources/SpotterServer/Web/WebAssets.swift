@@ -51,6 +51,7 @@ struct WebAssets: Sendable {
         case "css": "text/css; charset=utf-8"
         case "js": "text/javascript; charset=utf-8"
         case "svg": "image/svg+xml"
+        case "txt": "text/plain; charset=utf-8"
         case "png": "image/png"
         case "ico": "image/x-icon"
         default: "application/octet-stream"

@@ -17,9 +17,10 @@ struct WebSessionMiddleware: RouterMiddleware {
     let pages: WebPages
 
     /// No script but our own files, no framing, no plugins; `connect-src 'self'` covers the WebSocket, which
-    /// browsers treat as same-origin for `ws:`/`wss:` on the page's host.
+    /// browsers treat as same-origin for `ws:`/`wss:` on the page's host. `img-src blob:` is for an encrypted
+    /// group's photos, which the page's own script decrypts into object URLs (only a page's script makes those).
     static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
         + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
     func handle(

@@ -27,6 +27,8 @@ struct CommentsView {
         let canReply: Bool
         let replies: [Item]
         let hasReplies: Bool
+        /// A comment of an encrypted group: its sealed content as JSON, which the page's script opens in place.
+        let sealed: String?
     }
 
     let postID: String
@@ -62,9 +64,10 @@ struct CommentsView {
                 authorAvatarURL: comment.author.avatarURL, textPieces: TextPiece.pieces(of: comment.text),
                 createdAt: WebFormat.iso(comment.createdAt),
                 createdLabel: WebFormat.relative(comment.createdAt, now: now, timeZone: timeZone), canDelete: mayDelete,
-                canEdit: viewer?.id == comment.author.id, edited: comment.editedAt != nil,
-                editedAt: comment.editedAt.map(WebFormat.iso), canReply: viewer != nil && comment.parentID == nil,
-                replies: children, hasReplies: !children.isEmpty)
+                canEdit: viewer?.id == comment.author.id && comment.sealed == nil, edited: comment.editedAt != nil,
+                editedAt: comment.editedAt.map(WebFormat.iso),
+                canReply: viewer != nil && comment.parentID == nil && post.sealed == nil,
+                replies: children, hasReplies: !children.isEmpty, sealed: comment.sealed.map(SealedView.json))
         }
         // A reply whose comment is on an earlier page shows on its own, rather than not at all.
         comments = page.items

@@ -122,7 +122,10 @@ struct WebComposeController {
         let available = try await templates.workoutTemplates(
             viewer: context.identity?.account, author: nil, page: PageRequest(limit: 20))
         let mine = try await context.identity.asyncMap { try await groups.mine($0.account) } ?? []
-        let audiences = mine.filter { $0.standing.role != nil }.map { GroupSummary(id: $0.id, name: $0.name) }
+        // An encrypted group's posts are sealed by its page's script: this form's plain post would be refused.
+        let audiences = mine.filter { $0.standing.role != nil && !$0.encrypted }.map {
+            GroupSummary(id: $0.id, name: $0.name)
+        }
         let builder = WorkoutBuilderView(
             draft: draft, problems: problems, units: display.units, timeZone: display.timeZone, now: clock.now,
             available: available.items, groups: audiences)

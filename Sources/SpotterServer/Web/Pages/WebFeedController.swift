@@ -35,6 +35,8 @@ struct WebFeedController {
         /// The realtime topic whose `new_post` events this tab shows as "N new posts".
         let liveTopic: String?
         let signedOut: Bool
+        /// Some post is of an encrypted group: the page loads the scripts that open it in place.
+        let hasSealed: Bool
     }
 
     struct FragmentView {
@@ -75,7 +77,7 @@ struct WebFeedController {
             let view = FeedView(
                 heading: "#\(tag.lowercased())", tab: "tag", tabs: [], hasTabs: false, posts: posts,
                 isEmpty: posts.isEmpty,
-                nextHref: nextHref, liveTopic: nil, signedOut: false)
+                nextHref: nextHref, liveTopic: nil, signedOut: false, hasSealed: posts.contains { $0.sealed != nil })
             return try await pages.page(
                 "feed", title: "#\(tag.lowercased())", content: view, context: context, nav: .search)
         }
@@ -117,7 +119,7 @@ struct WebFeedController {
                 TabView(label: $0.label, href: "/feed/\($0.rawValue)", active: $0 == tab)
             }, hasTabs: true,
             posts: posts, isEmpty: posts.isEmpty, nextHref: nextHref, liveTopic: cursor == nil ? liveTopic : nil,
-            signedOut: viewer == nil)
+            signedOut: viewer == nil, hasSealed: posts.contains { $0.sealed != nil })
         return try await pages.page("feed", title: "\(tab.label) feed", content: view, context: context, nav: .feed)
     }
 }

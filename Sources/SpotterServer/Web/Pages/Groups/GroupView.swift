@@ -23,6 +23,8 @@ struct GroupView {
     let isAdmin: Bool
     let isOwner: Bool
     let isPrivate: Bool
+    /// Posts and photos sealed on members' devices (docs/encryption.md): the page's script posts and reads them.
+    let encrypted: Bool
     let canJoin: Bool
     let canAsk: Bool
     let hasRequested: Bool
@@ -65,6 +67,7 @@ struct GroupView {
         isAdmin = group.standing.role.map { $0 >= .admin } ?? false
         isOwner = group.standing == .owner
         isPrivate = group.access == .private
+        encrypted = group.encrypted
         isInvited = group.standing == .invited
         // An invitation by name is accepted with the same Join button.
         canJoin = may(.join) || (signedIn && isInvited)

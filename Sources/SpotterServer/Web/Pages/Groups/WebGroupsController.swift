@@ -11,6 +11,8 @@ import SpotterModels
 struct WebGroupsController {
     let groups: GroupService
     let feeds: FeedService
+    /// The children a member manages, whom an encrypted group's post may be for.
+    let children: ChildProfileService
     let pages: WebPages
     let clock: any WallClock
 
@@ -51,6 +53,17 @@ struct WebGroupsController {
         let hasActions: Bool
         let notice: String?
         let onPosts = true
+        /// In an encrypted group, for a member: the children they manage, for the sealed composer's "For".
+        let sealedChildren: [ChildChoice]
+        let hasSealedChildren: Bool
+        /// In an encrypted group: who the server counts as members, for an admin's device to reconcile the
+        /// group's chain with (space-separated user ids).
+        let memberIDs: String
+    }
+
+    struct ChildChoice {
+        let id: String
+        let name: String
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -69,9 +82,12 @@ struct WebGroupsController {
             let viewer = try context.requireWebViewer()
             let form = context.web.form
             do {
+                // Encrypted forces private: only members' devices hold its keys.
+                let encrypted = form["encrypted"] == "on"
                 let request = CreateGroupRequest(
                     name: form.all("name").first ?? "", description: form.all("description").first ?? "",
-                    access: try form.groupAccess(), timeZone: form["time_zone"])
+                    access: encrypted ? .private : try form.groupAccess(), timeZone: form["time_zone"],
+                    encrypted: encrypted ? true : nil)
                 let group = try await groups.create(request, by: viewer)
                 return WebPages.redirect(to: "/groups/\(group.id)?done=created")
             } catch {
@@ -111,6 +127,10 @@ struct WebGroupsController {
         }
         return routes
     }
+
+    /// How many members an encrypted group's page names for its admins' devices to reconcile with: families and
+    /// clubs, not crowds.
+    static let membersToReconcile = 200
 
     static let notices = [
         "created": "Your group is ready. Invite people from its settings.",
@@ -177,6 +197,13 @@ struct WebGroupsController {
                 "feed_items",
                 content: WebFeedController.FragmentView(posts: posts, nextHref: nextHref, csrf: context.web.csrfToken))
         }
+        let sealedChildren =
+            group.encrypted && group.isMember
+            ? try await viewer.asyncMap { try await children.mine($0) } ?? [] : []
+        let memberIDs =
+            group.encrypted && group.isMember
+            ? try await groups.members(id, viewer: viewer, after: nil, limit: Self.membersToReconcile)
+                .map(\.person.id.description) : []
         let view = PageView(
             group: group, posts: posts, isEmpty: posts.isEmpty, nextHref: nextHref,
             liveTopic: group.canReadPosts && viewer != nil && cursor == nil ? "group:\(id)" : nil, insertsLive: !top,
@@ -186,7 +213,9 @@ struct WebGroupsController {
             signedOut: viewer == nil, signinHref: ReturnTo.signinPath(returningTo: request),
             hasActions: viewer == nil || group.pendingLabel != nil || group.canJoin || group.canAsk
                 || group.hasRequested || group.isInvited || group.canLeave,
-            notice: query["done"].flatMap { Self.notices[String($0)] })
+            notice: query["done"].flatMap { Self.notices[String($0)] },
+            sealedChildren: sealedChildren.map { ChildChoice(id: $0.id.description, name: $0.name) },
+            hasSealedChildren: !sealedChildren.isEmpty, memberIDs: memberIDs.joined(separator: " "))
         return try await pages.page("group", title: group.name, content: view, context: context, nav: .groups)
     }
 }
