@@ -121,6 +121,7 @@ let package = Package(
         .target(
             name: "SpotterServer",
             dependencies: [
+                "SpotterE2E",
                 "SpotterCore",
                 "SpotterImaging",
                 "SpotterSQLite",

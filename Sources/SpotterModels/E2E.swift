@@ -1,7 +1,8 @@
 import Foundation
 
 // The wire of end-to-end encrypted groups (docs/encryption.md). Keys, ciphertext and signatures travel as
-// base64url without padding; the server stores them as given and never holds a key that opens them.
+// base64url without padding; the server stores them as given and never holds a key that opens them. Ids are
+// written lowercase, as the spec says (Foundation writes a `UUID` in capitals), by the `encode(to:)`s here.
 
 /// A signed statement of a device chain or a group chain: `body` is the exact JSON bytes that were signed.
 public struct E2EStatement: Codable, Sendable, Equatable, Hashable {
@@ -16,6 +17,17 @@ public struct E2EStatement: Codable, Sendable, Equatable, Hashable {
         self.body = body
         self.signature = signature
         self.signer = signer
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case body, signature, signer
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(body, forKey: .body)
+        try container.encode(signature, forKey: .signature)
+        try container.encode(UUIDText.format(signer), forKey: .signer)
     }
 }
 
@@ -65,6 +77,12 @@ public struct E2EDeviceKey: Codable, Sendable, Equatable, Hashable {
         case deviceID = "device_id"
         case key
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(UUIDText.format(deviceID), forKey: .deviceID)
+        try container.encode(key, forKey: .key)
+    }
 }
 
 /// The next epoch of a group's key: its number and its key wrapped to each device that is to have it.
@@ -104,6 +122,13 @@ public struct E2EEpochKey: Codable, Sendable, Equatable, Hashable {
     enum CodingKeys: String, CodingKey {
         case deviceID = "device_id"
         case epoch, key
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(UUIDText.format(deviceID), forKey: .deviceID)
+        try container.encode(epoch, forKey: .epoch)
+        try container.encode(key, forKey: .key)
     }
 }
 
@@ -172,6 +197,14 @@ public struct SealedContent: Codable, Sendable, Equatable, Hashable {
         body = try container.decode(String.self, forKey: .body)
         blobIDs = try container.decodeIfPresent([UUID].self, forKey: .blobIDs) ?? []
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(epoch, forKey: .epoch)
+        try container.encode(key, forKey: .key)
+        try container.encode(body, forKey: .body)
+        try container.encode(blobIDs.map(UUIDText.format), forKey: .blobIDs)
+    }
 }
 
 /// `POST /groups/{id}/e2e/blobs`: an encrypted blob of `byteSize` bytes is coming.
@@ -204,5 +237,13 @@ public struct SealedBlobUpload: Codable, Sendable, Equatable {
         case uploadURL = "upload_url"
         case uploadHeaders = "upload_headers"
         case expiresAt = "expires_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(UUIDText.format(id), forKey: .id)
+        try container.encode(uploadURL, forKey: .uploadURL)
+        try container.encode(uploadHeaders, forKey: .uploadHeaders)
+        try container.encode(expiresAt, forKey: .expiresAt)
     }
 }

@@ -65,6 +65,11 @@ public struct RecoverySecret: Sendable, Equatable {
     private static func byte(_ bits: ArraySlice<Bool>) -> UInt8 { bits.reduce(0) { ($0 << 1) | ($1 ? 1 : 0) } }
 }
 
+extension RecoverySecret {
+    /// BIP-39's English word list, in order: what the web app serves its script, so that one list is used.
+    public static var englishWords: [String] { WordList.words }
+}
+
 /// BIP-39's English words, read once from the module's resource.
 enum WordList {
     static let words: [String] = {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import SpotterE2E
 
 /// `/assets/<file>`: the web app's CSS, JavaScript and icons, read from the bundle once at start-up.
 ///
@@ -27,6 +28,11 @@ struct WebAssets: Sendable {
                 files[name] = Asset(body: ByteBuffer(bytes: data), contentType: Self.contentType(of: name))
             }
         }
+        // The recovery key's words, for the page's script: SpotterE2E's own list, so that every client reads
+        // the same 2,048 words.
+        files["bip39-english.txt"] = Asset(
+            body: ByteBuffer(string: RecoverySecret.englishWords.joined(separator: "\n") + "\n"),
+            contentType: Self.contentType(of: "bip39-english.txt"))
         self.files = files
     }
 
