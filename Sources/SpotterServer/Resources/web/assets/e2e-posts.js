@@ -70,14 +70,15 @@
     return { bytes: new Uint8Array(await blob.arrayBuffer()), width: image.width, height: image.height };
   }
 
-  async function sealPhoto(groupId, file, epoch, epochKey) {
+  async function sealPhoto(groupId, file) {
     const small = await thumbnail(file);
     const full = await uploadBlob(groupId, new Uint8Array(await file.arrayBuffer()));
     const thumb = await uploadBlob(groupId, small.bytes);
-    const wrap = async (blob) => b64(await E.wrapContentKey(epochKey, blob.contentKey, groupId, epoch, blob.id));
+    // Each blob's own content key goes in the sealed body as it is: the body's seal protects it (the spec, and
+    // what SpotterKit writes and reads).
     return {
       entry: {
-        blob_id: full.id, key: await wrap(full), thumbnail_blob_id: thumb.id, thumbnail_key: await wrap(thumb),
+        blob_id: full.id, key: b64(full.contentKey), thumbnail_blob_id: thumb.id, thumbnail_key: b64(thumb.contentKey),
         width: small.width, height: small.height, type: file.type || "image/jpeg",
       },
       ids: [full.id, thumb.id],
@@ -105,7 +106,7 @@
         const media = [];
         const blobIds = [];
         for (const file of files) {
-          const photo = await sealPhoto(groupId, file, epoch, key);
+          const photo = await sealPhoto(groupId, file);
           media.push(photo.entry);
           blobIds.push(...photo.ids);
         }
@@ -125,11 +126,10 @@
   }
 
   // ---- Opening placeholders. ----
-  async function photoURL(groupId, epoch, epochKey, blobId, wrapped, type) {
+  async function photoURL(groupId, blobId, key, type) {
     const response = await fetch(`/e2e/groups/${groupId}/e2e/blobs/${blobId}`, { credentials: "same-origin" });
     if (!response.ok) throw new Error(`A photo could not be fetched (${response.status}).`);
-    const contentKey = await E.unwrapContentKey(epochKey, unb64(wrapped), groupId, epoch, blobId);
-    const plain = await E.decryptBlob(contentKey, new Uint8Array(await response.arrayBuffer()));
+    const plain = await E.decryptBlob(unb64(key), new Uint8Array(await response.arrayBuffer()));
     return URL.createObjectURL(new Blob([plain], { type: type || "image/jpeg" }));
   }
 
@@ -144,7 +144,7 @@
     const groupId = element.dataset.groupId;
     const postId = element.dataset.postId;
     const sealed = JSON.parse(element.dataset.sealed);
-    const { body, epochKey } = await open(groupId, postId, sealed);
+    const { body } = await open(groupId, postId, sealed);
     const status = element.querySelector(".sealed-status");
     const children = Array.isArray(body.children) ? body.children : [];
     const named = new Set(children.map((child) => child.id));
@@ -173,7 +173,7 @@
         image.alt = body.text ? `Photo: ${body.text}` : "Photo";
         image.width = item.width;
         image.height = item.height;
-        image.src = await photoURL(groupId, sealed.epoch, epochKey, item.thumbnail_blob_id, item.thumbnail_key);
+        image.src = await photoURL(groupId, item.thumbnail_blob_id, item.thumbnail_key);
         link.append(image);
         // The thumbnail first; a click opens the full photo in its place (a window opened after the await
         // would be a popup the browser blocks).
@@ -182,7 +182,7 @@
           event.preventDefault();
           if (link.dataset.full) return;
           link.dataset.full = "true";
-          image.src = await photoURL(groupId, sealed.epoch, epochKey, item.blob_id, item.key, item.type);
+          image.src = await photoURL(groupId, item.blob_id, item.key, item.type);
         });
         photos.append(link);
       }
