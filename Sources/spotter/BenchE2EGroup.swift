@@ -33,7 +33,7 @@ struct BenchE2EGroup {
                 let statement = try signer.sign(
                     .addDevice(device.1.registration(id: device.0, name: index == 0 ? "phone" : "laptop")),
                     on: .device(user: account.id.rawValue), after: previous)
-                _ = try await deviceService.append(E2EStatement(statement), by: account)
+                _ = try await deviceService.append(statement.wire, by: account)
                 previous = statement
             }
             people.append(Person(account: account, devices: devices.map { (id: $0.0, keys: $0.1) }))
@@ -60,7 +60,7 @@ struct BenchE2EGroup {
         _ = try await E2EGroupService(storage: storage, clock: clock).change(
             group.id,
             E2EGroupChangeRequest(
-                statements: statements.map(E2EStatement.init), epoch: E2ENewEpoch(number: 0, keys: keys)),
+                statements: statements.map(\.wire), epoch: E2ENewEpoch(number: 0, keys: keys)),
             by: owner.account)
         return made
     }
@@ -70,10 +70,11 @@ struct BenchE2EGroup {
     func rotation(to epoch: Int, storage: any SpotterStorage) async throws -> E2EGroupChangeRequest {
         var chains: [VerifiedDeviceChain] = []
         for person in people {
-            let statements = try await storage.e2e.deviceStatements(of: person.account.id).map(SignedStatement.init)
+            let statements = try await storage.e2e.deviceStatements(of: person.account.id).compactMap(
+                SignedStatement.init(wire:))
             chains.append(try DeviceChain.verify(statements, userID: person.account.id.rawValue))
         }
-        let groupStatements = try await storage.e2e.groupStatements(of: id).map(SignedStatement.init)
+        let groupStatements = try await storage.e2e.groupStatements(of: id).compactMap(SignedStatement.init(wire:))
         let group = try GroupChain.verify(groupStatements, groupID: id.rawValue, deviceChains: chains)
         let members = Set(group.members.map(\.userID))
         let key = EpochKey()
@@ -98,21 +99,5 @@ struct BenchE2EGroup {
                             key, to: device.keys.hpke.publicKey, groupID: id.rawValue, epoch: UInt32(epoch))))
             }
         }
-    }
-}
-
-extension E2EStatement {
-    init(_ signed: SignedStatement) {
-        self.init(
-            body: Base64URL.encode(signed.body), signature: Base64URL.encode(signed.signature), signer: signed.signer)
-    }
-}
-
-extension SignedStatement {
-    init(_ statement: E2EStatement) {
-        self.init(
-            body: Base64URL.decode(statement.body) ?? Data(),
-            signature: Base64URL.decode(statement.signature) ?? Data(),
-            signer: statement.signer)
     }
 }

@@ -97,7 +97,7 @@ public struct E2EGroupService: Sendable {
             if !added.isEmpty {
                 guard
                     try await storage.e2e.appendGroupStatements(
-                        added.map { (E2EStatement(signed: $0.0), $0.0.hash) }, to: id, from: existing.count,
+                        added.map { ($0.0.wire, $0.0.hash) }, to: id, from: existing.count,
                         history: verified.history, members: members)
                 else { throw Self.raced }
             }
@@ -287,12 +287,5 @@ enum E2EAccess {
             throw SpotterError.conflict(field: "group", detail: "This group is not encrypted.")
         }
         return group
-    }
-}
-
-extension E2EStatement {
-    init(signed: SignedStatement) {
-        self.init(
-            body: Base64URL.encode(signed.body), signature: Base64URL.encode(signed.signature), signer: signed.signer)
     }
 }

@@ -74,7 +74,7 @@ public actor EncryptedGroups {
     /// the person has no devices yet.
     func readDeviceChain(of user: UserID) async throws -> (chain: VerifiedDeviceChain, last: SignedStatement)? {
         let statements = try await client.deviceChain(of: user).statements.map { wire throws(EncryptedGroupsError) in
-            try SignedStatement(wire: wire)
+            try SignedStatement.read(wire)
         }
         let name = ChainID.device(user: user.rawValue).description
         guard let last = statements.last else {
@@ -114,7 +114,7 @@ public actor EncryptedGroups {
 
     func readGroup(_ id: GroupID) async throws -> GroupRead {
         let statements = try await client.groupChain(of: id).statements.map { wire throws(EncryptedGroupsError) in
-            try SignedStatement(wire: wire)
+            try SignedStatement.read(wire)
         }
         let name = ChainID.group(id.rawValue).description
         guard !statements.isEmpty else { throw EncryptedGroupsError.notEncrypted(id) }

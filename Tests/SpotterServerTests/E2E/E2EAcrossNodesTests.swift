@@ -46,7 +46,7 @@ struct E2EAcrossNodesTests {
                     #expect(
                         try await b.call(
                             .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                            body: E2EGroupChangeRequest(statements: [.init(addBen)])
+                            body: E2EGroupChangeRequest(statements: [addBen.wire])
                         ).status == .ok)
 
                     // Both admins add Cyd at the same place of the chain, each through a different node
@@ -58,10 +58,10 @@ struct E2EAcrossNodesTests {
                         at: a.now + 1)
                     async let first = a.call(
                         .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                        body: E2EGroupChangeRequest(statements: [.init(byAna)]))
+                        body: E2EGroupChangeRequest(statements: [byAna.wire]))
                     async let second = b.call(
                         .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ben.token,
-                        body: E2EGroupChangeRequest(statements: [.init(byBen)]))
+                        body: E2EGroupChangeRequest(statements: [byBen.wire]))
                     let statuses = [try await first.status, try await second.status].map(\.code).sorted()
                     #expect(statuses == [200, 409])
                     // Both nodes serve the one chain that won, and it verifies

@@ -28,14 +28,14 @@ struct E2EGroupAPITests {
                 .addDevice(laptop.registration(id: laptopID, name: "laptop")), on: .device(user: ana.id.rawValue),
                 after: chain[0], at: api.now)
             let head = try await api.call(
-                .post, "/api/v1/me/device-chain", token: ana.token, body: E2EStatementRequest(statement: .init(added)))
+                .post, "/api/v1/me/device-chain", token: ana.token, body: E2EStatementRequest(statement: added.wire))
             #expect(head.status == .created)
             #expect(try head.decode(E2EChainHead.self) == E2EChainHead(length: 2, head: added.hash))
 
             // The same place again is a conflict; a device signing its own addition, a forged signature, a stale
             // time and someone else's chain are refused, naming the statement
             let again = try await api.call(
-                .post, "/api/v1/me/device-chain", token: ana.token, body: E2EStatementRequest(statement: .init(added)))
+                .post, "/api/v1/me/device-chain", token: ana.token, body: E2EStatementRequest(statement: added.wire))
             #expect(again.status == .conflict)
             let grown = try await api.chain("/api/v1/me/device-chain", token: ana.token)
             let tablet = DeviceKeys()
@@ -52,7 +52,7 @@ struct E2EGroupAPITests {
             for statement in [selfSigned, stale, foreign] {
                 let refused = try await api.call(
                     .post, "/api/v1/me/device-chain", token: ana.token,
-                    body: E2EStatementRequest(statement: .init(statement)))
+                    body: E2EStatementRequest(statement: statement.wire))
                 #expect(refused.status == .unprocessableContent)
                 #expect(try refused.problem().errors?.map(\.field) == ["statement"])
             }
@@ -89,7 +89,7 @@ struct E2EGroupAPITests {
                 .add(user: ben.id.rawValue, role: .member), on: .group(group.id.rawValue), after: create, at: api.now)
             let refused = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                body: E2EGroupChangeRequest(statements: [.init(early)]))
+                body: E2EGroupChangeRequest(statements: [early.wire]))
             #expect(refused.status == .unprocessableContent)
             try await api.addMember(ben.token, username: "ben", to: group, admin: ana.token)
             state = try await api.groupState(group.id, token: ana.token)
@@ -100,14 +100,14 @@ struct E2EGroupAPITests {
                 .add(user: ben.id.rawValue, role: .member), on: .group(group.id.rawValue), after: create, at: api.now)
             let forged = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ben.token,
-                body: E2EGroupChangeRequest(statements: [.init(byBen)]))
+                body: E2EGroupChangeRequest(statements: [byBen.wire]))
             #expect(forged.status == .unprocessableContent)
             let add = try ana.signer.sign(
                 .add(user: ben.id.rawValue, role: .member), on: .group(group.id.rawValue), after: create, at: api.now)
             #expect(
                 try await api.call(
                     .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                    body: E2EGroupChangeRequest(statements: [.init(add)])
+                    body: E2EGroupChangeRequest(statements: [add.wire])
                 ).status == .ok)
             // A key for a device that is no member's is refused; Ben's is kept
             let ghost = try await api.call(
@@ -202,7 +202,7 @@ struct E2EGroupAPITests {
                 .add(user: ben.id.rawValue, role: .member), on: .group(group.id.rawValue), after: create, at: api.now)
             _ = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                body: E2EGroupChangeRequest(statements: [.init(add)]))
+                body: E2EGroupChangeRequest(statements: [add.wire]))
             _ = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/keys", token: ana.token,
                 body: E2EEpochKeys(keys: [
@@ -216,14 +216,14 @@ struct E2EGroupAPITests {
             let skipped = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
                 body: E2EGroupChangeRequest(
-                    statements: [.init(remove)],
+                    statements: [remove.wire],
                     epoch: E2ENewEpoch(number: 2, keys: [try ana.wrap(epoch1, group, epoch: 2)])))
             #expect(skipped.status == .conflict)
             // A key for Ben in the epoch that removes him is refused
             let leaky = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
                 body: E2EGroupChangeRequest(
-                    statements: [.init(remove)],
+                    statements: [remove.wire],
                     epoch: E2ENewEpoch(
                         number: 1, keys: [try ana.wrap(epoch1, group, epoch: 1), try ben.wrap(epoch1, group, epoch: 1)])
                 ))
@@ -232,7 +232,7 @@ struct E2EGroupAPITests {
             let rotated = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
                 body: E2EGroupChangeRequest(
-                    statements: [.init(remove)],
+                    statements: [remove.wire],
                     epoch: E2ENewEpoch(number: 1, keys: [try ana.wrap(epoch1, group, epoch: 1)])))
             #expect(rotated.status == .ok)
             #expect(try rotated.decode(E2EGroupState.self).epoch == 1)
@@ -290,7 +290,7 @@ struct E2EGroupAPITests {
                 .add(user: ben.id.rawValue, role: .member), on: .group(group.id.rawValue), after: create, at: api.now)
             _ = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                body: E2EGroupChangeRequest(statements: [.init(add)]))
+                body: E2EGroupChangeRequest(statements: [add.wire]))
             _ = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/keys", token: ana.token,
                 body: E2EEpochKeys(keys: [
@@ -306,7 +306,7 @@ struct E2EGroupAPITests {
                 .addDevice(laptop.registration(id: laptopID, name: "laptop")), on: .device(user: ana.id.rawValue),
                 after: chain[0], at: api.now)
             _ = try await api.call(
-                .post, "/api/v1/me/device-chain", token: ana.token, body: E2EStatementRequest(statement: .init(added)))
+                .post, "/api/v1/me/device-chain", token: ana.token, body: E2EStatementRequest(statement: added.wire))
             _ = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/keys", token: ana.token,
                 body: E2EEpochKeys(keys: [
@@ -321,7 +321,7 @@ struct E2EGroupAPITests {
             #expect(
                 try await api.call(
                     .post, "/api/v1/me/device-chain", token: ana.token,
-                    body: E2EStatementRequest(statement: .init(revoke))
+                    body: E2EStatementRequest(statement: revoke.wire)
                 ).status == .created)
             #expect(try await api.groupState(group.id, token: ana.token).rotationDue)
             // The revoked device gets no keys any more
@@ -361,7 +361,7 @@ struct E2EGroupAPITests {
                 .add(user: ben.id.rawValue, role: .member), on: .group(group.id.rawValue), after: create, at: api.now)
             _ = try await api.call(
                 .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                body: E2EGroupChangeRequest(statements: [.init(add)]))
+                body: E2EGroupChangeRequest(statements: [add.wire]))
             let postID = PostID.generate(at: api.clock.now)
             let (sealed, _) = try sealedContent(
                 "to be deleted", group: group, postID: postID.rawValue, epoch: 0, key: epoch0)
@@ -389,13 +389,13 @@ struct E2EGroupAPITests {
             #expect(
                 try await api.call(
                     .post, "/api/v1/posts/\(postID)/tombstone", token: ana.token,
-                    body: E2EStatementRequest(statement: .init(bens))
+                    body: E2EStatementRequest(statement: bens.wire)
                 ).status == .unprocessableContent)
             let elsewhere = try Tombstone(group: group.id.rawValue, item: UUID(), at: api.now).signed(by: ana.signer)
             #expect(
                 try await api.call(
                     .post, "/api/v1/posts/\(postID)/tombstone", token: ana.token,
-                    body: E2EStatementRequest(statement: .init(elsewhere))
+                    body: E2EStatementRequest(statement: elsewhere.wire)
                 ).status == .unprocessableContent)
             // Ana's signed tombstone deletes it: later reads 404, and no ciphertext is left in the database
             let tombstone = try Tombstone(group: group.id.rawValue, item: postID.rawValue, at: api.now).signed(
@@ -403,7 +403,7 @@ struct E2EGroupAPITests {
             #expect(
                 try await api.call(
                     .post, "/api/v1/posts/\(postID)/tombstone", token: ana.token,
-                    body: E2EStatementRequest(statement: .init(tombstone))
+                    body: E2EStatementRequest(statement: tombstone.wire)
                 ).status == .noContent)
             #expect(try await api.call(.get, "/api/v1/posts/\(postID)", token: ben.token).status == .notFound)
             #expect(try await api.storage.posts.post(postID, viewer: ana.id) == nil)

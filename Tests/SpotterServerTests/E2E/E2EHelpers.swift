@@ -27,7 +27,7 @@ extension APIClient {
         let first = try person.signer.sign(
             .addDevice(person.registration), on: .device(user: id.rawValue), after: nil, at: now)
         let response = try await call(
-            .post, "/api/v1/me/device-chain", token: token, body: E2EStatementRequest(statement: .init(first)))
+            .post, "/api/v1/me/device-chain", token: token, body: E2EStatementRequest(statement: first.wire))
         guard response.status == .created else { throw UnexpectedStatus(response: response) }
         return person
     }
@@ -38,7 +38,7 @@ extension APIClient {
     func chain(_ path: String, token: String) async throws -> [SignedStatement] {
         let response = try await call(.get, path, token: token)
         guard response.status == .ok else { throw UnexpectedStatus(response: response) }
-        return try response.decode(E2EChain.self).statements.map(SignedStatement.init)
+        return try response.decode(E2EChain.self).statements.compactMap(SignedStatement.init(wire:))
     }
 
     func groupState(_ group: GroupID, token: String) async throws -> E2EGroupState {
@@ -60,7 +60,7 @@ extension APIClient {
         let create = try owner.signer.sign(
             .create(user: owner.id.rawValue, history: history), on: .group(group.id.rawValue), after: nil, at: now)
         let change = E2EGroupChangeRequest(
-            statements: [.init(create)], epoch: E2ENewEpoch(number: 0, keys: [try owner.wrap(key, group, epoch: 0)]))
+            statements: [create.wire], epoch: E2ENewEpoch(number: 0, keys: [try owner.wrap(key, group, epoch: 0)]))
         let response = try await call(.post, "/api/v1/groups/\(group.id)/e2e/chain", token: owner.token, body: change)
         guard response.status == .ok else { throw UnexpectedStatus(response: response) }
         return (group, key, create)
@@ -113,20 +113,4 @@ func sealedContent(
         SealedContent(epoch: epoch, key: Base64URL.encode(wrapped), body: Base64URL.encode(body), blobIDs: blobs),
         content
     )
-}
-
-extension E2EStatement {
-    init(_ signed: SignedStatement) {
-        self.init(
-            body: Base64URL.encode(signed.body), signature: Base64URL.encode(signed.signature), signer: signed.signer)
-    }
-}
-
-extension SignedStatement {
-    init(_ statement: E2EStatement) {
-        self.init(
-            body: Base64URL.decode(statement.body) ?? Data(),
-            signature: Base64URL.decode(statement.signature) ?? Data(),
-            signer: statement.signer)
-    }
 }
