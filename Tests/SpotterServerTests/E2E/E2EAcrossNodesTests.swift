@@ -16,85 +16,66 @@ struct E2EAcrossNodesTests {
         "two admins' devices change the chain at once through two nodes: one wins, the other is told to read again",
         .enabled(if: StorageBackend.available.contains(.postgres)))
     func compareAndSwap() async throws {
-        try await StorageBackend.withTwoPostgresNodes { nodeA, nodeB in
-            func configuration() -> AppConfiguration {
-                var configuration = AppConfiguration()
-                configuration.bcryptCost = 4
-                configuration.runsMaintenance = false
-                configuration.delivery.runsQueue = false
-                return configuration
-            }
-            let clock = ManualClock(Date())
-            let appA = try await buildApplication(
-                configuration: configuration(), storage: nodeA, clock: clock, logger: StorageBackend.logger)
-            let appB = try await buildApplication(
-                configuration: configuration(), storage: nodeB, clock: clock, logger: StorageBackend.logger)
-            try await appA.test(.router) { clientA in
-                try await appB.test(.router) { clientB in
-                    let a = APIClient(client: clientA, clock: clock, storage: nodeA)
-                    let b = APIClient(client: clientB, clock: clock, storage: nodeB)
-                    // Ana owns the group (made through A); Ben joins and is made an admin through B
-                    let ana = try await a.e2ePerson("ana")
-                    let ben = try await b.e2ePerson("ben")
-                    let cyd = try await b.e2ePerson("cyd")
-                    let (group, epoch0, create) = try await a.encryptedGroup("The Kellers", owner: ana)
-                    try await b.addMember(ben.token, username: "ben", to: group, admin: ana.token)
-                    try await b.addMember(cyd.token, username: "cyd", to: group, admin: ana.token)
-                    let addBen = try ana.signer.sign(
-                        .add(user: ben.id.rawValue, role: .admin), on: .group(group.id.rawValue), after: create,
-                        at: a.now)
-                    #expect(
-                        try await b.call(
-                            .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                            body: E2EGroupChangeRequest(statements: [addBen.wire])
-                        ).status == .ok)
+        try await TestApp.runTwoNodes { a, b in
+            // Ana owns the group (made through A); Ben joins and is made an admin through B
+            let ana = try await a.e2ePerson("ana")
+            let ben = try await b.e2ePerson("ben")
+            let cyd = try await b.e2ePerson("cyd")
+            let (group, _, create) = try await a.encryptedGroup("The Kellers", owner: ana)
+            try await b.addMember(ben.token, username: "ben", to: group, admin: ana.token)
+            try await b.addMember(cyd.token, username: "cyd", to: group, admin: ana.token)
+            let addBen = try ana.signer.sign(
+                .add(user: ben.id.rawValue, role: .admin), on: .group(group.id.rawValue), after: create,
+                at: a.now)
+            #expect(
+                try await b.call(
+                    .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
+                    body: E2EGroupChangeRequest(statements: [addBen.wire])
+                ).status == .ok)
 
-                    // Both admins add Cyd at the same place of the chain, each through a different node
-                    let byAna = try ana.signer.sign(
-                        .add(user: cyd.id.rawValue, role: .member), on: .group(group.id.rawValue), after: addBen,
-                        at: a.now)
-                    let byBen = try ben.signer.sign(
-                        .add(user: cyd.id.rawValue, role: .member), on: .group(group.id.rawValue), after: addBen,
-                        at: a.now + 1)
-                    async let first = a.call(
-                        .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                        body: E2EGroupChangeRequest(statements: [byAna.wire]))
-                    async let second = b.call(
-                        .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ben.token,
-                        body: E2EGroupChangeRequest(statements: [byBen.wire]))
-                    let statuses = [try await first.status, try await second.status].map(\.code).sorted()
-                    #expect(statuses == [200, 409])
-                    // Both nodes serve the one chain that won, and it verifies
-                    let chainA = try await a.chain("/api/v1/groups/\(group.id)/e2e/chain", token: cyd.token)
-                    let chainB = try await b.chain("/api/v1/groups/\(group.id)/e2e/chain", token: cyd.token)
-                    #expect(chainA == chainB && chainA.count == 3)
+            // Both admins add Cyd at the same place of the chain, each through a different node
+            let byAna = try ana.signer.sign(
+                .add(user: cyd.id.rawValue, role: .member), on: .group(group.id.rawValue), after: addBen,
+                at: a.now)
+            let byBen = try ben.signer.sign(
+                .add(user: cyd.id.rawValue, role: .member), on: .group(group.id.rawValue), after: addBen,
+                at: a.now + 1)
+            async let first = a.call(
+                .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
+                body: E2EGroupChangeRequest(statements: [byAna.wire]))
+            async let second = b.call(
+                .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ben.token,
+                body: E2EGroupChangeRequest(statements: [byBen.wire]))
+            let statuses = [try await first.status, try await second.status].map(\.code).sorted()
+            #expect(statuses == [200, 409])
+            // Both nodes serve the one chain that won, and it verifies
+            let chainA = try await a.chain("/api/v1/groups/\(group.id)/e2e/chain", token: cyd.token)
+            let chainB = try await b.chain("/api/v1/groups/\(group.id)/e2e/chain", token: cyd.token)
+            #expect(chainA == chainB && chainA.count == 3)
 
-                    // The next epoch, made through A, is the one B knows; a second "next" through B is refused
-                    let epoch1 = EpochKey()
-                    let keys = try [ana, ben, cyd].map { try $0.wrap(epoch1, group, epoch: 1) }
-                    async let rotateA = a.call(
-                        .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
-                        body: E2EGroupChangeRequest(statements: [], epoch: E2ENewEpoch(number: 1, keys: keys)))
-                    async let rotateB = b.call(
-                        .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ben.token,
-                        body: E2EGroupChangeRequest(statements: [], epoch: E2ENewEpoch(number: 1, keys: keys)))
-                    #expect([try await rotateA.status, try await rotateB.status].map(\.code).sorted() == [200, 409])
-                    #expect(try await b.groupState(group.id, token: cyd.token).epoch == 1)
+            // The next epoch, made through A, is the one B knows; a second "next" through B is refused
+            let epoch1 = EpochKey()
+            let keys = try [ana, ben, cyd].map { try $0.wrap(epoch1, group, epoch: 1) }
+            async let rotateA = a.call(
+                .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ana.token,
+                body: E2EGroupChangeRequest(statements: [], epoch: E2ENewEpoch(number: 1, keys: keys)))
+            async let rotateB = b.call(
+                .post, "/api/v1/groups/\(group.id)/e2e/chain", token: ben.token,
+                body: E2EGroupChangeRequest(statements: [], epoch: E2ENewEpoch(number: 1, keys: keys)))
+            #expect([try await rotateA.status, try await rotateB.status].map(\.code).sorted() == [200, 409])
+            #expect(try await b.groupState(group.id, token: cyd.token).epoch == 1)
 
-                    // A post sealed through B is served by A, and opens with the key A's state names
-                    let postID = PostID.generate(at: clock.now)
-                    let (sealed, _) = try sealedContent(
-                        "both nodes", group: group, postID: postID.rawValue, epoch: 1, key: epoch1)
-                    #expect(
-                        try await b.call(
-                            .post, "/api/v1/posts", token: cyd.token,
-                            body: CreatePostRequest(kind: .note, groupID: group.id, sealed: sealed, id: postID)
-                        ).status == .created)
-                    let seen = try await a.call(.get, "/api/v1/posts/\(postID)", token: ana.token).decode(Post.self)
-                    #expect(seen.sealed == sealed)
-                    _ = epoch0
-                }
-            }
+            // A post sealed through B is served by A, and opens with the key A's state names
+            let postID = PostID.generate(at: a.clock.now)
+            let (sealed, _) = try sealedContent(
+                "both nodes", group: group, postID: postID.rawValue, epoch: 1, key: epoch1)
+            #expect(
+                try await b.call(
+                    .post, "/api/v1/posts", token: cyd.token,
+                    body: CreatePostRequest(kind: .note, groupID: group.id, sealed: sealed, id: postID)
+                ).status == .created)
+            let seen = try await a.call(.get, "/api/v1/posts/\(postID)", token: ana.token).decode(Post.self)
+            #expect(seen.sealed == sealed)
         }
     }
 }

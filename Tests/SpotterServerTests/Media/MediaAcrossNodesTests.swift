@@ -15,45 +15,27 @@ struct MediaAcrossNodesTests {
         "an upload started on one node is completed, processed and served by any node",
         .enabled(if: StorageBackend.available.contains(.postgres) && BlobBackend.available.contains(.s3)))
     func sharedBucket() async throws {
-        try await StorageBackend.withTwoPostgresNodes { nodeA, nodeB in
-            func configuration() -> AppConfiguration {
-                var configuration = AppConfiguration()
-                configuration.bcryptCost = 4
-                configuration.runsMaintenance = false
-                configuration.delivery.runsQueue = false
-                BlobBackend.s3.configure(&configuration)  // a data folder of its own, the shared bucket
-                return configuration
-            }
-            let clock = ManualClock(Date())
-            let appA = try await buildApplication(
-                configuration: configuration(), storage: nodeA, clock: clock, logger: StorageBackend.logger)
-            let appB = try await buildApplication(
-                configuration: configuration(), storage: nodeB, clock: clock, logger: StorageBackend.logger)
-            try await appA.test(.router) { clientA in
-                try await appB.test(.router) { clientB in
-                    let a = APIClient(client: clientA, clock: clock, storage: nodeA)
-                    let b = APIClient(client: clientB, clock: clock, storage: nodeB)
-                    let ana = try await a.user("ana")
-                    let photo = try TestImages.encode(TestImages.cornered(width: 320, height: 240), as: ".jpg")
+        // A data folder each, and the shared bucket
+        try await TestApp.runTwoNodes(configure: { BlobBackend.s3.configure(&$0) }) { a, b in
+            let ana = try await a.user("ana")
+            let photo = try TestImages.encode(TestImages.cornered(width: 320, height: 240), as: ".jpg")
 
-                    // Presigned on A, sent to the bucket, completed on B
-                    let upload = try await a.presign(ana, byteSize: photo.count)
-                    #expect(try await a.send(photo, to: upload) == 200)
-                    #expect(try await b.complete(ana, upload.id).status == .accepted)
-                    // Processed by whichever node claimed it, seen ready on both
-                    let ready = try await a.settled(ana, upload.id)
-                    #expect(ready.status == .ready)
-                    #expect(
-                        try await b.call(.get, "/api/v1/media/\(upload.id)", token: ana).decode(Media.self) == ready)
+            // Presigned on A, sent to the bucket, completed on B
+            let upload = try await a.presign(ana, byteSize: photo.count)
+            #expect(try await a.send(photo, to: upload) == 200)
+            #expect(try await b.complete(ana, upload.id).status == .accepted)
+            // Processed by whichever node claimed it, seen ready on both
+            let ready = try await a.settled(ana, upload.id)
+            #expect(ready.status == .ready)
+            #expect(
+                try await b.call(.get, "/api/v1/media/\(upload.id)", token: ana).decode(Media.self) == ready)
 
-                    // Posted on B, its photo served by A and by B
-                    let post = try await b.post(ana, "Both nodes", media: [upload.id])
-                    let url = try #require(post.media.first?.url)
-                    #expect(try await a.fetch(url).status == .ok)
-                    #expect(try await b.fetch(url).status == .ok)
-                    #expect(Data(buffer: try await a.fetch(url).body) == Data(buffer: try await b.fetch(url).body))
-                }
-            }
+            // Posted on B, its photo served by A and by B
+            let post = try await b.post(ana, "Both nodes", media: [upload.id])
+            let url = try #require(post.media.first?.url)
+            #expect(try await a.fetch(url).status == .ok)
+            #expect(try await b.fetch(url).status == .ok)
+            #expect(Data(buffer: try await a.fetch(url).body) == Data(buffer: try await b.fetch(url).body))
         }
     }
 }

@@ -67,6 +67,36 @@ extension TestApp {
     }
 
     struct UnexpectedPort: Error {}
+
+    /// Two nodes of one community on one fresh PostgreSQL schema, each an app of its own (its configuration
+    /// made afresh by `configure`: a data folder each, say), driven through their routers, with one clock.
+    static func runTwoNodes(
+        configure: @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ test: @Sendable (APIClient, APIClient) async throws -> Void
+    ) async throws {
+        try await StorageBackend.withTwoPostgresNodes { nodeA, nodeB in
+            func configuration() -> AppConfiguration {
+                var configuration = AppConfiguration()
+                configuration.bcryptCost = 4
+                configuration.runsMaintenance = false
+                configuration.delivery.runsQueue = false
+                configure(&configuration)
+                return configuration
+            }
+            let clock = ManualClock(Date())
+            let appA = try await buildApplication(
+                configuration: configuration(), storage: nodeA, clock: clock, logger: StorageBackend.logger)
+            let appB = try await buildApplication(
+                configuration: configuration(), storage: nodeB, clock: clock, logger: StorageBackend.logger)
+            try await appA.test(.router) { clientA in
+                try await appB.test(.router) { clientB in
+                    try await test(
+                        APIClient(client: clientA, clock: clock, storage: nodeA),
+                        APIClient(client: clientB, clock: clock, storage: nodeB))
+                }
+            }
+        }
+    }
 }
 
 /// A thin JSON layer over the test client, so tests read as API calls.
