@@ -25,17 +25,45 @@ extension Bench {
         @Option(help: "Public posts to list (0 for none).") var posts = 0
         @Option(help: "Where to write the post ids.") var postsFile: String?
         @Option(help: "Random seed for drawing the accounts.") var seed: UInt64 = 7
+        @Option(
+            help:
+                "Only the large community's probe accounts that follow exactly this many people (10, 100, 1000 or 5000; see `spotter seed --community large`)."
+        )
+        var following: Int?
+        @Option(
+            help:
+                "Write this seeded person's token, then --viewers of their followers' tokens, as TOKEN USER_ID lines (for `spotter bench fanout --topic following`)."
+        )
+        var followersOf: String?
 
         func validate() throws {
             guard viewers >= 1 else { throw ValidationError("--viewers must be at least 1.") }
             guard posts == 0 || postsFile != nil else { throw ValidationError("--posts needs --posts-file.") }
+            if let following, !SeedProbes.levels.contains(following) {
+                throw ValidationError("--following must be one of \(SeedProbes.levels.map(String.init).joined(separator: ", ")).")
+            }
         }
 
         func run() async throws {
             let (viewers, tokensFile, posts, postsFile, seed) = (viewers, tokensFile, posts, postsFile, seed)
+            let (following, followersOf) = (following, followersOf)
             try await withSeedableStorage(options) { storage, bulk in
                 let accounts = try await bulk.size().accounts
                 guard accounts > 0 else { throw ValidationError("The database is empty: run `spotter seed` first.") }
+                if let followersOf {
+                    let (lines, followers) = try await Self.followerTokens(
+                        of: followersOf, count: viewers, storage: storage)
+                    try Self.write(lines, to: tokensFile)
+                    ProgressBar.write(
+                        "\(followersOf) has \(followers) followers; tokens for them and \(lines.count - 1) of them in \(tokensFile).\n")
+                    return
+                }
+                if let following {
+                    let tokens = try await Self.probeTokens(following: following, accounts: accounts, storage: storage)
+                    try Self.write(tokens, to: tokensFile)
+                    ProgressBar.write("\(tokens.count) tokens of people following \(following) in \(tokensFile).\n")
+                    return
+                }
                 var random = SeededGenerator(seed: seed, stream: 11)
                 var tokens: [String] = []
                 var progress = ProgressBar(noun: "tokens", total: viewers)
@@ -59,6 +87,49 @@ extension Bench {
                 }
                 ProgressBar.write("\(tokens.count) tokens in \(tokensFile).\n")
             }
+        }
+
+        /// `TOKEN USER_ID` lines: the person's own first, then `count` of their followers' (in id order).
+        private static func followerTokens(
+            of username: String, count: Int, storage: any SpotterStorage
+        ) async throws -> (lines: [String], followers: Int) {
+            guard let person = try await storage.accounts.find(username: username) else {
+                throw ValidationError("No account \(username).")
+            }
+            let followers = try await storage.graph.followerIDs(of: person.id).sorted { $0.description < $1.description }
+            guard followers.count >= count else {
+                throw ValidationError("\(username) has \(followers.count) followers; \(count) are needed.")
+            }
+            let now = Date()
+            var lines = ["\(try await BenchAccounts.token(for: person.id, storage: storage, now: now)) \(person.id)"]
+            var progress = ProgressBar(noun: "tokens", total: count)
+            for follower in followers.prefix(count) {
+                lines.append("\(try await BenchAccounts.token(for: follower, storage: storage, now: now)) \(follower)")
+                progress.update(lines.count - 1)
+            }
+            progress.finish()
+            return (lines, followers.count)
+        }
+
+        /// Tokens for the probe accounts that follow `level` people, each checked against its follow count.
+        private static func probeTokens(
+            following level: Int, accounts: Int, storage: any SpotterStorage
+        ) async throws -> [String] {
+            var tokens: [String] = []
+            let now = Date()
+            for number in SeedProbes.numbers(following: level, below: accounts) {
+                guard
+                    let account = try await storage.accounts.find(username: "athlete" + String(format: "%05d", number))
+                else { continue }
+                let counted = try await storage.graph.counts(of: account.id).following
+                guard counted == level else {
+                    throw ValidationError(
+                        "athlete\(String(format: "%05d", number)) follows \(counted), not \(level): seed with --community large.")
+                }
+                tokens.append(try await BenchAccounts.token(for: account.id, storage: storage, now: now))
+            }
+            guard !tokens.isEmpty else { throw ValidationError("No probe accounts: seed with --community large.") }
+            return tokens
         }
 
         /// Recent posts anyone may see, from the Global feed as a signed-out visitor reads it.

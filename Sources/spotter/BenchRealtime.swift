@@ -54,7 +54,18 @@ extension Bench {
             case nchan
         }
 
+        /// Which Spotter topic the subscribers join.
+        enum Topic: String, ExpressibleByArgument, CaseIterable {
+            /// `community:feed`: every public post, as the nchan channel carries every message.
+            case community
+            /// Each subscriber's own `feed:<id>`: the publisher's posts reach those who follow them. Needs
+            /// `TOKEN USER_ID` lines (`spotter bench http-plan --followers-of`).
+            case following
+        }
+
         @Option(help: "spotter (community:feed) or nchan (/sub and /pub on the same channel).") var target: Target
+        @Option(help: "Spotter only: community (community:feed) or following (each subscriber's feed:<id>).")
+        var topic: Topic = .community
         @Option(help: "The server's base URL.") var url = "http://127.0.0.1:8080"
         @Option(help: "Tokens from `spotter bench realtime-users` (spotter only).") var tokensFile: String?
         @Option(help: "Subscribers to connect.") var subscribers = 1000
@@ -74,10 +85,19 @@ extension Bench {
         func run() async throws {
             var logger = Logger(label: "spotter-bench")
             logger.logLevel = .error
-            let tokens = try tokensFile.map { try Self.readTokens($0, needed: subscribers + 1) } ?? []
+            let lines = try tokensFile.map { try Self.readTokens($0, needed: subscribers + 1) } ?? []
+            let tokens = lines.map { String($0.split(separator: " ").first ?? "") }
+            let channels = try lines.map { line -> String in
+                guard topic == .following else { return "community:feed" }
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let user = UserID(String(parts[1])) else {
+                    throw ValidationError("--topic following needs TOKEN USER_ID lines (http-plan --followers-of).")
+                }
+                return "feed:\(user)"
+            }
             let run = FanoutRun(
-                target: target, base: url, tokens: tokens, subscribers: subscribers, messages: messages,
-                logger: logger)
+                target: target, base: url, tokens: tokens, channels: channels, subscribers: subscribers,
+                messages: messages, logger: logger)
             let before = Self.residentKilobytes(serverPid)
             let connected = try await run.connectAll()
             try await Task.sleep(for: .seconds(2))  // let the server settle (presence batches, allocator)
@@ -129,17 +149,21 @@ final class FanoutRun: Sendable {
     let target: Bench.Fanout.Target
     let base: String
     let tokens: [String]
+    /// The topic each token's socket joins (Spotter only).
+    let channels: [String]
     let subscribers: Int
     let messages: Int
     let logger: Logger
     private let tally: FanoutTally
 
     init(
-        target: Bench.Fanout.Target, base: String, tokens: [String], subscribers: Int, messages: Int, logger: Logger
+        target: Bench.Fanout.Target, base: String, tokens: [String], channels: [String], subscribers: Int,
+        messages: Int, logger: Logger
     ) {
         self.target = target
         self.base = base
         self.tokens = tokens
+        self.channels = channels
         self.subscribers = subscribers
         self.messages = messages
         self.logger = logger
@@ -155,20 +179,20 @@ final class FanoutRun: Sendable {
             let url =
                 target == .spotter
                 ? "\(socketBase)/socket/websocket?vsn=2.0.0&token=\(tokens[index + 1])" : "\(socketBase)/sub"
-            await self.subscribe(url)
+            await self.subscribe(url, channel: target == .spotter ? self.channels[index + 1] : "")
         }
         ProgressBar.write("\(ready) of \(subscribers) subscribers ready.\n")
         return ready
     }
 
-    private func subscribe(_ url: String) async {
+    private func subscribe(_ url: String, channel: String) async {
         _ = try? await WebSocketClient.connect(url: url, configuration: PhoenixHeartbeat.client, logger: logger) {
             inbound, outbound, _ in
             self.tally.keep(outbound)
             let heartbeat: Task<Void, Never>?
             if self.target == .spotter {
                 // Presence off: nchan has none, so both measure fan-out alone.
-                try await outbound.write(.text(#"["1","1","community:feed","phx_join",{"presence":false}]"#))
+                try await outbound.write(.text(#"["1","1",""# + channel + #"","phx_join",{"presence":false}]"#))
                 heartbeat = PhoenixHeartbeat.start(on: outbound)
             } else {
                 heartbeat = nil
@@ -180,7 +204,7 @@ final class FanoutRun: Sendable {
                 let arrived = ContinuousClock.now
                 if let number = Self.messageNumber(in: text) {
                     self.tally.record(number, arrived: arrived)
-                } else if self.target == .spotter, text.hasPrefix(#"["1","1","community:feed","phx_reply""#) {
+                } else if self.target == .spotter, text.hasPrefix(#"["1","1",""# + channel + #"","phx_reply""#) {
                     self.tally.markReady()
                 }
             }

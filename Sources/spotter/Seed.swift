@@ -44,26 +44,78 @@ struct Seed: AsyncParsableCommand {
 
 /// How much to generate; shared by `seed` and `bench`.
 struct SeedOptions: ParsableArguments {
-    @Option(help: "Accounts to create.") var users = 10_000
-    @Option(help: "Posts to create, spread over the last 365 days.") var posts = 1_000_000
-    @Option(help: "Accounts each account follows, on average.") var followsPerUser = 50
+    @Option(help: "The community's shape: standard (10,000 people, 1,000,000 posts over a year) or large (100,000 people, 10,000,000 posts over two years, a heavy-tailed follow graph).")
+    var community: SeedCommunity = .standard
+    @Option(help: "Accounts to create (default: the community's).") var users: Int?
+    @Option(help: "Posts to create (default: the community's).") var posts: Int?
+    @Option(help: "Accounts each account follows, on average (default: the community's).") var followsPerUser: Int?
     @Option(help: "Random seed: the same seed makes the same community.") var seed: UInt64 = 42
 
     func validate() throws {
-        guard users >= 1, posts >= 0, followsPerUser >= 0 else {
+        guard users ?? 1 >= 1, posts ?? 0 >= 0, followsPerUser ?? 0 >= 0 else {
             throw ValidationError("--users must be at least 1; --posts and --follows-per-user at least 0.")
         }
     }
 
-    var plan: SeedPlan { SeedPlan(users: users, posts: posts, followsPerUser: followsPerUser, seed: seed) }
+    var plan: SeedPlan {
+        var plan = community.plan(seed: seed)
+        if let users { plan.users = users }
+        if let posts { plan.posts = posts }
+        if let followsPerUser { plan.followsPerUser = followsPerUser }
+        return plan
+    }
+}
+
+/// The two communities `spotter seed` makes. The standard one is what the load benchmarks have always run on;
+/// the large one is what issue-size questions need: does a Following page stay fast for someone who follows
+/// 5,000 people, among 10,000,000 posts, when a few people have 50,000 followers?
+enum SeedCommunity: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case standard, large
+
+    func plan(seed: UInt64) -> SeedPlan {
+        switch self {
+        case .standard:
+            SeedPlan(users: 10_000, posts: 1_000_000, followsPerUser: 50, seed: seed)
+        case .large:
+            SeedPlan(
+                users: 100_000, posts: 10_000_000, followsPerUser: 40, seed: seed, days: 730, heavyTail: true)
+        }
+    }
 }
 
 /// The parsed `SeedOptions`, as a plain value that can cross into concurrent code.
 struct SeedPlan: Sendable {
     var users: Int
     var posts: Int
+    /// The average with a uniform graph; the median with a heavy tail.
     var followsPerUser: Int
     var seed: UInt64
+    /// How far back the posts go.
+    var days = 365
+    /// Follows as a large community has them: how many people each person follows is log-normal (median
+    /// `followsPerUser`, a few hundred people follow over a thousand), whom they follow is steeper than the
+    /// standard graph's (of 100,000 people the most followed has about two in three, the next one in four), and
+    /// probe accounts follow
+    /// exactly 10, 100, 1,000 or 5,000 people for the scale benchmark (`SeedProbes`).
+    var heavyTail = false
+}
+
+/// The large community's probe accounts: every account whose number ends in 999 follows exactly one of
+/// `levels` people, in turn (athlete00999 follows 10, athlete01999 100, athlete02999 1,000, athlete03999
+/// 5,000, athlete04999 10 again, …): 25 of each among 100,000 people. `spotter bench http-plan --following`
+/// mints tokens for them.
+enum SeedProbes {
+    static let levels = [10, 100, 1_000, 5_000]
+
+    /// How many people account `number` follows, if it is a probe.
+    static func following(_ number: Int) -> Int? {
+        number % 1000 == 999 ? levels[(number / 1000) % levels.count] : nil
+    }
+
+    /// The probe accounts among `accounts` that follow `level` people.
+    static func numbers(following level: Int, below accounts: Int) -> [Int] {
+        stride(from: 999, to: accounts, by: 1000).filter { following($0) == level }
+    }
 }
 
 /// Opens the configured storage, migrates it and runs `body` while it can take queries. PostgreSQL's pool runs
@@ -118,7 +170,7 @@ struct Seeder: Sendable {
         }
 
         var posts = PostMaker(
-            accounts: accounts, total: plan.posts, end: now,
+            accounts: accounts, total: plan.posts, end: now, days: plan.days,
             random: SeededGenerator(seed: plan.seed, stream: 3, offset: firstIndex))
         try await Self.load("posts", total: plan.posts, batchSize: 5_000) { range in
             range.map { posts.post($0) }
@@ -153,8 +205,8 @@ struct Seeder: Sendable {
 
     private func makeAccount(_ number: Int, using random: inout SeededGenerator) -> AccountRecord {
         let username = "athlete" + String(format: "%05d", firstIndex + number)
-        // Everyone joined within the month before the year of posts begins.
-        let createdAt = now - 395 * Self.day + 30 * Self.day * Double(number) / Double(plan.users)
+        // Everyone joined within the month before the posts begin.
+        let createdAt = now - Double(plan.days + 30) * Self.day + 30 * Self.day * Double(number) / Double(plan.users)
         let privacy: Privacy = random.chance(0.9) ? .public : random.chance(0.8) ? .followers : .private
         let profile = ProfileFields(
             bio: SeedText.bios.randomElement(using: &random)!, units: random.chance(0.7) ? .kg : .lb,
@@ -167,28 +219,46 @@ struct Seeder: Sendable {
     }
 
     /// Each account follows about `followsPerUser` others, drawn so that low-numbered accounts are popular
-    /// (athlete00000 is followed by about four in ten). Follows are made over the year.
+    /// (athlete00000 is followed by about four in ten; in the heavy-tailed graph by about two in three). Follows are
+    /// made over the span of the posts.
     private func makeFollows(_ accounts: [AccountRecord]) -> [(follower: UserID, followee: UserID, at: Date)] {
         var random = SeededGenerator(seed: plan.seed, stream: 2, offset: firstIndex)
         var follows: [(follower: UserID, followee: UserID, at: Date)] = []
-        follows.reserveCapacity(accounts.count * plan.followsPerUser)
+        follows.reserveCapacity(accounts.count * plan.followsPerUser * (plan.heavyTail ? 2 : 1))
+        let span = Double(plan.days) * Self.day
         for (index, follower) in accounts.enumerated() {
-            let range = plan.followsPerUser / 2...plan.followsPerUser * 3 / 2
-            let wanted = min(accounts.count - 1, Int.random(in: range, using: &random))
-            var chosen = Set<Int>()
+            let wanted = min(accounts.count - 1, followCount(of: firstIndex + index, using: &random))
+            var chosen = Set<Int>(minimumCapacity: wanted)
             var draws = 0
             // Bounded: with few accounts the popular ones are soon all taken and further draws mostly repeat.
             while chosen.count < wanted, draws < wanted * 20 {
                 draws += 1
-                let other = random.popular(below: accounts.count)
+                let other =
+                    plan.heavyTail
+                    ? random.popular(below: accounts.count, steepness: 2.8) : random.popular(below: accounts.count)
                 if other != index { chosen.insert(other) }
             }
             for other in chosen.sorted() {
-                let at = now - Double.random(in: 0..<365 * Self.day, using: &random)
+                let at = now - Double.random(in: 0..<span, using: &random)
                 follows.append((follower.id, accounts[other].id, at))
             }
         }
         return follows
+    }
+
+    /// How many people account `number` follows: uniform around the average in the standard graph; in the
+    /// heavy-tailed one log-normal around the median (σ = 1: one in 400 follows over 16 times the median),
+    /// capped at 3,000, or a probe's exact level.
+    private func followCount(of number: Int, using random: inout SeededGenerator) -> Int {
+        guard plan.heavyTail else {
+            return Int.random(in: plan.followsPerUser / 2...plan.followsPerUser * 3 / 2, using: &random)
+        }
+        if let probe = SeedProbes.following(number) { return probe }
+        // Box–Muller: one standard normal draw from two uniform ones.
+        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &random)
+        let u2 = Double.random(in: 0..<1, using: &random)
+        let normal = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+        return max(1, min(3_000, Int((Double(plan.followsPerUser) * exp(normal)).rounded())))
     }
 }
 
@@ -217,6 +287,13 @@ struct SeededGenerator: RandomNumberGenerator {
     mutating func popular(below count: Int) -> Int {
         let u = Double.random(in: 0..<1, using: &self)
         return min(count - 1, Int(u * u * Double(count)))
+    }
+
+    /// An index below `count` drawn as `count × uᵏ`: the steeper `k`, the more draws land on the first few
+    /// (density ∝ index^(1/k − 1)). `popular(below:)` is k = 2.
+    mutating func popular(below count: Int, steepness: Double) -> Int {
+        let u = Double.random(in: 0..<1, using: &self)
+        return min(count - 1, Int(pow(u, steepness) * Double(count)))
     }
 }
 
@@ -267,7 +344,7 @@ extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
-/// Makes the posts, oldest first and evenly spread over the year before `end`, so ids (UUIDv7 at each post's
+/// Makes the posts, oldest first and evenly spread over the `days` before `end`, so ids (UUIDv7 at each post's
 /// creation time) arrive in index order. Authors are drawn so a few post daily and most weekly; fields are
 /// filled as `PostService` would (hashtags, mentions, text hash, global-feed membership with duplicates of the
 /// last 24 hours left out).
@@ -275,22 +352,24 @@ struct PostMaker {
     let accounts: [AccountRecord]
     let total: Int
     let end: Date
+    let days: Int
     var random: SeededGenerator
     /// When each author last posted each text, for the last day or so: the duplicate rule.
     private var recentTexts: [String: Date] = [:]
     private static let fitnessTags = PostService.Configuration().fitnessTags
 
-    init(accounts: [AccountRecord], total: Int, end: Date, random: SeededGenerator) {
+    init(accounts: [AccountRecord], total: Int, end: Date, days: Int = 365, random: SeededGenerator) {
         self.accounts = accounts
         self.total = total
         self.end = end
+        self.days = days
         self.random = random
     }
 
     mutating func post(_ number: Int) -> PostRecord {
-        let year = 365 * Seeder.day
+        let span = Double(days) * Seeder.day
         let offset = (Double(number) + Double.random(in: 0..<1, using: &random)) / Double(total)
-        let createdAt = end - year + year * offset
+        let createdAt = end - span + span * offset
         let busy = random.chance(0.5)
         let author = accounts[
             busy ? random.popular(below: accounts.count) : .random(in: accounts.indices, using: &random)]

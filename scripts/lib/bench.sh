@@ -1,5 +1,5 @@
-# Shared by the HTTP benchmark scripts (bench-http, bench-feed, bench-kudos): tools, the nginx static-file
-# reference, wrk runs and medians. Every server runs alone on CPU 0 and wrk on CPU 1; see each script.
+# Shared by the HTTP benchmark scripts (bench-http, bench-feed, bench-kudos, bench-scale): tools, the nginx
+# static-file reference, Hummingbird alone (the floor), the benchmark PostgreSQL, wrk runs and medians. Every server runs alone on CPU 0 and wrk on CPU 1; see each script.
 
 bench_install() {
   local missing=()
@@ -77,3 +77,60 @@ bench_wrk() {
 bench_median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 bench_range() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk 'NR==1 {lo=$1} {hi=$1} END {print lo "–" hi}'; }
 bench_ratio() { awk -v a="$1" -v b="$2" 'BEGIN {r = a / b; printf (r < 0.1 ? "%.3f" : "%.2f"), r}'; }
+
+# Hummingbird alone (`spotter bench http-floor`, the same release build: one route, no middleware, no
+# database) on CPU 0, driven like the server under test: the floor every Spotter request is compared with.
+# bench_floor WORK_DIR SPOTTER_BINARY sets floor_rps and floor_p99.
+bench_floor() {
+  local dir=$1 binary=$2 port
+  port=$(bench_free_port)
+  taskset -c 0 "$binary" bench http-floor --port "$port" >>"$dir/floor.log" 2>&1 &
+  bench_pid=$!
+  bench_wait_for "http://127.0.0.1:$port/healthz"
+  DURATION=3 bench_wrk "http://127.0.0.1:$port/healthz"
+  bench_wrk "http://127.0.0.1:$port/healthz"
+  bench_stop
+  floor_rps=$rps
+  floor_p99=$p99
+}
+
+# A PostgreSQL cluster kept in $BENCH_DATA/pg, its server pinned to CPU 0 (every backend inherits that), with
+# the pgbench reference database and the databases named in the arguments. fsync is off: the benchmarks read,
+# and seeds load faster. Needs scripts/lib/postgres.sh. Sets pg_port and pg_url (for the first database).
+bench_postgres_start() {
+  local bin
+  bin=$(pg_bin_dir)
+  [ -n "$bin" ] || { echo "PostgreSQL is not installed (scripts/test installs it)" >&2; exit 1; }
+  if [ ! -d "$BENCH_DATA/pg" ]; then
+    mkdir -p "$BENCH_DATA/pg"
+    [ "$(id -u)" = 0 ] && chown postgres "$BENCH_DATA/pg"
+    as_postgres "$bin/initdb" -D "$BENCH_DATA/pg" -U postgres --auth=trust --no-sync -E UTF8 >/dev/null
+  fi
+  # A cluster left running by an interrupted run is stopped: it listens on a port nobody knows any more.
+  as_postgres "$bin/pg_ctl" -D "$BENCH_DATA/pg" status >/dev/null 2>&1 \
+    && as_postgres "$bin/pg_ctl" -D "$BENCH_DATA/pg" -m fast -w stop >/dev/null
+  pg_port=$(bench_free_port)
+  as_postgres taskset -c 0 "$bin/pg_ctl" -D "$BENCH_DATA/pg" -l "$BENCH_DATA/pg/server.log" -w \
+    -o "-p $pg_port -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+  bench_pg_started=1
+  for db in "$@" pgbench; do
+    as_postgres "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'" \
+      | grep -q 1 || as_postgres "$bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres "$db"
+  done
+  for db in "$@"; do
+    as_postgres "$bin/psql" -q -h 127.0.0.1 -p "$pg_port" -U postgres -d "$db" \
+      -c "SET client_min_messages = warning" -c "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public" >/dev/null
+  done
+  if ! as_postgres "$bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -d pgbench -tAc "SELECT 1 FROM pgbench_branches LIMIT 1" >/dev/null 2>&1; then
+    echo "pgbench: initialising scale 10 (1,000,000 accounts)" >&2
+    as_postgres "$bin/pgbench" -i -q -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres pgbench >/dev/null 2>&1
+  fi
+  pg_url="postgres://postgres@127.0.0.1:$pg_port/$1"
+}
+
+bench_postgres_stop() {
+  if [ -n "${bench_pg_started:-}" ]; then
+    as_postgres "$(pg_bin_dir)/pg_ctl" -D "$BENCH_DATA/pg" -m fast -w stop >/dev/null 2>&1 || true
+    bench_pg_started=
+  fi
+}
