@@ -93,10 +93,11 @@ func followingCandidates(_ rows: any FeedRowsShape.Type) -> Int {
 }
 
 extension PostgresPostStore {
-    /// A Following page: the last month by author first, then the window, then by author past its edge while
+    /// A Following page: the last month by author first (not for someone who follows many), then the window, then by author past its edge while
     /// the page is short.
     func followingPage(_ query: FeedQuery, viewer: UserID) async throws -> [Post] {
-        if let floor = query.recentFloor {
+        // Someone who follows many people walks first: reading by author would take a lateral seek for each.
+        if let floor = query.recentFloor, query.walkFloor == nil {
             let size = feedRows(for: query.limit, planFitsAll: true)
             let candidates = try await candidates(
                 BeforeCursorShape.self, size, viewer: viewer, past: query.before?.rawValue ?? Self.beyondAll,

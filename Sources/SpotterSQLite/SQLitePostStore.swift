@@ -118,6 +118,11 @@ struct SQLitePostStore: PostStore {
         if case .following = query.source, viewer != nil {
             // Each step is taken only when the one before it found less than a page: the feed is short, or
             // many were hidden.
+            if let walkFloor = query.walkFloor.map(UUIDText.format) {
+                let posts = try await feedQuery(
+                    query, viewer: viewer, candidates: query.limit * 3, floor: walkFloor, walk: true)
+                if posts.count == query.limit { return posts }
+            }
             if let floor = query.recentFloor.map(UUIDText.format) {
                 let posts = try await feedQuery(query, viewer: viewer, candidates: query.limit * 3, floor: floor)
                 if posts.count == query.limit { return posts }
@@ -136,8 +141,12 @@ struct SQLitePostStore: PostStore {
     /// The candidates themselves are found by reading every post of everyone followed in that index, since
     /// SQLite cannot merge the people's newest posts and stop; `floor` bounds that read to recent posts
     /// (without it, the heaviest followers of the benchmark's community read a whole year's posts).
+    ///
+    /// With `walk`, the candidates are found the other way round, for someone who follows many people: the
+    /// community's newest posts from `floor` on, newest first, each kept when its author is followed (a
+    /// primary-key probe into `follows`), until there are `candidates`.
     private func feedQuery(
-        _ query: FeedQuery, viewer: UserID?, candidates: Int?, floor: String? = nil
+        _ query: FeedQuery, viewer: UserID?, candidates: Int?, floor: String? = nil, walk: Bool = false
     ) async throws -> [Post] {
         var arguments: StatementArguments = ["viewer": viewer?.description, "limit": query.limit]
         var clauses = [SQLitePostSQL.visible]
@@ -157,7 +166,18 @@ struct SQLitePostStore: PostStore {
                 SELECT followee_id FROM follows WHERE follower_id = :viewer AND state = 'accepted'
                 UNION ALL SELECT :viewer
                 """
-            if let candidates {
+            if let candidates, walk {
+                clauses.append(
+                    """
+                    p.id IN (SELECT c.id FROM posts c
+                             WHERE c.deleted_at IS NULL AND c.id >= :floor \(cursor.map { "AND c.id \($0)" } ?? "")
+                               AND (c.author_id = :viewer
+                                    OR EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :viewer
+                                               AND f.followee_id = c.author_id AND f.state = 'accepted'))
+                             ORDER BY c.id \(order) LIMIT :candidates)
+                    """)
+                _ = arguments.append(contentsOf: ["candidates": candidates, "floor": floor])
+            } else if let candidates {
                 // INDEXED BY: the planner otherwise takes posts_by_author_text, which isn't covering.
                 clauses.append(
                     """

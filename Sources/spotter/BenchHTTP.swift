@@ -40,7 +40,8 @@ extension Bench {
             guard viewers >= 1 else { throw ValidationError("--viewers must be at least 1.") }
             guard posts == 0 || postsFile != nil else { throw ValidationError("--posts needs --posts-file.") }
             if let following, !SeedProbes.levels.contains(following) {
-                throw ValidationError("--following must be one of \(SeedProbes.levels.map(String.init).joined(separator: ", ")).")
+                throw ValidationError(
+                    "--following must be one of \(SeedProbes.levels.map(String.init).joined(separator: ", ")).")
             }
         }
 
@@ -55,7 +56,8 @@ extension Bench {
                         of: followersOf, count: viewers, storage: storage)
                     try Self.write(lines, to: tokensFile)
                     ProgressBar.write(
-                        "\(followersOf) has \(followers) followers; tokens for them and \(lines.count - 1) of them in \(tokensFile).\n")
+                        "\(followersOf) has \(followers) followers; tokens for them and \(lines.count - 1) of them in \(tokensFile).\n"
+                    )
                     return
                 }
                 if let following {
@@ -96,7 +98,9 @@ extension Bench {
             guard let person = try await storage.accounts.find(username: username) else {
                 throw ValidationError("No account \(username).")
             }
-            let followers = try await storage.graph.followerIDs(of: person.id).sorted { $0.description < $1.description }
+            let followers = try await storage.graph.followerIDs(of: person.id).sorted {
+                $0.description < $1.description
+            }
             guard followers.count >= count else {
                 throw ValidationError("\(username) has \(followers.count) followers; \(count) are needed.")
             }
@@ -124,7 +128,8 @@ extension Bench {
                 let counted = try await storage.graph.counts(of: account.id).following
                 guard counted == level else {
                     throw ValidationError(
-                        "athlete\(String(format: "%05d", number)) follows \(counted), not \(level): seed with --community large.")
+                        "athlete\(String(format: "%05d", number)) follows \(counted), not \(level): seed with --community large."
+                    )
                 }
                 tokens.append(try await BenchAccounts.token(for: account.id, storage: storage, now: now))
             }

@@ -156,9 +156,9 @@ struct SocialContractTests {
     }
 
     @Test(
-        "a Following page reaches past a long stretch of others' posts, in order both ways",
-        arguments: StorageBackend.available)
-    func sparseFollowingFeed(backend: StorageBackend) async throws {
+        "a Following page reaches past a long stretch of others' posts, in order both ways, walking or by author",
+        arguments: StorageBackend.available, [false, true])
+    func sparseFollowingFeed(backend: StorageBackend, followsMany: Bool) async throws {
         try await backend.withStorage { storage in
             let bulk = try #require(storage as? any BulkLoading)
             let me = BulkLoadingContractTests.account("me")
@@ -182,21 +182,24 @@ struct SocialContractTests {
             try await bulk.loadPosts(friends + hidden + others + [mine])
             try await bulk.analyze()
 
-            let first = try await storage.posts.feed(FeedQuery(source: .following, limit: 3), viewer: me.id)
+            let first = try await storage.posts.feed(
+                FeedQuery(source: .following, limit: 3, followsMany: followsMany), viewer: me.id)
             #expect(first.map(\.id) == [mine.id, friends[4].id, friends[3].id])
             let second = try await storage.posts.feed(
-                FeedQuery(source: .following, before: friends[3].id, limit: 3), viewer: me.id)
+                FeedQuery(source: .following, before: friends[3].id, limit: 3, followsMany: followsMany),
+                viewer: me.id)
             #expect(second.map(\.id) == [friends[2].id, friends[1].id, friends[0].id])
             let newer = try await storage.posts.feed(
-                FeedQuery(source: .following, after: friends[0].id, limit: 50), viewer: me.id)
+                FeedQuery(source: .following, after: friends[0].id, limit: 50, followsMany: followsMany),
+                viewer: me.id)
             #expect(newer.map(\.id) == [friends[1].id, friends[2].id, friends[3].id, friends[4].id, mine.id])
         }
     }
 
     @Test(
         "a Following page asked as of a time reads the recent month first, and pages alike across its edge",
-        arguments: StorageBackend.available)
-    func recentFirstFollowingFeed(backend: StorageBackend) async throws {
+        arguments: StorageBackend.available, [false, true])
+    func recentFirstFollowingFeed(backend: StorageBackend, followsMany: Bool) async throws {
         try await backend.withStorage { storage in
             let ana = try await Self.user(storage, "ana")
             let bea = try await Self.user(storage, "bea")
@@ -221,7 +224,9 @@ struct SocialContractTests {
                 var cursor: PostID?
                 repeat {
                     let page = try await storage.posts.feed(
-                        FeedQuery(source: .following, before: cursor, limit: 4, asOf: asOf), viewer: ana.id)
+                        FeedQuery(
+                            source: .following, before: cursor, limit: 4, asOf: asOf, followsMany: followsMany),
+                        viewer: ana.id)
                     seen += page.map(\.id)
                     cursor = page.count == 4 ? page.last?.id : nil
                 } while cursor != nil

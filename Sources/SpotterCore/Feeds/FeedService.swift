@@ -107,9 +107,12 @@ public struct FeedService: Sendable {
 
     private func feed(_ source: FeedQuery.Source, viewer: AccountRecord?, page: PageRequest) async throws -> Page<Post>
     {
-        let query = FeedQuery(
+        var query = FeedQuery(
             source: source, before: page.cursor.map(PostID.init), after: page.since.map(PostID.init),
             limit: page.limit + 1, asOf: clock.now)
+        if case .following = source, let viewer {
+            query.followsMany = try await storage.graph.counts(of: viewer.id).following >= FeedQuery.manyFollowed
+        }
         let posts = try await linked(try await storage.posts.feed(query, viewer: viewer?.id))
         return page.page(posts) { $0.id.rawValue }
     }

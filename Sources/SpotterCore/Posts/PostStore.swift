@@ -135,13 +135,41 @@ public struct FeedQuery: Sendable, Equatable {
     /// When the page is asked for. A store may look among the recent posts first and further back only when
     /// they do not fill the page; `nil` looks at everything at once.
     public var asOf: Date?
+    /// For a Following page: the viewer follows at least `manyFollowed` people (`FeedService` asks the kept
+    /// count). Such a page walks back through the community's newest posts first, keeping those of people
+    /// followed, and reads by author only when that walk comes up short (see `walkFloor`).
+    public var followsMany: Bool
 
-    public init(source: Source, before: PostID? = nil, after: PostID? = nil, limit: Int, asOf: Date? = nil) {
+    public init(
+        source: Source, before: PostID? = nil, after: PostID? = nil, limit: Int, asOf: Date? = nil,
+        followsMany: Bool = false
+    ) {
         self.source = source
         self.before = before
         self.after = after
         self.limit = limit
         self.asOf = asOf
+        self.followsMany = followsMany
+    }
+
+    /// From how many people followed a Following page walks the newest posts first. Reading by author costs
+    /// an index seek per person followed and every recent post of theirs, so it grew with the people followed
+    /// (32 times slower at 5,000 than at 10 on the benchmark's community); the walk costs about a page
+    /// divided by the followed people's share of recent posts, which is small for them. Below this, that
+    /// share is often too small for the walk to find a page within `walkWindow`.
+    public static let manyFollowed = 300
+
+    /// How far back from its cursor, or from `asOf`, the walk of someone who follows many goes before the
+    /// page reads by author instead.
+    public static let walkWindow: TimeInterval = 86_400
+
+    /// The oldest id the walk reads, when this page walks: a Following page for someone who follows many,
+    /// backwards in time, asked as of a time or from a cursor. A page forward in time (`after`) reads by author.
+    public var walkFloor: UUID? {
+        guard followsMany, after == nil, case .following = source,
+            let start = before.map({ UUIDv7.date(of: $0.rawValue) }) ?? asOf
+        else { return nil }
+        return UUIDv7.lowest(at: start.addingTimeInterval(-Self.walkWindow))
     }
 
     /// How far back a Following page looks first, from its cursor or from when it is asked for.
