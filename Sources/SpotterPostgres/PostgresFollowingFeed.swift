@@ -93,8 +93,8 @@ func followingCandidates(_ rows: any FeedRowsShape.Type) -> Int {
 }
 
 extension PostgresPostStore {
-    /// A Following page: the last month by author first (not for someone who follows many), then the window, then by author past its edge while
-    /// the page is short.
+    /// A Following page: the last month by author first (not for someone who follows many), then the window,
+    /// then by author past its edge while the page is short.
     func followingPage(_ query: FeedQuery, viewer: UserID) async throws -> [Post] {
         // Someone who follows many people walks first: reading by author would take a lateral seek for each.
         if let floor = query.recentFloor, query.walkFloor == nil {

@@ -26,13 +26,15 @@ extension Bench {
         @Option(help: "Where to write the post ids.") var postsFile: String?
         @Option(help: "Random seed for drawing the accounts.") var seed: UInt64 = 7
         @Option(
-            help:
-                "Only the large community's probe accounts that follow exactly this many people (10, 100, 1000 or 5000; see `spotter seed --community large`)."
+            help: ArgumentHelp(
+                "Only the large community's probe accounts that follow exactly this many people "
+                    + "(10, 100, 1000 or 5000; see `spotter seed --community large`).")
         )
         var following: Int?
         @Option(
-            help:
-                "Write this seeded person's token, then --viewers of their followers' tokens, as TOKEN USER_ID lines (for `spotter bench fanout --topic following`)."
+            help: ArgumentHelp(
+                "Write this seeded person's token, then --viewers of their followers' tokens, as TOKEN USER_ID "
+                    + "lines (for `spotter bench fanout --topic following`).")
         )
         var followersOf: String?
 
@@ -56,7 +58,8 @@ extension Bench {
                         of: followersOf, count: viewers, storage: storage)
                     try Self.write(lines, to: tokensFile)
                     ProgressBar.write(
-                        "\(followersOf) has \(followers) followers; tokens for them and \(lines.count - 1) of them in \(tokensFile).\n"
+                        "\(followersOf) has \(followers) followers; tokens for them and \(lines.count - 1) of them "
+                            + "in \(tokensFile).\n"
                     )
                     return
                 }
@@ -128,8 +131,8 @@ extension Bench {
                 let counted = try await storage.graph.counts(of: account.id).following
                 guard counted == level else {
                     throw ValidationError(
-                        "athlete\(String(format: "%05d", number)) follows \(counted), not \(level): seed with --community large."
-                    )
+                        "athlete\(String(format: "%05d", number)) follows \(counted), not \(level): "
+                            + "seed with --community large.")
                 }
                 tokens.append(try await BenchAccounts.token(for: account.id, storage: storage, now: now))
             }

@@ -45,8 +45,9 @@ struct Seed: AsyncParsableCommand {
 /// How much to generate; shared by `seed` and `bench`.
 struct SeedOptions: ParsableArguments {
     @Option(
-        help:
-            "The community's shape: standard (10,000 people, 1,000,000 posts over a year) or large (100,000 people, 10,000,000 posts over two years, a heavy-tailed follow graph)."
+        help: ArgumentHelp(
+            "The community's shape: standard (10,000 people, 1,000,000 posts over a year) or large (100,000 "
+                + "people, 10,000,000 posts over two years, a heavy-tailed follow graph).")
     )
     var community: SeedCommunity = .standard
     @Option(help: "Accounts to create (default: the community's).") var users: Int?
