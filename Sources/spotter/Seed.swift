@@ -97,10 +97,10 @@ struct SeedPlan: Sendable {
     /// How far back the posts go.
     var days = 365
     /// Follows as a large community has them: how many people each person follows is log-normal (median
-    /// `followsPerUser`, a few hundred people follow over a thousand), whom they follow is steeper than the
-    /// standard graph's (of 100,000 people the most followed has about two in three, the next one in four), and
-    /// probe accounts follow
-    /// exactly 10, 100, 1,000 or 5,000 people for the scale benchmark (`SeedProbes`).
+    /// `followsPerUser`, 115 of 100,000 follow a thousand or more), whom they follow is steeper than the
+    /// standard graph's (of 100,000 people the most followed has about half, 51,295 with seed 42, the next
+    /// 22,723), and probe accounts follow exactly 10, 100, 1,000 or 5,000 people for the scale benchmark
+    /// (`SeedProbes`).
     var heavyTail = false
 }
 
@@ -223,7 +223,7 @@ struct Seeder: Sendable {
     }
 
     /// Each account follows about `followsPerUser` others, drawn so that low-numbered accounts are popular
-    /// (athlete00000 is followed by about four in ten; in the heavy-tailed graph by about two in three). Follows are
+    /// (athlete00000 is followed by about four in ten; in the heavy-tailed graph by about half). Follows are
     /// made over the span of the posts.
     private func makeFollows(_ accounts: [AccountRecord]) -> [(follower: UserID, followee: UserID, at: Date)] {
         var random = SeededGenerator(seed: plan.seed, stream: 2, offset: firstIndex)
