@@ -325,6 +325,8 @@ actor RealtimeHub {
         let targets = targets(for: id, topics: kinds)
         guard !targets.isEmpty, var audience = try await audience.ofPost(id) else { return }
         var frames: [SharedFrameKey: WireFrame?] = [:]
+        // The shared view's frame per kudos state, encoded once and re-headed for each further topic.
+        var encoded: [Bool: RetopicedFrame] = [:]
         var batch = OutboundBatch()
         // Frames go out together once every target is decided, one event-loop task per loop. If a read fails
         // part way, the frames decided before it still go out (the defer).
@@ -337,8 +339,13 @@ actor RealtimeHub {
                 guard var post = audience.shared else { continue }
                 let key = SharedFrameKey(topic: topic, kudosedByMe: kudosedByMe)
                 if frames[key] == nil {
-                    post.kudosedByMe = kudosedByMe
-                    frames[key] = .some(PushFrame(topic: topic, push: push(post)).encoded().map { WireFrame(text: $0) })
+                    var text = encoded[kudosedByMe]?.frame(for: topic)
+                    if text == nil {
+                        post.kudosedByMe = kudosedByMe
+                        text = PushFrame(topic: topic, push: push(post)).encoded()
+                        encoded[kudosedByMe] = text.flatMap { RetopicedFrame(frame: $0, topic: topic) }
+                    }
+                    frames[key] = .some(text.map { WireFrame(text: $0) })
                 }
                 if let frame = frames[key] ?? nil { batch.add(frame, to: connection) }
             case .own(let post):
