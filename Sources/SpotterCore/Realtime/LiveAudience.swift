@@ -24,16 +24,19 @@ public struct LiveAudience: Sendable {
         var shared = try await storage.posts.post(id, viewer: nil)
         if let post = shared, let links { shared = try await links.linked(post) }
         let author: UserID
+        var followersShare = false
         if let shared {
             author = shared.author.id
         } else {
             guard let record = try await storage.posts.record(id), record.deletedAt == nil else { return nil }
             author = record.authorID
+            followersShare = record.groupID == nil && record.visibility != .private
         }
+        let shares = shared != nil || followersShare
         return PostAudience(
-            storage: storage, links: links, id: id, author: author, shared: shared,
-            peopleInBlocks: shared == nil ? [] : try await storage.graph.peopleInBlocks(),
-            kudosGivers: shared == nil ? [] : try await storage.posts.kudosGivers(of: id),
+            storage: storage, links: links, id: id, author: author, shared: shared, followersShare: followersShare,
+            peopleInBlocks: shares ? try await storage.graph.peopleInBlocks() : [],
+            kudosGivers: shares ? try await storage.posts.kudosGivers(of: id) : [],
             muters: try await storage.graph.muters(of: author))
     }
 
@@ -62,8 +65,10 @@ public struct LiveAudience: Sendable {
 ///
 /// A post everyone may see looks the same to everyone who has no block with anyone, but for `kudosed_by_me`
 /// (blocks are the only viewer-dependent filter of its counts): those viewers share one view, so a fan-out to
-/// 10,000 sockets reads the post once. People in blocks, and posts not visible to everyone, are read viewer
-/// by viewer, through the adapters' SQL statement of the rule.
+/// 10,000 sockets reads the post once. A post only followers see (followers-only, or by a private account, in
+/// no group) looks the same to every accepted follower outside blocks: it is read once, as the first of them,
+/// and they share that view. People in blocks, and everyone else, are read viewer by viewer, through the
+/// adapters' SQL statement of the rule.
 public struct PostAudience: Sendable {
     let storage: any SpotterStorage
     let links: MediaLinks?
@@ -71,6 +76,11 @@ public struct PostAudience: Sendable {
     let author: UserID
     /// The anonymous view, shared by everyone outside `peopleInBlocks`; `nil` when not everyone may see it.
     public let shared: Post?
+    /// Whether the author's accepted followers outside `peopleInBlocks` share one view (`followersView`).
+    let followersShare: Bool
+    /// The followers' shared view, read as the first of them to ask; `nil` until then.
+    public private(set) var followersView: Post?
+    private var followersViewRead = false
     let peopleInBlocks: Set<UserID>
     let kudosGivers: Set<UserID>
     let muters: Set<UserID>
@@ -79,22 +89,24 @@ public struct PostAudience: Sendable {
 
     init(
         storage: any SpotterStorage, links: MediaLinks?, id: PostID, author: UserID, shared: Post?,
-        peopleInBlocks: Set<UserID>,
-        kudosGivers: Set<UserID>, muters: Set<UserID>
+        followersShare: Bool, peopleInBlocks: Set<UserID>, kudosGivers: Set<UserID>, muters: Set<UserID>
     ) {
         self.storage = storage
         self.links = links
         self.id = id
         self.author = author
         self.shared = shared
+        self.followersShare = followersShare
         self.peopleInBlocks = peopleInBlocks
         self.kudosGivers = kudosGivers
         self.muters = muters
     }
 
-    /// What a viewer gets: the shared view (with their own kudos state) or a view of their own.
+    /// What a viewer gets: the shared view or the followers' (with their own kudos state), or a view of their
+    /// own.
     public enum View: Sendable {
         case shared(kudosedByMe: Bool)
+        case followers(kudosedByMe: Bool)
         case own(Post)
     }
 
@@ -105,6 +117,10 @@ public struct PostAudience: Sendable {
         let view: View
         if let shared, !peopleInBlocks.contains(viewer) {
             (post, view) = (shared, .shared(kudosedByMe: kudosGivers.contains(viewer)))
+        } else if followersShare, viewer != author, !peopleInBlocks.contains(viewer),
+            try await followerIDs().contains(viewer), let common = try await followersView(readAs: viewer)
+        {
+            (post, view) = (common, .followers(kudosedByMe: kudosGivers.contains(viewer)))
         } else {
             if views[viewer] == nil {
                 var own = try await storage.posts.post(id, viewer: viewer)
@@ -119,6 +135,15 @@ public struct PostAudience: Sendable {
             isAuthor: viewer == author, followsAuthor: follows, mutesAuthor: muters.contains(viewer),
             visibility: post.visibility, group: post.group?.id)
         return VisibilityPolicy.isListed(listing, facts) ? view : nil
+    }
+
+    /// The followers' shared view, read as `viewer` (an accepted follower outside blocks) the first time.
+    private mutating func followersView(readAs viewer: UserID) async throws -> Post? {
+        if followersViewRead { return followersView }
+        var read = try await storage.posts.post(id, viewer: viewer)
+        if let post = read, let links { read = try await links.linked(post) }
+        (followersView, followersViewRead) = (read, true)
+        return read
     }
 
     /// The author's followers, read once per event and only when a Following feed asks.

@@ -325,25 +325,28 @@ actor RealtimeHub {
         let targets = targets(for: id, topics: kinds)
         guard !targets.isEmpty, var audience = try await audience.ofPost(id) else { return }
         var frames: [SharedFrameKey: WireFrame?] = [:]
-        // The shared view's frame per kudos state, encoded once and re-headed for each further topic.
-        var encoded: [Bool: RetopicedFrame] = [:]
+        // A shared view's frame per kudos state, encoded once and re-headed for each further topic.
+        var encoded: [SharedFrameKey.View: RetopicedFrame] = [:]
         var batch = OutboundBatch()
         // Frames go out together once every target is decided, one event-loop task per loop. If a read fails
         // part way, the frames decided before it still go out (the defer).
         defer { batch.send() }
         for (topic, connection) in targets {
-            switch try await audience.view(of: connection.user.id, on: topic) {
+            let view = try await audience.view(of: connection.user.id, on: topic)
+            switch view {
             case nil:
                 continue
-            case .shared(let kudosedByMe):
-                guard var post = audience.shared else { continue }
-                let key = SharedFrameKey(topic: topic, kudosedByMe: kudosedByMe)
+            case .shared(let kudosedByMe), .followers(let kudosedByMe):
+                let followers = if case .followers = view { true } else { false }
+                guard var post = followers ? audience.followersView : audience.shared else { continue }
+                let shared = SharedFrameKey.View(kudosedByMe: kudosedByMe, followers: followers)
+                let key = SharedFrameKey(topic: topic, view: shared)
                 if frames[key] == nil {
-                    var text = encoded[kudosedByMe]?.frame(for: topic)
+                    var text = encoded[shared]?.frame(for: topic)
                     if text == nil {
                         post.kudosedByMe = kudosedByMe
                         text = PushFrame(topic: topic, push: push(post)).encoded()
-                        encoded[kudosedByMe] = text.flatMap { RetopicedFrame(frame: $0, topic: topic) }
+                        encoded[shared] = text.flatMap { RetopicedFrame(frame: $0, topic: topic) }
                     }
                     frames[key] = .some(text.map { WireFrame(text: $0) })
                 }
@@ -356,10 +359,16 @@ actor RealtimeHub {
         }
     }
 
-    /// Sockets sharing the anonymous view get the same frame per topic and kudos state.
+    /// Sockets sharing the anonymous view, or the followers', get the same frame per topic and kudos state.
     private struct SharedFrameKey: Hashable {
+        struct View: Hashable {
+            let kudosedByMe: Bool
+            /// The followers' view rather than the anonymous one.
+            let followers: Bool
+        }
+
         let topic: RealtimeTopic
-        let kudosedByMe: Bool
+        let view: View
     }
 }
 
