@@ -87,7 +87,7 @@ extension Bench {
         @Option(help: "Events per second.") var rate = 1000.0
         @Option(help: "Seconds of load.") var duration = 60.0
         @Option(help: "Seconds to wait for the last deliveries.") var drain = 10.0
-        @Option(help: "Goal for the p99, in milliseconds (printed beside the figure).") var goal = 250.0
+        @Option(help: "Goal for the p99, in milliseconds (printed beside the figure).") var goal = 100.0
         @Flag(help: "Print the table header first.") var header = false
 
         func validate() throws {
