@@ -117,9 +117,11 @@ public struct PostAudience: Sendable {
         let view: View
         if let shared, !peopleInBlocks.contains(viewer) {
             (post, view) = (shared, .shared(kudosedByMe: kudosGivers.contains(viewer)))
-        } else if followersShare, viewer != author, !peopleInBlocks.contains(viewer),
-            try await followerIDs().contains(viewer), let common = try await followersView(readAs: viewer)
-        {
+        } else if followersShare, viewer != author, !peopleInBlocks.contains(viewer) {
+            // Outside blocks, only the author's accepted followers may see a post the anonymous view lacks:
+            // nobody else's view needs reading.
+            guard try await followerIDs().contains(viewer), let common = try await followersView(readAs: viewer)
+            else { return nil }
             (post, view) = (common, .followers(kudosedByMe: kudosGivers.contains(viewer)))
         } else {
             if views[viewer] == nil {
