@@ -9,6 +9,8 @@ public struct FeedService: Sendable {
     let social: SocialService
     /// Fills in photo URLs for the viewer; `nil` leaves them empty (tools that show no photos).
     let links: MediaLinks?
+    /// Each viewer's kept follow count, for choosing how to read their Following page.
+    let followingCounts = FollowingCounts()
 
     /// How far back the Featured feed looks, and how many candidates it ranks.
     public static let featuredWindow: TimeInterval = 14 * 24 * 3600
@@ -111,7 +113,10 @@ public struct FeedService: Sendable {
             source: source, before: page.cursor.map(PostID.init), after: page.since.map(PostID.init),
             limit: page.limit + 1, asOf: clock.now)
         if case .following = source, let viewer {
-            query.followsMany = try await storage.graph.counts(of: viewer.id).following >= FeedQuery.manyFollowed
+            let following = try await followingCounts.count(of: viewer.id) {
+                try await storage.graph.counts(of: viewer.id).following
+            }
+            query.followsMany = following >= FeedQuery.manyFollowed
         }
         let posts = try await linked(try await storage.posts.feed(query, viewer: viewer?.id))
         return page.page(posts) { $0.id.rawValue }
