@@ -128,7 +128,7 @@ struct FeedBench {
         for _ in 0..<needed * 2 {
             let number = Int.random(in: 0..<accounts, using: &random)
             if cache[number] == nil {
-                cache[number] = try await storage.accounts.find(username: "athlete" + String(format: "%05d", number))
+                cache[number] = try await storage.accounts.find(username: Seeder.username(number))
             }
             if let account = cache[number] { found.append(account) }
         }

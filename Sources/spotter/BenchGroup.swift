@@ -18,7 +18,7 @@ enum BenchClub {
         let count = min(members, accounts)
         var people: [UserID] = []
         for number in 0..<count {
-            guard let account = try await storage.accounts.find(username: "athlete" + String(format: "%05d", number))
+            guard let account = try await storage.accounts.find(username: Seeder.username(number))
             else { continue }
             people.append(account.id)
         }

@@ -79,7 +79,7 @@ extension Bench {
                     let number = Int.random(in: 0..<accounts, using: &random)
                     guard
                         let account = try await storage.accounts.find(
-                            username: "athlete" + String(format: "%05d", number))
+                            username: Seeder.username(number))
                     else { continue }
                     tokens.append(try await BenchAccounts.token(for: account.id, storage: storage, now: now))
                     progress.update(tokens.count)
@@ -126,12 +126,12 @@ extension Bench {
             let now = Date()
             for number in SeedProbes.numbers(following: level, below: accounts) {
                 guard
-                    let account = try await storage.accounts.find(username: "athlete" + String(format: "%05d", number))
+                    let account = try await storage.accounts.find(username: Seeder.username(number))
                 else { continue }
                 let counted = try await storage.graph.counts(of: account.id).following
                 guard counted == level else {
                     throw ValidationError(
-                        "athlete\(String(format: "%05d", number)) follows \(counted), not \(level): "
+                        "\(Seeder.username(number)) follows \(counted), not \(level): "
                             + "seed with --community large.")
                 }
                 tokens.append(try await BenchAccounts.token(for: account.id, storage: storage, now: now))

@@ -156,6 +156,9 @@ struct Seeder: Sendable {
 
     static let day: TimeInterval = 24 * 3600
 
+    /// The username of seeded account `number`: athlete00000, athlete00001, …
+    static func username(_ number: Int) -> String { "athlete" + String(format: "%05d", number) }
+
     func load(into bulk: any BulkLoading) async throws {
         let started = ContinuousClock.now
         var random = SeededGenerator(seed: plan.seed, stream: 1, offset: firstIndex)
@@ -208,7 +211,7 @@ struct Seeder: Sendable {
     }
 
     private func makeAccount(_ number: Int, using random: inout SeededGenerator) -> AccountRecord {
-        let username = "athlete" + String(format: "%05d", firstIndex + number)
+        let username = Self.username(firstIndex + number)
         // Everyone joined within the month before the posts begin.
         let createdAt = now - Double(plan.days + 30) * Self.day + 30 * Self.day * Double(number) / Double(plan.users)
         let privacy: Privacy = random.chance(0.9) ? .public : random.chance(0.8) ? .followers : .private
