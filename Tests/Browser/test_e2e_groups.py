@@ -23,7 +23,6 @@ Run through scripts/browser-test, which starts the server and sets SPOTTER_BASE_
 import os
 import pathlib
 import sqlite3
-import subprocess
 import tempfile
 import time
 import unittest
@@ -32,6 +31,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 
 from browser_support import BASE, BrowserStory, browser
+from drawn_photos import noise_jpeg
 
 DATA_DIR = os.environ.get("SPOTTER_DATA_DIR")
 WAIT_LONG = 30
@@ -42,9 +42,8 @@ class EncryptedGroupStory(BrowserStory):
         super().setUp()
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
-        self.photo = os.path.join(folder.name, "lighthouse.jpg")
         # Noise, not a gradient: its bytes don't repeat, so a chunk of them names this photo only.
-        subprocess.run(["convert", "-size", "900x600", "plasma:fractal", "-quality", "92", self.photo], check=True)
+        self.photo = noise_jpeg(folder.name, "lighthouse.jpg", (900, 600))
 
     def press(self, driver, element):
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)

@@ -7,8 +7,6 @@ axe runs on every group page; screenshots go to .test-artifacts/.
 Run through scripts/browser-test, which starts the server and sets SPOTTER_BASE_URL and SPOTTER_ARTIFACTS.
 """
 
-import os
-import subprocess
 import tempfile
 import unittest
 
@@ -17,13 +15,7 @@ from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select
 
 from browser_support import BASE, BrowserStory
-
-
-def make_jpeg(directory, name, size, colours):
-    """A real JPEG of a gradient, written by ImageMagick (no binary fixtures in git)."""
-    path = os.path.join(directory, name)
-    subprocess.run(["convert", "-size", size, f"gradient:{colours}", "-quality", "90", path], check=True)
-    return path
+from drawn_photos import gradient_jpeg
 
 
 class GroupsStory(BrowserStory):
@@ -31,7 +23,7 @@ class GroupsStory(BrowserStory):
         super().setUp()
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
-        self.photo = make_jpeg(folder.name, "harbour.jpg", "1200x800", "skyblue-navy")
+        self.photo = gradient_jpeg(folder.name, "harbour.jpg", (1200, 800), "skyblue", "navy")
 
     def press(self, driver, element):
         """Clicks after bringing the element to the middle of the window, clear of the pinned header."""

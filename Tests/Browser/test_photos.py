@@ -4,13 +4,11 @@ lightbox and closes it with Escape; she sets an avatar in settings and sees it i
 Bo, on a phone-sized window, sees her post with its photo and avatar, and sets his own avatar. axe runs on every
 page; screenshots go to .test-artifacts/.
 
-The JPEGs are made at test time with ImageMagick's `convert` (no binary fixtures in git).
+The JPEGs are drawn at test time with Pillow (drawn_photos.py; no binary fixtures in git).
 
 Run through scripts/browser-test, which starts the server and sets SPOTTER_BASE_URL and SPOTTER_ARTIFACTS.
 """
 
-import os
-import subprocess
 import tempfile
 import unittest
 
@@ -20,13 +18,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
 
 from browser_support import BASE, BrowserStory
-
-
-def make_jpeg(directory, name, size, colours):
-    """A real JPEG of a gradient, written by ImageMagick."""
-    path = os.path.join(directory, name)
-    subprocess.run(["convert", "-size", size, f"gradient:{colours}", "-quality", "90", path], check=True)
-    return path
+from drawn_photos import gradient_jpeg
 
 
 class PhotosStory(BrowserStory):
@@ -34,8 +26,8 @@ class PhotosStory(BrowserStory):
         super().setUp()
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
-        self.photo = make_jpeg(folder.name, "track.jpg", "1200x800", "orange-navy")
-        self.face = make_jpeg(folder.name, "face.jpg", "400x400", "teal-gold")
+        self.photo = gradient_jpeg(folder.name, "track.jpg", (1200, 800), "orange", "navy")
+        self.face = gradient_jpeg(folder.name, "face.jpg", (400, 400), "teal", "gold")
 
     def press(self, driver, element):
         """Clicks after bringing the element to the middle of the window, clear of the pinned header."""
