@@ -30,7 +30,7 @@ public enum FeedKind: Sendable, Hashable {
 
 /// What `search` looks for.
 public enum SearchKind: String, Sendable {
-    case users, tags, posts
+    case users, tags, posts, groups
 }
 
 /// Nothing: for calls whose success has no body (204).

@@ -53,10 +53,37 @@ struct SearchAPITests {
             let own = try await api.call(.get, "/api/v1/search?q=secret", token: ana).decode(SearchResults.self)
             #expect(own.posts.count == 1)
             #expect(try await api.call(.get, "/api/v1/search?q=").status == .badRequest)
-            #expect(try await api.call(.get, "/api/v1/search?q=x&type=groups").status == .badRequest)
+            #expect(try await api.call(.get, "/api/v1/search?q=x&type=clubs").status == .badRequest)
             let odd = try await api.call(.get, "/api/v1/search?q=%22%29%20OR%20*%20--%20NEAR").decode(
                 SearchResults.self)
             #expect(odd.posts.isEmpty)
+        }
+    }
+
+    @Test(
+        "groups anyone may find, by a word of their name, signed in or out; never a private one",
+        arguments: StorageBackend.available)
+    func groups(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given an open club, a request-to-join team and a private family circle, all "Harbour"
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            _ = try await api.createGroup(ana, "Harbour Runners", access: .open)
+            _ = try await api.createGroup(ana, "Harbour Strength", access: .request)
+            _ = try await api.createGroup(ana, "Harbour Family", access: .private)
+            // When someone searches the site for "harbour"
+            let everything = try await api.call(.get, "/api/v1/search?q=harbour", token: bea)
+                .decode(SearchResults.self)
+            let signedOut = try await api.call(.get, "/api/v1/search?type=groups&q=HARB").decode(SearchResults.self)
+            let member = try await api.call(.get, "/api/v1/search?type=groups&q=harbour", token: ana)
+                .decode(SearchResults.self)
+            // Then the open and request groups are found, as `GET /groups?q=` finds them; the private one is not,
+            // even by its owner (it is never listed: members reach it from their groups)
+            #expect(Set(everything.groups.map(\.name)) == ["Harbour Runners", "Harbour Strength"])
+            #expect(Set(signedOut.groups.map(\.name)) == ["Harbour Runners", "Harbour Strength"])
+            #expect(signedOut.users.isEmpty && signedOut.posts.isEmpty)
+            #expect(member.groups.allSatisfy { $0.standing == .owner })
+            #expect(!member.groups.contains { $0.name == "Harbour Family" })
         }
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import SpotterModels
 
-/// `GET /api/v1/search?q=…&type=users|tags|posts`.
+/// `GET /api/v1/search?q=…&type=users|tags|posts|groups`.
 ///
 /// People are found by username or display name, by prefix, substring, or with a typo; the database gives
 /// candidates that share letter triples with the query, and `NameMatch` orders them: exact, then prefix,
-/// then by edit distance. People whose bio holds the words follow.
+/// then by edit distance. People whose bio holds the words follow. Groups are the ones anyone may find
+/// (`GroupService.discover`, the same rule as `GET /groups?q=`).
 public struct SearchService: Sendable {
-    public enum Kind: String, Sendable, CaseIterable { case users, tags, posts }
+    public enum Kind: String, Sendable, CaseIterable { case users, tags, posts, groups }
 
     public static let defaultLimit = 10
     let storage: any SpotterStorage
@@ -15,9 +16,13 @@ public struct SearchService: Sendable {
     /// Fills in photo URLs for the viewer; `nil` leaves them empty.
     let links: MediaLinks?
 
-    public init(storage: any SpotterStorage, links: MediaLinks? = nil) {
+    /// Finds groups; `nil` finds none.
+    let groups: GroupService?
+
+    public init(storage: any SpotterStorage, links: MediaLinks? = nil, groups: GroupService? = nil) {
         self.storage = storage
         self.links = links
+        self.groups = groups
     }
 
     public func search(
@@ -33,7 +38,7 @@ public struct SearchService: Sendable {
         let kinds: [Kind]
         if let type {
             guard let kind = Kind(rawValue: type) else {
-                throw SpotterError.malformed(detail: "type must be users, tags or posts.", field: "type")
+                throw SpotterError.malformed(detail: "type must be users, tags, posts or groups.", field: "type")
             }
             kinds = [kind]
         } else {
@@ -61,6 +66,8 @@ public struct SearchService: Sendable {
             case .posts:
                 let posts = try await storage.search.posts(matching: q, viewer: viewer?.id, limit: count)
                 results.posts = try await links?.linked(posts) ?? posts
+            case .groups:
+                results.groups = try await groups?.discover(q, viewer: viewer, limit: count) ?? []
             }
         }
         return results

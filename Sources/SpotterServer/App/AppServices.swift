@@ -81,7 +81,7 @@ struct AppServices {
             storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier,
             media: media)
         notifications = NotificationService(storage: storage, clock: clock, events: events)
-        search = SearchService(storage: storage, links: links)
+        search = SearchService(storage: storage, links: links, groups: groups)
         templates = TemplateService(storage: storage, clock: clock)
         analytics = AnalyticsService(storage: storage, clock: clock)
         let ingest = NostrIngestService(

@@ -229,6 +229,24 @@ struct WebPostsTests {
         }
     }
 
+    @Test("site search finds groups anyone may find, linked to their pages", arguments: StorageBackend.available)
+    func searchFindsGroups(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given an open club and a private family circle
+            let (_, anaToken) = try await Self.person("ana", api)
+            let club = try await api.createGroup(anaToken, "Harbour Runners", access: .open)
+            _ = try await api.createGroup(anaToken, "Harbour Family", access: .private)
+            // When a visitor searches the site
+            var visitor = WebBrowser(api)
+            let page = try await visitor.get("/search?q=harbour")
+            // Then the club is there under Groups, linked to its page; the private circle is not
+            #expect(page.text.contains("<h2>Groups</h2>"))
+            #expect(page.text.contains(#"href="/groups/\#(club.id)""#))
+            #expect(!page.text.contains("Harbour Family"))
+            #expect(!page.text.contains("Nothing found"))
+        }
+    }
+
     @Test(
         "the kudos count leads to who gave them; a private post's list is not found",
         arguments: StorageBackend.available)

@@ -3,7 +3,7 @@ import Hummingbird
 import SpotterCore
 import SpotterModels
 
-/// `/search?q=…`: people, tags and posts. The page works as a plain form; `app.js` re-asks as you type
+/// `/search?q=…`: people, tags, groups and posts. The page works as a plain form; `app.js` re-asks as you type
 /// (debounced) for just the results, with `fragment=1`.
 struct WebSearchController {
     let search: SearchService
@@ -16,8 +16,10 @@ struct WebSearchController {
         let people: [ViewerView]
         let tags: [TagView]
         let posts: [PostView]
+        let groups: [GroupView]
         let hasPeople: Bool
         let hasTags: Bool
+        let hasGroups: Bool
         let nothingFound: Bool
         let csrf: String
     }
@@ -45,8 +47,10 @@ struct WebSearchController {
                 posts: results.posts.map {
                     PostView($0, now: now, viewer: context.viewer)
                 },
-                hasPeople: !results.users.isEmpty, hasTags: !results.tags.isEmpty,
-                nothingFound: !query.isEmpty && results.users.isEmpty && results.tags.isEmpty && results.posts.isEmpty,
+                groups: results.groups.map { GroupView($0, viewer: context.identity?.account) },
+                hasPeople: !results.users.isEmpty, hasTags: !results.tags.isEmpty, hasGroups: !results.groups.isEmpty,
+                nothingFound: !query.isEmpty && results.users.isEmpty && results.tags.isEmpty && results.posts.isEmpty
+                    && results.groups.isEmpty,
                 csrf: context.web.csrfToken)
             if parameters["fragment"] != nil { return pages.fragment("search_results", content: view) }
             return try await pages.page("search", title: "Search", content: view, context: context, nav: .search)
