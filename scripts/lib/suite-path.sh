@@ -3,8 +3,9 @@
 # scripts/test.
 #
 # What a fresh machine of this kind has: Debian's base (its essential and required packages, what debootstrap's
-# minbase installs: coreutils, grep, sed, mawk, util-linux…), the Swift toolchain and CPython. What scripts/test
-# installs: `suite_programs` below, each with its Debian package.
+# minbase installs: coreutils, grep, sed, mawk, util-linux…), the Swift toolchain with what it calls (the linker
+# from binutils, which the machine's gcc brings, and git for packages), and CPython. What scripts/test installs: `suite_programs` below,
+# each with its Debian package.
 # Nothing else is on the suites' PATH: not /usr/local/bin, not the other programs in /usr/bin that this machine
 # happens to have (ImageMagick's `convert` was one: it passed here and failed on a fresh machine).
 
@@ -15,6 +16,7 @@ suite_programs=(
   "chromium chromium"                # the browser stories
   "chromedriver chromium-driver"
   "exiftool libimage-exiftool-perl"  # the photo tests write and read metadata
+  "pkg-config pkg-config"            # `swift test` reads the package, whose C libraries pkg-config finds
 )
 
 # The Debian packages of `suite_programs` whose program is missing.
@@ -31,7 +33,8 @@ make_suite_path() {
   local dir=$1 entry file found
   mkdir -p "$dir"
   local base
-  base=$(dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' | awk '$2 == "yes" || $3 == "required" { print $1 }')
+  base=$(dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' \
+    | awk '$2 == "yes" || $3 == "required" || $1 ~ /^binutils/ || $1 == "git" { print $1 }')
   # shellcheck disable=SC2086  # one package name a word
   dpkg -L $base 2>/dev/null | grep -E '^(/usr)?/s?bin/[^/]+$' | while read -r file; do
     [ -x "$file" ] && [ ! -d "$file" ] && ln -sf "$file" "$dir/${file##*/}"
