@@ -75,10 +75,7 @@ extension E2EDeviceService {
     static func checked(_ device: E2EDevice) throws -> E2EDevice {
         var problems: [FieldError] = []
         let name = TextInput.check(device.name, "device.name", into: &problems)
-        if problems.isEmpty,
-            name.trimmingCharacters(in: .whitespaces).isEmpty
-                || name.unicodeScalars.count > maxDeviceName
-        {
+        if problems.isEmpty, !TextLength.isName(name, maxLength: maxDeviceName) {
             problems.append(FieldError(field: "device.name", detail: "must be 1 to \(maxDeviceName) characters"))
         }
         for (text, field) in [
