@@ -5,7 +5,8 @@ browser is her device. She signs in on her phone (a phone-sized browser): settin
 device and offer "Approve from another device", which shows a code. On the desktop, settings list the phone
 waiting; a wrong code is refused and nothing is signed; the phone's code approves it, and the page says how her
 safety number changed. The phone notices, becomes her device, and opens the family's post and photo. Then the
-same the other way round: a laptop at desktop size shows its code and the phone approves it. Last, the desktop
+same the other way round: a laptop at desktop size shows its code; the phone declines it, the laptop is told and
+asks again, and the phone approves it. Last, the desktop
 makes a recovery key, told before and after that her safety number changes. Screenshots go to .test-artifacts/.
 
 The photo is drawn here with Python's zlib (a PNG of noise), not ImageMagick, which the test command does not
@@ -197,6 +198,18 @@ class DeviceApprovalStory(BrowserStory):
         self.addCleanup(laptop.quit)
         self.sign_in(laptop, username)
         code = self.ask_for_approval(laptop, "devices-07-laptop-shows-its-code")
+        # The phone declines it first: the laptop is told so, and asks again, with the same keys and code.
+        phone.get(f"{BASE}/settings")
+        item = self.wait_long(phone, lambda d: d.find_element(By.CSS_SELECTOR, "#e2e-request-list li"),
+                              "the laptop is not listed as waiting")
+        self.press(phone, item.find_element(By.XPATH, ".//button[text()='Decline']"))
+        self.wait_long(phone, lambda d: "Declined Web browser: it gets no keys." in self.status(d), "no decline")
+        self.wait_long(laptop, lambda d: "declined or ran out" in self.status(d), "the laptop was not told")
+        self.show_card(laptop)
+        self.shot(laptop, "devices-07b-laptop-was-declined")
+        self.press(laptop, laptop.find_element(By.ID, "e2e-approval-request"))
+        self.wait_long(laptop, lambda d: d.find_element(By.ID, "e2e-device-code").text == code
+                       and d.find_element(By.ID, "e2e-approval-waiting").is_displayed(), "the laptop did not ask again")
         self.approve(phone, code, ["devices-08-phone-lists-the-laptop", "devices-09-phone-approved"])
         self.wait_long(laptop, lambda d: "This browser is a device of your account (3 in all)" in self.status(d),
                        "the laptop did not notice its approval")
