@@ -35,6 +35,12 @@ enum Context {
         Data("\(version) safety\n\(UUIDText.format(userID))\n".utf8)
     }
 
+    /// SHA-256's input before a new device's two public keys, for the code it shows to be approved:
+    /// `"spotter-e2e-v1 device-code\n" ‖ user id ‖ "\n" ‖ device id ‖ "\n"`.
+    static func deviceCodePrefix(userID: UUID, deviceID: UUID) -> Data {
+        Data("\(version) device-code\n\(UUIDText.format(userID))\n\(UUIDText.format(deviceID))\n".utf8)
+    }
+
     /// HKDF `info` of the key that seals a recovery kit.
     static let recoveryInfo = Data("\(version) recovery".utf8)
 

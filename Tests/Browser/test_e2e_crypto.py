@@ -35,6 +35,8 @@ SPOTTER_VECTORS = ROOT / "Tests/Vectors/spotter-e2e-v1.json"
 # What the browser made, for SpotterE2E's tests to open (`BrowserVectorTests`); rewritten with
 # SPOTTER_E2E_WRITE_BROWSER_VECTORS=1.
 BROWSER_VECTORS = ROOT / "Tests/Vectors/e2e-browser-v1.json"
+# Device codes SpotterE2E worked out (DeviceCodeTests), for the browser to work out the same.
+DEVICE_CODES = ROOT / "Tests/Vectors/device-codes-v1.json"
 SUITE = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES128_GCM)
 
 # Runs `body` as an async function of (E = window.SpotterE2E, args); answers {ok: value} or {error: "Name: message"}.
@@ -531,6 +533,35 @@ class E2ECryptoStory(BrowserStory):
         self.check_equal(numbers[0], expected, "the safety number, as Python reads the spec")
         self.check_equal(numbers[1], expected, "whatever order the devices come in")
         self.check(numbers[2] != expected and len(numbers[2]) == 35, "another set of devices changes it")
+
+    def test_device_codes(self):
+        """The code a new device shows (docs/encryption.md, "Approving a new device"): the browser works out the
+        codes SpotterE2E wrote, and for fresh keys the one Python works out from the spec; it reads a typed code
+        as Swift does."""
+        def python_code(user, device):
+            digest = hashlib.sha256(f"spotter-e2e-v1 device-code\n{user}\n{device['id']}\n".encode()
+                                    + unb64(device["hpke_public"]) + unb64(device["signing_public"])).digest()
+            top = int.from_bytes(digest[:8], "big") >> 4
+            symbols = "".join("0123456789ABCDEFGHJKMNPQRSTVWXYZ"[(top >> (55 - 5 * i)) & 31] for i in range(12))
+            return f"{symbols[:4]}-{symbols[4:8]}-{symbols[8:]}"
+
+        cases = json.loads(DEVICE_CODES.read_text())["cases"]
+        code = "return E.deviceCode(args[0], args[1].id, unb64(args[1].hpke_public), unb64(args[1].signing_public));"
+        for case in cases:
+            self.check_equal(self.js(code, case["user_id"], case["device"]), case["code"], "SpotterE2E's device code")
+            self.check_equal(python_code(case["user_id"], case["device"]), case["code"], "Python reads it the same")
+        device, user = Device("a new laptop"), new_id()
+        expected = python_code(user, device.object)
+        self.check_equal(self.js(code, user, device.object), expected, "fresh keys: the browser's code is Python's")
+        other = Device("the server's keys")
+        swapped = dict(device.object, hpke_public=other.object["hpke_public"])
+        self.check(self.js(code, user, swapped) != expected, "another key gives another code")
+        typed = self.js("""var [c] = args;
+            return [E.typedDeviceCode(c.toLowerCase().replace(/-/g, " ")),
+                    E.typedDeviceCode(c.replace(/0/g, "O").replace(/1/g, "l")),
+                    E.typedDeviceCode(c.slice(1)), E.typedDeviceCode("UUUU-UUUU-UUUU")];""", expected)
+        self.check_equal(typed, [expected, expected, None, None], "typed codes read as Swift reads them")
+        self.refused(code, "not a user", device.object, what="a code for a user id that is not one")
 
     # --- recovery -----------------------------------------------------------------------------------------
 

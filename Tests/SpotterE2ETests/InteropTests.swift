@@ -12,6 +12,12 @@ struct InteropTests {
         var sealed: String?
         var words: String?
         var fixture: [String]?
+        var deviceCodes: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case opened, sealed, words, fixture
+            case deviceCodes = "device_codes"
+        }
     }
 
     static func check(_ request: [String: [String: String]]) throws -> Answer {
@@ -72,5 +78,15 @@ struct InteropTests {
                 "epoch key", "wrapping key", "content key", "post", "blob", "device chain", "group chain",
                 "safety number", "recovery",
             ])
+    }
+
+    @Test(
+        "the device codes of Tests/Vectors/device-codes-v1.json are Python's, worked out from the spec alone",
+        .enabled(if: SourceTree.python != nil, "needs .venv with pyhpke and mnemonic (scripts/test makes it)"))
+    func deviceCodesIndependently() throws {
+        let answer = try Self.check(["device_codes": ["path": DeviceCodeTests.file.path]])
+        let vectors = try JSONDecoder().decode(
+            DeviceCodeTests.Vectors.self, from: Data(contentsOf: DeviceCodeTests.file))
+        #expect(answer.deviceCodes == vectors.cases.map(\.code))
     }
 }

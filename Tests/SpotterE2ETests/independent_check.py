@@ -5,8 +5,10 @@ Run by InteropTests.swift with one JSON argument:
   {"open": {"sk_r", "info", "wrapped"},   # hex: opens Swift's enc || ct with pyhpke, prints the key
    "seal": {"pk_r", "info", "pt"},        # hex: seals to a Swift-made key with pyhpke, prints enc || ct
    "words": {"entropy"},                  # hex: prints mnemonic's 24 words for the entropy
-   "fixture": {"path"}}                   # reads Tests/Vectors/spotter-e2e-v1.json from docs/encryption.md alone
-and prints one JSON object: {"opened": hex, "sealed": hex, "words": "...", "fixture": [checks passed]}.
+   "fixture": {"path"},                   # reads Tests/Vectors/spotter-e2e-v1.json from docs/encryption.md alone
+   "device_codes": {"path"}}              # works out Tests/Vectors/device-codes-v1.json's codes from the spec
+and prints one JSON object: {"opened": hex, "sealed": hex, "words": "...", "fixture": [checks passed],
+"device_codes": [codes checked]}.
 
 The fixture check uses pyca/cryptography's AES-GCM, HKDF and ECDSA (pyhpke's dependency) with the spec's
 byte layouts written out here, so it reads the fixture as the browser would, not as SpotterE2E does.
@@ -144,6 +146,26 @@ def check_fixture(path: str) -> list:
     return passed
 
 
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def device_code(user_id: str, device: dict) -> str:
+    """docs/encryption.md, "Approving a new device": SHA-256's first 60 bits in Crockford's base32, 4-4-4."""
+    digest = hashlib.sha256(
+        f"spotter-e2e-v1 device-code\n{user_id}\n{device['id']}\n".encode()
+        + b64(device["hpke_public"]) + b64(device["signing_public"])).digest()
+    top = int.from_bytes(digest[:8], "big") >> 4
+    symbols = "".join(CROCKFORD[(top >> (55 - 5 * i)) & 31] for i in range(12))
+    return "-".join(symbols[i:i + 4] for i in range(0, 12, 4))
+
+
+def check_device_codes(path: str) -> list:
+    cases = json.load(open(path))["cases"]
+    for case in cases:
+        assert device_code(case["user_id"], case["device"]) == case["code"], case
+    return [case["code"] for case in cases]
+
+
 def main() -> None:
     request = json.loads(sys.argv[1])
     h = bytes.fromhex
@@ -158,6 +180,8 @@ def main() -> None:
         answer["words"] = Mnemonic("english").to_mnemonic(h(request["words"]["entropy"]))
     if "fixture" in request:
         answer["fixture"] = check_fixture(request["fixture"]["path"])
+    if "device_codes" in request:
+        answer["device_codes"] = check_device_codes(request["device_codes"]["path"])
     print(json.dumps(answer))
 
 

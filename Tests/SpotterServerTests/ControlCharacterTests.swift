@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SpotterCore
+import SpotterE2E
 import SpotterModels
 import SpotterNostr
 import SpotterTestSupport
@@ -163,6 +164,12 @@ private struct RequestFixture {
         let statement =
             #"{"body":"\#(b64(40))","signature":"\#(b64(64))","signer":"\#(UUID().uuidString.lowercased())"}"#
         let deviceKey = #"{"device_id":"\#(UUID().uuidString.lowercased())","key":"\#(b64(113))"}"#
+        let keys = DeviceKeys()
+        let newDevice = """
+            {"device":{"id":"\(UUID().uuidString.lowercased())","name":"laptop",\
+            "hpke_public":"\(keys.hpkePublic.base64URL)","signing_public":"\(keys.signingPublic.base64URL)",\
+            "recovery":false}}
+            """
         let webPush = """
             {"endpoint":"https://push.example.net/send/abc","keys":\
             {"p256dh":"\(Data(repeating: 4, count: 65).base64URL)","auth":"\(Data(repeating: 1, count: 16).base64URL)"}}
@@ -229,6 +236,7 @@ private struct RequestFixture {
             "POST /api/v1/groups/{id}/e2e/keys":
                 #"{"keys":[{"device_id":"\#(UUID().uuidString.lowercased())","epoch":0,"key":"\#(b64(113))"}]}"#,
             "POST /api/v1/posts/{id}/tombstone": #"{"statement":\#(statement)}"#,
+            "POST /api/v1/me/device-requests": newDevice,
         ]
         return RequestFixture(
             token: token,

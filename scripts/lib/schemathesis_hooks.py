@@ -87,6 +87,8 @@ UNSTATABLE = [
     (422, r"epoch|(epoch\.)?keys(\[\d+\](\.[a-z_]+)?)?", None, None),
     (422, r"sealed(\.[a-z_]+)?|id|tombstone|kit|device_id|group", None, None),
     (422, r"byte_size", "was", None),
+    # A new device's public keys are points on P-256, which a device made: to a schema, any 87 base64url letters.
+    (422, r"device\.(hpke_public|signing_public)", "P-256", "POST /api/v1/me/device-requests"),
     # An encrypted group is private: a relation between two fields.
     (422, r"access", "must be private for an encrypted group", "POST /api/v1/groups"),
 ]

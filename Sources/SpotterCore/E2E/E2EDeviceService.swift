@@ -50,10 +50,18 @@ public struct E2EDeviceService: Sendable {
             throw SpotterError.conflict(field: "statement", detail: "That device id is taken; make a new one.")
         }
         let devices = verified.devices.map { E2EWire.record($0, of: account.id) }
-        guard
-            try await storage.e2e.appendDeviceStatement(
-                statement, hash: signed.hash, seq: body.seq, of: account.id, devices: devices)
-        else {
+        let appended = try await storage.write {
+            guard
+                try await storage.e2e.appendDeviceStatement(
+                    statement, hash: signed.hash, seq: body.seq, of: account.id, devices: devices)
+            else { return false }
+            // The request this addition answers (docs/encryption.md, "Approving a new device") is used up.
+            if case .addDevice(let device) = body.kind {
+                try await storage.e2e.deleteDeviceRequest(forDevice: device.id, of: account.id)
+            }
+            return true
+        }
+        guard appended else {
             throw SpotterError.conflict(
                 field: "statement", detail: "Another device changed your chain first; read it and sign again.")
         }

@@ -65,6 +65,19 @@ public protocol E2EStore: Sendable {
     /// Blobs no post took before `staleBefore`, and discarded ones: what the sweep removes.
     func sweepableBlobs(staleBefore: Date, limit: Int) async throws -> [SealedBlobRecord]
     func deleteBlobs(_ ids: [UUID]) async throws
+
+    // MARK: Device requests (a new device waiting for one of its person's devices to add it)
+
+    /// Keeps a new device's request; `false`, keeping nothing, when a request already names its device.
+    func insertDeviceRequest(_ request: E2EDeviceRequestRecord) async throws -> Bool
+    /// `user`'s requests that expire after `now`, oldest first.
+    func deviceRequests(of user: UserID, now: Date) async throws -> [E2EDeviceRequestRecord]
+    /// Deletes `user`'s request `id`, expired or not; whether there was one.
+    func deleteDeviceRequest(_ id: UUID, of user: UserID) async throws -> Bool
+    /// Deletes `user`'s request naming `device` (its device is in the chain now), if one does.
+    func deleteDeviceRequest(forDevice device: UUID, of user: UserID) async throws
+    /// Deletes `user`'s requests that expired at or before `now`.
+    func deleteExpiredDeviceRequests(of user: UserID, now: Date) async throws
 }
 
 /// A device as the server knows it from a verified device chain.
@@ -142,4 +155,28 @@ public struct SealedBlobRecord: Sendable, Equatable {
 
     /// Where its bytes live in the blob store.
     public var key: BlobKey { BlobKey("sealed/\(groupID)/\(UUIDText.format(id))")! }
+}
+
+/// A new device's request to be added to its person's device chain: its public registration, kept until one
+/// of their devices signs it in, they decline it, or it expires.
+public struct E2EDeviceRequestRecord: Sendable, Equatable {
+    public var id: UUID
+    public var userID: UserID
+    /// As the request carried it; the keys are base64url of 65-byte points, checked on the way in.
+    public var device: E2EDevice
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    public init(id: UUID, userID: UserID, device: E2EDevice, createdAt: Date, expiresAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.device = device
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    /// As the owner's sessions read it.
+    public var wire: E2EDeviceRequest {
+        E2EDeviceRequest(id: id, device: device, createdAt: createdAt, expiresAt: expiresAt)
+    }
 }

@@ -7,10 +7,10 @@ import SpotterModels
 /// ```swift
 /// // The first device:
 /// try await phone.registerDevice(name: "Ana's phone")
-/// // A second one shows its public registration (a QR code, say) to the first, which approves it:
-/// let request = try await laptop.requestDevice(name: "Ana's laptop")
-/// try await phone.approveDevice(request)
-/// try await phone.reconcile(family.id)      // wraps the group's keys to the laptop too
+/// // A second one hands its public registration to the first itself (a QR code, say), which approves it and
+/// // wraps it the groups' keys; through the server, with a code, see `requestApproval`:
+/// let registration = try await laptop.requestDevice(name: "Ana's laptop")
+/// try await phone.approveDevice(registration)
 /// ```
 extension EncryptedGroups {
     /// Makes this device's keys and registers it as the person's first device (`add_device` at seq 0, signed
@@ -28,7 +28,8 @@ extension EncryptedGroups {
     }
 
     /// On a new device of a person who has devices: makes and keeps its keys, and answers its public
-    /// registration, for one of their devices to approve (`approveDevice`). Until then it holds no keys.
+    /// registration, for one of their devices to approve (`approveDevice`) when it reaches that device by a way
+    /// the server has no part in (a QR code shown and scanned). Until then it holds no keys.
     public func requestDevice(name: String) async throws -> SpotterE2E.DeviceRegistration {
         let user = try await me()
         if let identity = try await store.load(for: user) { return identity.registration }
@@ -38,7 +39,9 @@ extension EncryptedGroups {
     }
 
     /// On a device already registered: adds another of the person's devices to their chain, signed by this
-    /// one. Its keys are then wrapped to it by `reconcile`, group by group.
+    /// one, and wraps it every epoch key this device holds. `registration` must come from the new device
+    /// itself, not through the server (which could put keys of its own in it): `approveDevice(_:code:)` is the
+    /// way through the server.
     public func approveDevice(_ registration: SpotterE2E.DeviceRegistration) async throws {
         let (identity, _, last) = try await liveIdentity()
         let statement = try identity.signer.sign(
@@ -69,8 +72,13 @@ extension EncryptedGroups {
     /// Makes a recovery key: registers a recovery device (signed by this one), uploads its keys sealed under
     /// 32 random bytes, wraps every group's keys to it, and answers the bytes as 24 words, shown once. An
     /// older recovery key is revoked.
-    public func makeRecoveryKey() async throws -> [String] {
+    ///
+    /// The recovery device is one of the person's devices, so their safety number changes (say so first:
+    /// `SafetyNumberChange.notice`); the answer has it before and after, for the people they share encrypted
+    /// groups with will see the new one.
+    public func makeRecoveryKey() async throws -> RecoveryKey {
         let (identity, chain, seenLast) = try await liveIdentity()
+        let before = SafetyNumber(userID: identity.userID.rawValue, devices: chain.liveDevices)
         var last = seenLast
         let user = identity.userID
         let recoveryKeys = DeviceKeys()
@@ -86,7 +94,8 @@ extension EncryptedGroups {
             try await client.appendDeviceStatement(last.wire)
         }
         try await shareKeysWithMyDevices()
-        return secret.words
+        return RecoveryKey(
+            words: secret.words, safetyNumber: SafetyNumberChange(before: before, after: try await mySafetyNumber()))
     }
 
     /// On a new device, with nothing but the 24 words: opens the recovery kit, registers this device signed
@@ -158,4 +167,10 @@ extension EncryptedGroups {
         if !keys.isEmpty { try await client.addEpochKeys(E2EEpochKeys(keys: keys), in: group) }
         return keys.count
     }
+}
+
+/// A recovery key just made: its 24 words, shown once, and the person's safety number before and after.
+public struct RecoveryKey: Sendable, Equatable {
+    public let words: [String]
+    public let safetyNumber: SafetyNumberChange
 }

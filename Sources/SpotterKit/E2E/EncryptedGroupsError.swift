@@ -9,8 +9,8 @@ public enum EncryptedGroupsError: Error, Sendable, Equatable, CustomStringConver
     case notRegistered
     /// This device's keys are not a live device of the person's chain (revoked, or never approved).
     case deviceNotLive(UUID)
-    /// The person already has devices: a new one is approved by one of them (`requestDevice`,
-    /// `approveDevice`) or by the recovery words.
+    /// The person already has devices: a new one is approved by one of them (`requestApproval`,
+    /// `approveDevice(code:)`) or by the recovery words.
     case alreadyHasDevices
     /// A chain failed to verify; nothing it says is trusted.
     case chainRefused(chain: String, ChainError)
@@ -37,13 +37,20 @@ public enum EncryptedGroupsError: Error, Sendable, Equatable, CustomStringConver
     case cannotOpen(String)
     /// A value from the server that is not what the wire says it is.
     case malformed(String)
+    /// The person has no device yet: this one can be their first (`registerDevice`), not wait to be approved.
+    case noDevicesYet
+    /// The code typed is not twelve letters and digits, as a new device shows it.
+    case unreadableCode
+    /// No waiting device has the code typed: nothing was signed. (A server that put keys of its own in a
+    /// request ends here too.)
+    case wrongCode
 
     public var description: String {
         switch self {
         case .notRegistered: "this device has no encryption keys yet"
         case .deviceNotLive(let id): "device \(UUIDText.format(id)) is not a live device of this account"
         case .alreadyHasDevices:
-            "this account has devices: approve this one from one of them, or use the recovery words"
+            "this account has devices: ask one of them to approve this one, or use the recovery words"
         case .chainRefused(let chain, let error): "the chain \(chain) was refused: \(error)"
         case .chainRewritten(let chain): "the chain \(chain) does not continue what this device saw before"
         case .ghostDevice(let id): "device \(UUIDText.format(id)) is not in a verified chain of a member"
@@ -55,6 +62,10 @@ public enum EncryptedGroupsError: Error, Sendable, Equatable, CustomStringConver
         case .recoveryKeyNotInChain: "the recovery words do not open this account's recovery key"
         case .cannotOpen(let what): "cannot open \(what)"
         case .malformed(let what): "malformed: \(what)"
+        case .noDevicesYet: "this account has no devices yet: make this one its first"
+        case .unreadableCode: "a code is twelve letters and digits, as the new device shows it"
+        case .wrongCode:
+            "that code is not the one the new device shows: nothing was signed; check it and type it again"
         }
     }
 }

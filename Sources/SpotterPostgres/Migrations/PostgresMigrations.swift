@@ -34,6 +34,7 @@ enum PostgresMigrations {
         children,
         avatarSubjects,
         e2e,
+        e2eDeviceRequests,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

@@ -34,6 +34,7 @@ enum SQLiteMigrations {
         children,
         avatarSubjects,
         e2e,
+        e2eDeviceRequests,
     ]
 
     static var migrator: DatabaseMigrator {

@@ -41,6 +41,7 @@ struct E2EController {
             try await devices.setRecoveryKit(body, by: try context.requireViewer())
             return Response(status: .noContent)
         }
+        addDeviceRequestRoutes(to: routes)
         return routes
     }
 

@@ -12,7 +12,8 @@ struct E2ECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "e2e", abstract: "Encrypted groups: this device's keys, and the groups' posts.",
         subcommands: [
-            E2ERegister.self, E2EDevices.self, E2ERevoke.self, E2ERecoveryKey.self, E2ERestore.self,
+            E2ERegister.self, E2ERequests.self, E2EApprove.self, E2EDecline.self, E2EDevices.self, E2ERevoke.self,
+            E2ERecoveryKey.self, E2ERestore.self,
             E2ECreate.self, E2ESync.self, E2EPost.self, E2EFeed.self, E2ESafety.self,
         ])
 }
@@ -37,17 +38,26 @@ func e2eRefusals<T>(_ body: () async throws -> T) async throws -> T {
     }
 }
 
-/// `spotter e2e register [--name …]`: makes this terminal's keys and signs it in as a device.
+/// `spotter e2e register [--name …] [--no-wait]`: makes this terminal's keys and signs it in as a device: the
+/// first one, or one that another device of yours approves with the code this prints.
 struct E2ERegister: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "register", abstract: "Make this terminal a device of yours (its keys stay here).")
+        commandName: "register",
+        abstract: "Make this terminal a device of yours (its keys stay here); with devices elsewhere, one approves it.")
     @OptionGroup var options: ClientOptions
     @Option(help: "What to call this device.") var name = "terminal"
+    @Flag(help: "With devices elsewhere: print the code and exit, rather than wait for the approval.") var noWait =
+        false
 
     func run() async throws {
         let groups = try options.encryptedGroups()
-        let device = try await e2eRefusals { try await groups.registerDevice(name: name) }
-        print("This terminal is your device \(device.name): \(UUIDText.format(device.id))")
+        let first = try await e2eRefusals { () async throws -> SpotterE2E.DeviceRegistration? in
+            do { return try await groups.registerDevice(name: name) } catch EncryptedGroupsError.alreadyHasDevices {
+                return nil
+            }
+        }
+        guard let first else { return try await E2EApproval.ask(groups, name: name, wait: !noWait) }
+        print("This terminal is your device \(first.name): \(UUIDText.format(first.id))")
     }
 }
 
@@ -85,17 +95,21 @@ struct E2ERevoke: AsyncParsableCommand {
 /// `spotter e2e recovery-key`: 24 words, shown once.
 struct E2ERecoveryKey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "recovery-key", abstract: "Make a recovery key: 24 words that restore your groups on a new device."
+        commandName: "recovery-key",
+        abstract: "Make a recovery key: 24 words that restore your groups on a new device (your safety number changes)."
     )
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
         let groups = try options.encryptedGroups()
-        let words = try await e2eRefusals { try await groups.makeRecoveryKey() }
+        print("A recovery key counts as one of your devices. \(SafetyNumberChange.notice)\n")
+        let key = try await e2eRefusals { try await groups.makeRecoveryKey() }
+        let words = key.words
         print("Write these 24 words down and keep them safe. They are shown this once:\n")
         for (index, line) in stride(from: 0, to: words.count, by: 6).enumerated() {
             print("  \(index * 6 + 1).\t" + words[line..<min(line + 6, words.count)].joined(separator: " "))
         }
+        print("\n" + key.safetyNumber.summary)
     }
 }
 

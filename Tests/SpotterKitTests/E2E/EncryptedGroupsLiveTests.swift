@@ -230,8 +230,13 @@ struct EncryptedGroupsLiveTests {
             // Given the family, a post in it, and Ana's recovery key, made on her phone
             let (ana, ben, family) = try await Self.family(url, clock)
             let old = try await ben.groups.post(text: "Old times", to: family.id)
-            let words = try await ana.groups.makeRecoveryKey()
+            let before = try await ana.groups.mySafetyNumber()
+            let recovery = try await ana.groups.makeRecoveryKey()
+            let words = recovery.words
             #expect(words.count == 24)
+            // Which changes her safety number, as the answer says
+            #expect(recovery.safetyNumber.before == before && recovery.safetyNumber.after != before)
+            #expect(try await ana.groups.mySafetyNumber() == recovery.safetyNumber.after)
             #expect(try await ana.groups.myDevices().filter(\.recovery).count == 1)
 
             // When her phone is gone and a new device tries other words, then nothing opens

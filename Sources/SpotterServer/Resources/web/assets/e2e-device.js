@@ -1,7 +1,10 @@
-// Settings, "Encryption: this browser" (docs/encryption.md, "Devices" and "Recovery key"): whether this browser
-// is a device of the account, with the account's safety number worked out here; a recovery key (24 words shown
-// once, its kit sealed under them, its device added by this browser and given the keys of the person's
-// encrypted groups); and, in a browser whose account has devices elsewhere, adding it with those words.
+// Settings, "Encryption: this browser" (docs/encryption.md, "Devices", "Approving a new device" and "Recovery
+// key"): whether this browser is a device of the account, with the account's safety number worked out here; a
+// recovery key (24 words shown once, its kit sealed under them, its device added by this browser and given the
+// keys of the person's encrypted groups); in a browser whose account has devices elsewhere, asking one of them
+// to approve it (it shows a code) or adding it with the recovery words; and in a browser that is a device, the
+// new devices waiting, each approved only with the code it shows, worked out here from the keys the server
+// handed over. A change of devices changes the safety number, and the page says so before and after.
 // A browser with no keys is not made a device behind the person's back: a button does it (an encrypted group's
 // page does it by itself).
 "use strict";
@@ -10,8 +13,9 @@
   const E = window.SpotterE2E;
   const W = window.SpotterE2EWeb;
   const G = window.SpotterE2EGroup;
+  const A = window.SpotterE2EApproval;
   const box = document.getElementById("e2e-device");
-  if (!E || !W || !G || !box) return;
+  if (!E || !W || !G || !A || !box) return;
   const b64 = E.toBase64url;
   const unb64 = E.fromBase64url;
 
@@ -46,7 +50,8 @@
     const id = crypto.randomUUID();
     // The kit first: a recovery device the chain names always has a kit to open.
     await W.api("PUT", "/me/recovery-kit", { kit: b64(await E.sealRecoveryKit(secret, W.userId, kit)) });
-    await addDevice(device.chain, device.keys, {
+    // The chain as it is now: this page may have approved a device since it loaded.
+    await addDevice(await W.deviceChain(W.userId), device.keys, {
       id, name: "Recovery key", hpke_public: kit.hpke_public, signing_public: kit.signing_public, recovery: true,
     });
     await shareKeys(id, unb64(kit.hpke_public), (groupId) => G.openKeys(groupId, device));
@@ -77,9 +82,14 @@
       W.setStatus(`This browser is a device of your account (${device.chain.live.length} in all). ` +
         `Your safety number: ${await number(device.chain)}.`);
       if (!device.chain.live.some((d) => d.recovery)) offerRecoveryKey(device);
+      A.offerRequests(device, { number, addDevice, shareKeys });
     } else if (device.state === "other-devices") {
       W.setStatus(`Your keys are on another device (safety number ${await number(device.chain)}). ` +
-        "Add this browser with your recovery words, if you made a recovery key.");
+        "Approve this browser from one of them, or add it with your recovery words if you made a recovery key.");
+      await A.offerApproval(async (approved) => {
+        document.getElementById("e2e-recover-form").hidden = true;
+        await describe(approved);
+      });
       offerRecovery(device.chain);
     } else {
       W.setStatus("This browser's keys were removed from your account.");
@@ -93,12 +103,17 @@
     button.addEventListener("click", async () => {
       button.disabled = true;
       try {
+        const before = await number(await W.deviceChain(W.userId));
         const words = await makeRecoveryKey(device);
         const list = document.getElementById("e2e-recovery-words");
         list.replaceChildren(...words.map((word) => Object.assign(document.createElement("li"), { textContent: word })));
         list.hidden = false;
         button.hidden = true;
-        W.setStatus("Your recovery key is made. Write the 24 words down now: they are not shown again.");
+        document.getElementById("e2e-recovery-notice").hidden = true;
+        const after = await number(await W.deviceChain(W.userId));
+        W.setStatus("Your recovery key is made. Write the 24 words down now: they are not shown again. " +
+          `Your safety number changed from ${before} to ${after}: ` +
+          "the people you share encrypted groups with will see the new one.");
       } catch (failure) {
         W.setStatus(failure.message);
         button.disabled = false;

@@ -134,7 +134,7 @@
         const device = await W.device();
         if (device.state !== "ready") {
           const error = new Error(device.state === "other-devices"
-            ? "Your account's keys are on another device; adding this browser from it is not built yet."
+            ? "Your account's keys are on another device: add this browser from it in Settings, Encryption."
             : "This browser's keys were removed from your account.");
           error.device = device;
           throw error;

@@ -259,7 +259,7 @@
       if (device.state === "other-devices") {
         const number = await E.safetyNumber(W.userId, device.chain.live.map((d) => unb64(d.signing_public)));
         W.setStatus("Your account's keys are on another device (safety number " + number +
-          "); adding this browser from it is not built yet.");
+          "): add this browser from it in Settings, Encryption.");
         return;
       }
       if (box) {

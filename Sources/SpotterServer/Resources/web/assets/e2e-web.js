@@ -73,13 +73,26 @@
     return remember(`device:${user}`, await E.verifyDeviceChain(user, chain));
   }
 
+  /// Keys this browser made to be approved from another device (settings, e2e-device.js), kept apart until the
+  /// chain counts them with their own signing key: then they become this browser's device keys.
+  async function approvedPending(chain) {
+    const pending = await E.loadDeviceKeys(`device-pending:${userId}`);
+    const signing = pending && E.toBase64url(pending.signing.publicRaw);
+    if (!chain || !chain.live.some((device) => device.id === pending?.id && device.signing_public === signing)) {
+      return null;
+    }
+    await E.saveDeviceKeys(pending, `device:${userId}`);
+    await E.forgetDeviceKeys(`device-pending:${userId}`);
+    return pending;
+  }
+
   /// This browser's device: `{state: "ready", keys, chain}`, or `{state: "other-devices", chain}` when the
-  /// account's devices are elsewhere (adding this browser from one of them is not built yet), or
-  /// `{state: "revoked", chain}` when its chain no longer counts this browser's keys.
+  /// account's devices are elsewhere (settings add this browser from one of them, or with the recovery words),
+  /// or `{state: "revoked", chain}` when its chain no longer counts this browser's keys.
   async function setUpDevice() {
     const slot = `device:${userId}`;
-    const keys = await E.loadDeviceKeys(slot);
     const chain = await deviceChain(userId);
+    const keys = (await E.loadDeviceKeys(slot)) || (await approvedPending(chain));
     if (keys) {
       const live = chain && chain.live.some((device) => device.id === keys.id);
       return live ? { state: "ready", keys, chain } : { state: "revoked", chain };
@@ -99,8 +112,9 @@
   }
 
   let deviceOnce = null;
-  /// This browser's device, set up once per page.
-  const device = () => (deviceOnce = deviceOnce || setUpDevice());
+  /// This browser's device, set up once per page; `fresh` looks again (settings, once another device approved
+  /// this browser).
+  const device = (fresh = false) => (deviceOnce = (!fresh && deviceOnce) || setUpDevice());
 
   /// What this browser says about its keys, in the page's `#e2e-status` (a role=status region).
   function setStatus(text) {

@@ -534,6 +534,28 @@
     return groups.join(" ");
   }
 
+  // ---- Device codes: what a new device shows, and its person types on a device that approves it. ----
+  const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  /// 12 symbols of Crockford's base32 from the first 60 bits of SHA-256 over the user id, the device id and the
+  /// device's two public keys, as `K7QF-3MZX-9HDT`.
+  async function deviceCode(userId, deviceId, hpkePublic, signingPublic) {
+    const digest = await sha256(concat("spotter-e2e-v1 device-code\n", id(userId, "a user id"), "\n",
+      id(deviceId, "a device id"), "\n", publicPoint(hpkePublic, "an HPKE key"),
+      publicPoint(signingPublic, "a signing key")));
+    let bits = "";
+    for (const byte of digest.subarray(0, 8)) bits += byte.toString(2).padStart(8, "0");
+    let symbols = "";
+    for (let i = 0; i < 12; i++) symbols += CROCKFORD[parseInt(bits.slice(i * 5, i * 5 + 5), 2)];
+    return `${symbols.slice(0, 4)}-${symbols.slice(4, 8)}-${symbols.slice(8)}`;
+  }
+  /// A code as a person typed it, in the form `deviceCode` writes; null when it is not 12 symbols. Any case,
+  /// spaces and dashes anywhere, O for 0, I or L for 1.
+  function typedDeviceCode(text) {
+    const symbols = String(text).toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
+    if (symbols.length !== 12 || [...symbols].some((c) => !CROCKFORD.includes(c))) return null;
+    return `${symbols.slice(0, 4)}-${symbols.slice(4, 8)}-${symbols.slice(8)}`;
+  }
+
   // ---- Recovery: 32 bytes shown once as 24 BIP-39 words, and the kit they open. ----
   /// The list is passed in (2048 words, an array or the file's text): the server serves it; it is not in this file.
   function wordList(list) {
@@ -655,7 +677,7 @@
     encryptBlob, decryptBlob,
     // statements and chains
     signStatement, verifyStatement, statementHash, statementBody, verifyDeviceChain, verifyGroupChain, chainExtends,
-    safetyNumber,
+    safetyNumber, deviceCode, typedDeviceCode,
     // recovery
     recoveryWords, recoverySecret, generateRecoveryKeys, sealRecoveryKit, openRecoveryKit, importRecoveryKeys,
     // device keys
