@@ -134,6 +134,8 @@ public struct Notifier: Sendable {
             ]
         case .commented(let comment):
             guard let post = try await storage.posts.record(comment.postID) else { return [] }
+            // Nothing of a comment on a post only members may read is stored (`NotificationSubject`).
+            let detail = try await subject(of: post).detail(comment.text)
             var drafts: [Draft] = []
             var told: Set<UserID> = [comment.authorID]
             if let parentID = comment.parentID, let parent = try await storage.posts.comment(parentID),
@@ -142,14 +144,14 @@ public struct Notifier: Sendable {
                 drafts.append(
                     Draft(
                         recipient: parent.authorID, type: .reply, actor: comment.authorID, postID: post.id,
-                        commentID: comment.id, detail: comment.text, group: "reply-\(parentID)",
+                        commentID: comment.id, detail: detail, group: "reply-\(parentID)",
                         dedupe: "comment-\(comment.id)"))
             }
             if told.insert(post.authorID).inserted {
                 drafts.append(
                     Draft(
                         recipient: post.authorID, type: .comment, actor: comment.authorID, postID: post.id,
-                        commentID: comment.id, detail: comment.text, group: "comment-\(post.id)",
+                        commentID: comment.id, detail: detail, group: "comment-\(post.id)",
                         dedupe: "comment-\(comment.id)"))
             }
             for user in try await mentioned(in: TextEntities.mentions(in: comment.text))
@@ -157,20 +159,23 @@ public struct Notifier: Sendable {
                 drafts.append(
                     Draft(
                         recipient: user, type: .mention, actor: comment.authorID, postID: post.id,
-                        commentID: comment.id, detail: comment.text, dedupe: "mention-\(comment.id)"))
+                        commentID: comment.id, detail: detail, dedupe: "mention-\(comment.id)"))
             }
             return drafts
         case .posted(let post):
+            // Nothing of a post only members may read is stored: not its words, not the lifts of its records.
+            let subject = try await subject(of: post)
             var drafts = try await mentioned(in: post.mentions).filter { $0 != post.authorID }.map {
                 Draft(
-                    recipient: $0, type: .mention, actor: post.authorID, postID: post.id, detail: post.text,
-                    dedupe: "mention-\(post.id)")
+                    recipient: $0, type: .mention, actor: post.authorID, postID: post.id,
+                    detail: subject.detail(post.text), dedupe: "mention-\(post.id)")
             }
             if !post.records.isEmpty {
                 drafts.append(
                     Draft(
                         recipient: post.authorID, type: .personalRecord, postID: post.id,
-                        detail: post.records.map(Self.describe).joined(separator: ", "), dedupe: "records-\(post.id)"))
+                        detail: subject.detail(post.records.map(Self.describe).joined(separator: ", ")),
+                        dedupe: "records-\(post.id)"))
             }
             return drafts
         case .signedIn(let user, let device):
@@ -209,6 +214,12 @@ public struct Notifier: Sendable {
         case .groupRemoved(let group, let user, let by):
             return [Draft(recipient: user, type: .groupRemoved, actor: by, detail: group.name)]
         }
+    }
+
+    /// What notifications about `post` may say, by who may read it (`NotificationSubject`).
+    private func subject(of post: PostRecord) async throws -> NotificationSubject {
+        guard let groupID = post.groupID else { return NotificationSubject.of(post, in: nil) }
+        return NotificationSubject.of(post, in: try await storage.groups.find(groupID))
     }
 
     /// A follow request's inbox group: one per requester, so answering or withdrawing it can archive it.
