@@ -23,6 +23,14 @@ public enum NotificationType: String, Codable, Sendable, CaseIterable {
     case groupRequestAccepted = "group_request_accepted"
     /// I was removed from a group.
     case groupRemoved = "group_removed"
+    /// I was banned from a group: removed, and kept from coming back.
+    case groupBanned = "group_banned"
+    /// Someone joined an encrypted group I run and waits for a device of an admin's to share the keys.
+    case groupAwaitingKeys = "group_awaiting_keys"
+    /// I was invited to look after a child of someone's household.
+    case guardianInvitation = "guardian_invitation"
+    /// Someone approved my request to follow them.
+    case followRequestApproved = "follow_request_approved"
 
     /// Types that never wait for a batch or the hourly cap: someone is waiting on an answer, or it is about
     /// the safety of the account.
@@ -128,7 +136,9 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
         case .kudos: .batched
         case .comment, .reply, .mention, .followRequest, .securityNewDevice, .securityPasswordChanged: .immediate
         case .groupPost: .batched
-        case .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved: .enabled
+        case .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .groupBanned,
+            .groupAwaitingKeys, .guardianInvitation, .followRequestApproved:
+            .enabled
         case .weeklySummary: .weekly
         }
     }

@@ -43,6 +43,7 @@ public enum NotificationText {
         switch type {
         case .follow: return "\(who) started following you"
         case .followRequest: return "\(who) asked to follow you"
+        case .followRequestApproved: return "\(who) approved your follow request"
         case .kudos: return "\(who) gave kudos to \(target)"
         case .comment:
             return count > 1 || detail.isEmpty
@@ -62,6 +63,13 @@ public enum NotificationText {
         case .groupJoinRequest: return "\(who) asked to join \(detail)"
         case .groupRequestAccepted: return "You're in: \(who) let you into \(detail)"
         case .groupRemoved: return "You were removed from \(detail)"
+        case .groupBanned: return "You were banned from \(detail)"
+        case .groupAwaitingKeys:
+            return count > 1
+                ? "\(who) joined \(detail) and are waiting for keys: open the group to share them"
+                : "\(who) joined \(detail) and is waiting for keys: open the group to share them"
+        // Never the child's name: the invitation page shows it to the invitee, who may answer there.
+        case .guardianInvitation: return "\(who) invited you to be a guardian of a child in their household"
         }
     }
 
@@ -108,8 +116,9 @@ public enum NotificationText {
     public static func digestSummary(_ counts: [NotificationType: Int]) -> String {
         let order: [NotificationType] = [
             .kudos, .comment, .reply, .mention, .follow, .followRequest, .personalRecord, .groupPost,
-            .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .weeklySummary,
-            .streakAtRisk, .securityNewDevice, .securityPasswordChanged,
+            .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .groupBanned,
+            .groupAwaitingKeys, .guardianInvitation, .followRequestApproved, .weeklySummary, .streakAtRisk,
+            .securityNewDevice, .securityPasswordChanged,
         ]
         let parts = order.compactMap { type -> String? in
             guard let count = counts[type], count > 0 else { return nil }
@@ -137,6 +146,10 @@ public enum NotificationText {
         case .groupJoinRequest: return plural ? "requests to join" : "request to join"
         case .groupRequestAccepted: return plural ? "groups joined" : "group joined"
         case .groupRemoved: return plural ? "group removals" : "group removal"
+        case .groupBanned: return plural ? "group bans" : "group ban"
+        case .groupAwaitingKeys: return plural ? "members waiting for keys" : "member waiting for keys"
+        case .guardianInvitation: return plural ? "guardian invitations" : "guardian invitation"
+        case .followRequestApproved: return plural ? "approved follow requests" : "approved follow request"
         }
     }
 

@@ -25,6 +25,13 @@ public enum NotificationTrigger: Sendable, Equatable {
     case groupJoinRequested(group: GroupRecord, requester: UserID)
     case groupRequestAccepted(group: GroupRecord, user: UserID, by: UserID)
     case groupRemoved(group: GroupRecord, user: UserID, by: UserID)
+    case groupBanned(group: GroupRecord, user: UserID, by: UserID)
+    /// Someone became a member: in an encrypted group, its owner and admins hear that keys wait to be shared.
+    case groupJoined(group: GroupRecord, member: UserID)
+    /// Someone was invited to look after a child; the notification never names the child.
+    case guardianInvited(child: ChildProfileID, invitee: UserID, by: UserID)
+    /// `target` approved `requester`'s request to follow them.
+    case followRequestApproved(requester: UserID, target: UserID)
 }
 
 /// Turns triggers into notifications: who hears of it, whether they may, what their preferences say, and
@@ -213,6 +220,24 @@ public struct Notifier: Sendable {
             ]
         case .groupRemoved(let group, let user, let by):
             return [Draft(recipient: user, type: .groupRemoved, actor: by, detail: group.name)]
+        case .groupBanned(let group, let user, let by):
+            return [Draft(recipient: user, type: .groupBanned, actor: by, detail: group.name)]
+        case .groupJoined(let group, let member):
+            // Only an encrypted group's members wait for anything: a device of an admin's shares the keys when
+            // it opens the group (docs/encryption.md), so the owner and admins are told to.
+            guard group.encrypted else { return [] }
+            return try await storage.groups.memberRoles(of: group.id).filter { $0.value >= .admin }.keys.map {
+                Draft(
+                    recipient: $0, type: .groupAwaitingKeys, actor: member, detail: group.name,
+                    group: "group-keys-\(group.id)")
+            }
+        case .guardianInvited(let child, let invitee, let by):
+            return [
+                Draft(
+                    recipient: invitee, type: .guardianInvitation, actor: by, group: "guardian-invitation-\(child)")
+            ]
+        case .followRequestApproved(let requester, let target):
+            return [Draft(recipient: requester, type: .followRequestApproved, actor: target)]
         }
     }
 

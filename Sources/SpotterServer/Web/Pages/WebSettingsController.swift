@@ -244,6 +244,10 @@ extension WebSettingsController {
         case .groupJoinRequest: "Requests to join groups I run"
         case .groupRequestAccepted: "My requests to join accepted"
         case .groupRemoved: "Removed from a group"
+        case .groupBanned: "Banned from a group"
+        case .groupAwaitingKeys: "Members waiting for keys in encrypted groups I run"
+        case .guardianInvitation: "Invitations to look after a child"
+        case .followRequestApproved: "My follow requests approved"
         }
     }
 
