@@ -43,6 +43,24 @@ public enum NotificationType: String, Codable, Sendable, CaseIterable {
 
     /// Security alerts pass quiet hours and every switch but the channel's own.
     public var isSecurity: Bool { self == .securityNewDevice || self == .securityPasswordChanged }
+
+    /// Whether a person may switch this type off. Follow requests always reach the inbox: someone waits for
+    /// an answer, and a private account learns of the request there (its push can still wait for a digest).
+    public var mayBeOff: Bool { self != .followRequest }
+
+    /// The settings that do something different for this type, as a settings page offers them. An
+    /// always-immediate type is never grouped, so `enabled` and `batched` would be `immediate` by other names;
+    /// a type that can't be off offers no `disabled`.
+    public var distinctSettings: [NotificationSetting] {
+        let settings: [NotificationSetting] =
+            isAlwaysImmediate ? [.disabled, .immediate, .daily, .weekly] : NotificationSetting.allCases
+        return mayBeOff ? settings : settings.filter { $0 != .disabled }
+    }
+
+    /// `setting` as one of `distinctSettings`: what the server does with it for this type.
+    public func distinct(_ setting: NotificationSetting) -> NotificationSetting {
+        distinctSettings.contains(setting) ? setting : .immediate
+    }
 }
 
 /// How a person wants one type of notification (the FameFit seed's `NotificationSetting`).
@@ -143,9 +161,13 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
         }
     }
 
-    /// The setting in force for `type`.
+    /// The setting in force for `type`. An Off stored for a type that can't be off (before the server refused
+    /// one) is not honoured: the type's default is.
     public func setting(for type: NotificationType) -> NotificationSetting {
-        types[type] ?? Self.defaultSetting(for: type)
+        guard let setting = types[type], setting != .disabled || type.mayBeOff else {
+            return Self.defaultSetting(for: type)
+        }
+        return setting
     }
 
     enum CodingKeys: String, CodingKey {

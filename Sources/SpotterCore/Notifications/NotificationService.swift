@@ -204,6 +204,13 @@ public struct NotificationService: Sendable {
         if !(1...1440).contains(preferences.batchingWindowMinutes) {
             problems.append(FieldError(field: "batching_window_minutes", detail: "must be 1 to 1440 minutes"))
         }
+        // An Off the notifier would not honour is refused rather than stored and ignored.
+        for type in NotificationType.allCases where !type.mayBeOff && preferences.types[type] == .disabled {
+            problems.append(
+                FieldError(
+                    field: "types.\(type.rawValue)",
+                    detail: "can't be off: follow requests always reach your inbox, where you answer them"))
+        }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         try await storage.notifications.savePreferences(preferences, of: viewer.id)
         return preferences
