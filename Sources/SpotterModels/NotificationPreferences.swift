@@ -23,6 +23,14 @@ public enum NotificationType: String, Codable, Sendable, CaseIterable {
     case groupRequestAccepted = "group_request_accepted"
     /// I was removed from a group.
     case groupRemoved = "group_removed"
+    /// I was banned from a group: removed, and kept from coming back.
+    case groupBanned = "group_banned"
+    /// Someone joined an encrypted group I run and waits for a device of an admin's to share the keys.
+    case groupAwaitingKeys = "group_awaiting_keys"
+    /// I was invited to look after a child of someone's household.
+    case guardianInvitation = "guardian_invitation"
+    /// Someone approved my request to follow them.
+    case followRequestApproved = "follow_request_approved"
 
     /// Types that never wait for a batch or the hourly cap: someone is waiting on an answer, or it is about
     /// the safety of the account.
@@ -35,6 +43,24 @@ public enum NotificationType: String, Codable, Sendable, CaseIterable {
 
     /// Security alerts pass quiet hours and every switch but the channel's own.
     public var isSecurity: Bool { self == .securityNewDevice || self == .securityPasswordChanged }
+
+    /// Whether a person may switch this type off. Follow requests always reach the inbox: someone waits for
+    /// an answer, and a private account learns of the request there (its push can still wait for a digest).
+    public var mayBeOff: Bool { self != .followRequest }
+
+    /// The settings that do something different for this type, as a settings page offers them. An
+    /// always-immediate type is never grouped, so `enabled` and `batched` would be `immediate` by other names;
+    /// a type that can't be off offers no `disabled`.
+    public var distinctSettings: [NotificationSetting] {
+        let settings: [NotificationSetting] =
+            isAlwaysImmediate ? [.disabled, .immediate, .daily, .weekly] : NotificationSetting.allCases
+        return mayBeOff ? settings : settings.filter { $0 != .disabled }
+    }
+
+    /// `setting` as one of `distinctSettings`: what the server does with it for this type.
+    public func distinct(_ setting: NotificationSetting) -> NotificationSetting {
+        distinctSettings.contains(setting) ? setting : .immediate
+    }
 }
 
 /// How a person wants one type of notification (the FameFit seed's `NotificationSetting`).
@@ -128,14 +154,20 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
         case .kudos: .batched
         case .comment, .reply, .mention, .followRequest, .securityNewDevice, .securityPasswordChanged: .immediate
         case .groupPost: .batched
-        case .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved: .enabled
+        case .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .groupBanned,
+            .groupAwaitingKeys, .guardianInvitation, .followRequestApproved:
+            .enabled
         case .weeklySummary: .weekly
         }
     }
 
-    /// The setting in force for `type`.
+    /// The setting in force for `type`. An Off stored for a type that can't be off (before the server refused
+    /// one) is not honoured: the type's default is.
     public func setting(for type: NotificationType) -> NotificationSetting {
-        types[type] ?? Self.defaultSetting(for: type)
+        guard let setting = types[type], setting != .disabled || type.mayBeOff else {
+            return Self.defaultSetting(for: type)
+        }
+        return setting
     }
 
     enum CodingKeys: String, CodingKey {

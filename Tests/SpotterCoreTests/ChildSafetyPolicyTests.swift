@@ -24,7 +24,7 @@ struct ChildSafetyPolicyTests {
     @Test("a group post's notification says who posted where, never the words that may name a child")
     func notificationText() {
         let text = NotificationText.sentence(
-            type: .groupPost, who: "Ana", count: 1, target: "your post", detail: "Family")
+            type: .groupPost, who: "Ana", count: 1, subject: .membersOnly(group: "Family"), detail: "Family")
         #expect(text == "Ana posted in Family")
     }
 }

@@ -125,7 +125,7 @@ struct NotificationSchedulerTests {
         #expect(NotificationText.people(["Ana", "Bea"], total: 2) == "Ana and Bea")
         #expect(NotificationText.people(["Ana"], total: 2) == "Ana and 1 other")
         let text = NotificationText.sentence(
-            type: .kudos, who: who, count: 3, target: NotificationText.target(title: "Morning Run"), detail: "")
+            type: .kudos, who: who, count: 3, subject: .quotable(title: "Morning Run"), detail: "")
         #expect(text == "Ana and 2 others gave kudos to your Morning Run")
         #expect(
             NotificationText.digestSummary([.kudos: 3, .follow: 2, .comment: 1])

@@ -93,6 +93,35 @@ struct WireCompatibilityTests {
         #expect(report.exercises.isEmpty)
     }
 
+    @Test(
+        "preferences from before the newer types decode with their defaults; the newer types keep their wire names")
+    func notificationTypes() throws {
+        let old = """
+            {"push": true, "in_app": true, "email": false, "badge": true,
+             "types": {"kudos": "daily", "group_removed": "disabled"}, "max_per_hour": 5}
+            """
+        let preferences = try Self.decoder.decode(NotificationPreferences.self, from: Data(old.utf8))
+        #expect(preferences.setting(for: .kudos) == .daily && preferences.maxPerHour == 5)
+        let names = ["group_banned", "group_awaiting_keys", "guardian_invitation", "follow_request_approved"]
+        for name in names {
+            let type = try #require(NotificationType(rawValue: name), "\(name)")
+            #expect(preferences.setting(for: type) == .enabled, "\(name)")
+        }
+        let inbox = """
+            {"group_key": "group-keys-01a204c5-116d-7609-9381-2298ea7dea92", "type": "group_awaiting_keys",
+             "notifications_count": 1, "sample_actors": [], "latest_at": "2026-11-22T19:39:13Z",
+             "most_recent_notification_id": "01a204c5-116d-7609-9381-2298ea7dea93",
+             "text": "bea joined Family and is waiting for keys: open the group to share them", "unread": true}
+            """
+        let group = try Self.decoder.decode(NotificationGroup.self, from: Data(inbox.utf8))
+        #expect(group.type.rawValue == "group_awaiting_keys")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let written = try JSONSerialization.jsonObject(with: encoder.encode(preferences)) as? [String: Any]
+        let types = try #require(written?["types"] as? [String: String])
+        #expect(Set(names).isSubset(of: types.keys))
+    }
+
     @Test("a malformed ID is refused, not mangled")
     func badID() {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([UserID].self, from: Data(#"["nope"]"#.utf8)) }

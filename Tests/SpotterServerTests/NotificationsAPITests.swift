@@ -166,6 +166,36 @@ struct NotificationsAPITests {
         }
     }
 
+    @Test(
+        "follow requests can't be switched off: an Off is refused naming the field, and they keep coming",
+        arguments: StorageBackend.available)
+    func followRequestsStayOn(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Ana, private
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            _ = try await api.call(.patch, "/api/v1/me", token: ana, json: #"{"privacy":"private"}"#)
+            // When she asks for follow requests to be off (and kudos off with them)
+            let off = try await api.call(
+                .put, "/api/v1/notifications/preferences", token: ana,
+                json: #"{"types":{"follow_request":"disabled","kudos":"disabled"}}"#)
+            // Then it is refused, naming the field in words, and nothing changes
+            #expect(off.status == .unprocessableContent)
+            let problem = try off.problem()
+            #expect(problem.errors?.map(\.field) == ["types.follow_request"])
+            #expect(problem.errors?.first?.detail.contains("always reach your inbox") == true)
+            let kept = try await api.call(.get, "/api/v1/notifications/preferences", token: ana)
+                .decode(NotificationPreferences.self)
+            #expect(kept.setting(for: .followRequest) == .immediate && kept.setting(for: .kudos) == .batched)
+            // And a digest instead is taken, and a request still reaches her inbox at once
+            let digest = try await api.call(
+                .put, "/api/v1/notifications/preferences", token: ana, json: #"{"types":{"follow_request":"daily"}}"#)
+            #expect(digest.status == .ok)
+            try await api.follow(bea, "ana")
+            #expect(try await Self.inbox(api, ana).map(\.text) == ["bea asked to follow you"])
+        }
+    }
+
     @Test("devices and browsers are registered, checked and removed", arguments: StorageBackend.available)
     func devices(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in

@@ -13,11 +13,16 @@ public struct ChildProfileService: Sendable {
 
     /// Signs a child's avatar URL for its guardians; `nil` when uploads are not enabled.
     let mediaLinks: MediaLinks?
+    /// Tells an invited guardian; `nil` in tools.
+    let notifier: Notifier?
 
-    public init(storage: any SpotterStorage, clock: any WallClock, mediaLinks: MediaLinks? = nil) {
+    public init(
+        storage: any SpotterStorage, clock: any WallClock, mediaLinks: MediaLinks? = nil, notifier: Notifier? = nil
+    ) {
         self.storage = storage
         self.clock = clock
         self.mediaLinks = mediaLinks
+        self.notifier = notifier
     }
 
     private var avatars: AvatarChoice { AvatarChoice(storage: storage, links: mediaLinks) }
@@ -90,10 +95,13 @@ public struct ChildProfileService: Sendable {
         let record = try await managed(id, by: viewer)
         let username = try TextInput.checked(username, field: "username")
         let person = try await SocialService(storage: storage, clock: clock).visibleAccount(username, viewer: viewer)
-        if try await storage.children.guardians(of: id)[person.id] == true {
+        let standing = try await storage.children.guardians(of: id)[person.id]
+        if standing == true {
             throw SpotterError.conflict(field: "username", detail: "already manages this child")
         }
         try await storage.children.inviteGuardian(person.id, to: id, at: clock.now)
+        // Told once, of an invitation that is new (asking again tells nobody twice).
+        if standing == nil { await notifier?.notify(.guardianInvited(child: id, invitee: person.id, by: viewer.id)) }
         return try await view(record)
     }
 

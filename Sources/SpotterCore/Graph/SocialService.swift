@@ -110,6 +110,7 @@ public struct SocialService: Sendable {
         if approve {
             if try await storage.graph.acceptFollow(requester.id, viewer.id) {
                 await events?.publish(.relationshipChanged(requester.id, viewer.id))
+                await notifier?.notify(.followRequestApproved(requester: requester.id, target: viewer.id))
             }
         } else {
             try await storage.graph.unfollow(requester.id, viewer.id)

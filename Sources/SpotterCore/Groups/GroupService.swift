@@ -143,6 +143,7 @@ public struct GroupService: Sendable {
         if standing.role != nil { return try await view(group, standing: standing) }
         if standing == .invited {
             try await storage.groups.setMember(person.id, in: id, role: .member, at: clock.now)
+            await notifier?.notify(.groupJoined(group: group, member: person.id))
             return try await view(try await reread(group), standing: .member)
         }
         if GroupPolicy.allows(.join, standing: standing, access: group.access) {
@@ -247,7 +248,12 @@ public struct GroupService: Sendable {
             }
             if target.role != nil { await events?.publish(.groupAccessEnded(id, user)) }
         }
-        if target.role != nil { await notifier?.notify(.groupRemoved(group: group, user: user, by: actor.id)) }
+        if target.role != nil {
+            await notifier?.notify(
+                ban
+                    ? .groupBanned(group: group, user: user, by: actor.id)
+                    : .groupRemoved(group: group, user: user, by: actor.id))
+        }
     }
 
     /// Who is banned, for the admins who may lift a ban.
@@ -373,6 +379,7 @@ public struct GroupService: Sendable {
             }
             try await storage.groups.setMember(person.id, in: group.id, role: .member, at: clock.now)
         }
+        await notifier?.notify(.groupJoined(group: group, member: person.id))
         return try await view(try await reread(group), standing: .member)
     }
 

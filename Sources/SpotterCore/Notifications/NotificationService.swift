@@ -47,7 +47,7 @@ public struct NotificationService: Sendable {
         let sample = Self.sample(of: found.members, accounts: found.actors)
         let text = Self.sentence(
             for: found.members.isEmpty ? [found.row.latest] : found.members, names: sample.actors.map(\.displayName),
-            total: sample.total, post: found.post)
+            total: sample.total, post: found.post, group: try await postGroup(found.post))
         return (found.recipient, Self.group(found.row, sampleActors: sample.actors, text: text), found.counts)
     }
 
@@ -98,16 +98,24 @@ public struct NotificationService: Sendable {
     private func sentence(for members: [NotificationRecord], names: [String], total: Int) async throws -> String {
         var post: PostRecord?
         if let postID = members.first?.postID { post = try await storage.posts.record(postID) }
-        return Self.sentence(for: members, names: names, total: total, post: post)
+        return Self.sentence(for: members, names: names, total: total, post: post, group: try await postGroup(post))
     }
 
-    /// The sentence from what was read already: `post` is the latest member's post, if it has one.
-    static func sentence(for members: [NotificationRecord], names: [String], total: Int, post: PostRecord?) -> String {
+    /// The group `post` was posted to, as it is now (its name, who may read it); read only for a group's post.
+    private func postGroup(_ post: PostRecord?) async throws -> GroupRecord? {
+        guard let id = post?.groupID else { return nil }
+        return try await storage.groups.find(id)
+    }
+
+    /// The sentence from what was read already: `post` is the latest member's post, if it has one, and `group`
+    /// the group it is in. What it may say of the post is `NotificationSubject`'s to decide.
+    static func sentence(
+        for members: [NotificationRecord], names: [String], total: Int, post: PostRecord?, group: GroupRecord?
+    ) -> String {
         guard let latest = members.first else { return "" }
-        let target = post.map { NotificationText.target(title: $0.workout?.title) } ?? "your post"
         return NotificationText.sentence(
-            type: latest.type, who: NotificationText.people(names, total: total),
-            count: members.count, target: target, detail: latest.detail)
+            type: latest.type, who: NotificationText.people(names, total: total), count: members.count,
+            subject: post.map { NotificationSubject.of($0, in: group) } ?? .quotable(title: nil), detail: latest.detail)
     }
 
     public func counts(_ viewer: AccountRecord) async throws -> NotificationCounts {
@@ -195,6 +203,13 @@ public struct NotificationService: Sendable {
         }
         if !(1...1440).contains(preferences.batchingWindowMinutes) {
             problems.append(FieldError(field: "batching_window_minutes", detail: "must be 1 to 1440 minutes"))
+        }
+        // An Off the notifier would not honour is refused rather than stored and ignored.
+        for type in NotificationType.allCases where !type.mayBeOff && preferences.types[type] == .disabled {
+            problems.append(
+                FieldError(
+                    field: "types.\(type.rawValue)",
+                    detail: "can't be off: follow requests always reach your inbox, where you answer them"))
         }
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
         try await storage.notifications.savePreferences(preferences, of: viewer.id)

@@ -28,22 +28,30 @@ public enum NotificationText {
         }
     }
 
-    /// The sentence for a group of `type`: `who` from `people(_:total:)`, `target` the post's name ("your
-    /// Morning Run", "your post"), `detail` what the type stored (a comment's words, a record's lift).
+    /// The sentence for a group of `type`: `who` from `people(_:total:)`, `subject` what may be said of its
+    /// post (`NotificationSubject`), `detail` what the type stored (a comment's words, a record's lift; empty
+    /// for a post only members may read, and then never quoted).
     public static func sentence(
-        type: NotificationType, who: String, count: Int, target: String, detail: String
+        type: NotificationType, who: String, count: Int, subject: NotificationSubject, detail: String
     )
         -> String
     {
+        // Whatever was stored (a notification made before this rule held its post's words), a post only
+        // members may read is named by its group alone.
+        if case .membersOnly(let group) = subject, let text = membersOnly(type, who: who, in: group) { return text }
+        let target = target(subject)
         switch type {
         case .follow: return "\(who) started following you"
         case .followRequest: return "\(who) asked to follow you"
+        case .followRequestApproved: return "\(who) approved your follow request"
         case .kudos: return "\(who) gave kudos to \(target)"
         case .comment:
-            return count > 1 ? "\(who) commented on \(target)" : "\(who) commented on \(target): \(quote(detail))"
-        case .reply: return count > 1 ? "\(who) replied to your comment" : "\(who) replied: \(quote(detail))"
-        case .mention: return "\(who) mentioned you: \(quote(detail))"
-        case .personalRecord: return "New personal record: \(detail)"
+            return count > 1 || detail.isEmpty
+                ? "\(who) commented on \(target)" : "\(who) commented on \(target): \(quote(detail))"
+        case .reply:
+            return count > 1 || detail.isEmpty ? "\(who) replied to your comment" : "\(who) replied: \(quote(detail))"
+        case .mention: return detail.isEmpty ? "\(who) mentioned you" : "\(who) mentioned you: \(quote(detail))"
+        case .personalRecord: return detail.isEmpty ? "New personal record" : "New personal record: \(detail)"
         case .streakAtRisk, .weeklySummary: return detail
         case .securityNewDevice: return "New sign-in to your account: \(detail)"
         case .securityPasswordChanged:
@@ -55,13 +63,37 @@ public enum NotificationText {
         case .groupJoinRequest: return "\(who) asked to join \(detail)"
         case .groupRequestAccepted: return "You're in: \(who) let you into \(detail)"
         case .groupRemoved: return "You were removed from \(detail)"
+        case .groupBanned: return "You were banned from \(detail)"
+        case .groupAwaitingKeys:
+            return count > 1
+                ? "\(who) joined \(detail) and are waiting for keys: open the group to share them"
+                : "\(who) joined \(detail) and is waiting for keys: open the group to share them"
+        // Never the child's name: the invitation page shows it to the invitee, who may answer there.
+        case .guardianInvitation: return "\(who) invited you to be a guardian of a child in their household"
+        }
+    }
+
+    /// The sentence about a post only `group`'s members may read: where, and nothing of what. `nil` for a type
+    /// that never says anything of a post.
+    private static func membersOnly(_ type: NotificationType, who: String, in group: String) -> String? {
+        switch type {
+        case .kudos: "\(who) gave kudos to your post in \(group)"
+        case .comment: "\(who) commented on your post in \(group)"
+        case .reply: "\(who) replied to your comment in \(group)"
+        case .mention: "\(who) mentioned you in \(group)"
+        case .personalRecord: "New personal record in \(group)"
+        default: nil
         }
     }
 
     /// The name a post goes by in a notification: its workout's title, or "your post".
-    public static func target(title: String?) -> String {
-        guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { return "your post" }
-        return "your \(title)"
+    private static func target(_ subject: NotificationSubject) -> String {
+        switch subject {
+        case .quotable(let title):
+            guard let title, !title.trimmingCharacters(in: .whitespaces).isEmpty else { return "your post" }
+            return "your \(title)"
+        case .membersOnly(let group): return "your post in \(group)"
+        }
     }
 
     /// Push and email text under the recipient's privacy setting (the FameFit seed): in full for a public
@@ -84,8 +116,9 @@ public enum NotificationText {
     public static func digestSummary(_ counts: [NotificationType: Int]) -> String {
         let order: [NotificationType] = [
             .kudos, .comment, .reply, .mention, .follow, .followRequest, .personalRecord, .groupPost,
-            .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .weeklySummary,
-            .streakAtRisk, .securityNewDevice, .securityPasswordChanged,
+            .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .groupBanned,
+            .groupAwaitingKeys, .guardianInvitation, .followRequestApproved, .weeklySummary, .streakAtRisk,
+            .securityNewDevice, .securityPasswordChanged,
         ]
         let parts = order.compactMap { type -> String? in
             guard let count = counts[type], count > 0 else { return nil }
@@ -113,6 +146,10 @@ public enum NotificationText {
         case .groupJoinRequest: return plural ? "requests to join" : "request to join"
         case .groupRequestAccepted: return plural ? "groups joined" : "group joined"
         case .groupRemoved: return plural ? "group removals" : "group removal"
+        case .groupBanned: return plural ? "group bans" : "group ban"
+        case .groupAwaitingKeys: return plural ? "members waiting for keys" : "member waiting for keys"
+        case .guardianInvitation: return plural ? "guardian invitations" : "guardian invitation"
+        case .followRequestApproved: return plural ? "approved follow requests" : "approved follow request"
         }
     }
 

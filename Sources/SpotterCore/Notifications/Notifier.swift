@@ -25,6 +25,13 @@ public enum NotificationTrigger: Sendable, Equatable {
     case groupJoinRequested(group: GroupRecord, requester: UserID)
     case groupRequestAccepted(group: GroupRecord, user: UserID, by: UserID)
     case groupRemoved(group: GroupRecord, user: UserID, by: UserID)
+    case groupBanned(group: GroupRecord, user: UserID, by: UserID)
+    /// Someone became a member: in an encrypted group, its owner and admins hear that keys wait to be shared.
+    case groupJoined(group: GroupRecord, member: UserID)
+    /// Someone was invited to look after a child; the notification never names the child.
+    case guardianInvited(child: ChildProfileID, invitee: UserID, by: UserID)
+    /// `target` approved `requester`'s request to follow them.
+    case followRequestApproved(requester: UserID, target: UserID)
 }
 
 /// Turns triggers into notifications: who hears of it, whether they may, what their preferences say, and
@@ -134,6 +141,8 @@ public struct Notifier: Sendable {
             ]
         case .commented(let comment):
             guard let post = try await storage.posts.record(comment.postID) else { return [] }
+            // Nothing of a comment on a post only members may read is stored (`NotificationSubject`).
+            let detail = try await subject(of: post).detail(comment.text)
             var drafts: [Draft] = []
             var told: Set<UserID> = [comment.authorID]
             if let parentID = comment.parentID, let parent = try await storage.posts.comment(parentID),
@@ -142,14 +151,14 @@ public struct Notifier: Sendable {
                 drafts.append(
                     Draft(
                         recipient: parent.authorID, type: .reply, actor: comment.authorID, postID: post.id,
-                        commentID: comment.id, detail: comment.text, group: "reply-\(parentID)",
+                        commentID: comment.id, detail: detail, group: "reply-\(parentID)",
                         dedupe: "comment-\(comment.id)"))
             }
             if told.insert(post.authorID).inserted {
                 drafts.append(
                     Draft(
                         recipient: post.authorID, type: .comment, actor: comment.authorID, postID: post.id,
-                        commentID: comment.id, detail: comment.text, group: "comment-\(post.id)",
+                        commentID: comment.id, detail: detail, group: "comment-\(post.id)",
                         dedupe: "comment-\(comment.id)"))
             }
             for user in try await mentioned(in: TextEntities.mentions(in: comment.text))
@@ -157,20 +166,23 @@ public struct Notifier: Sendable {
                 drafts.append(
                     Draft(
                         recipient: user, type: .mention, actor: comment.authorID, postID: post.id,
-                        commentID: comment.id, detail: comment.text, dedupe: "mention-\(comment.id)"))
+                        commentID: comment.id, detail: detail, dedupe: "mention-\(comment.id)"))
             }
             return drafts
         case .posted(let post):
+            // Nothing of a post only members may read is stored: not its words, not the lifts of its records.
+            let subject = try await subject(of: post)
             var drafts = try await mentioned(in: post.mentions).filter { $0 != post.authorID }.map {
                 Draft(
-                    recipient: $0, type: .mention, actor: post.authorID, postID: post.id, detail: post.text,
-                    dedupe: "mention-\(post.id)")
+                    recipient: $0, type: .mention, actor: post.authorID, postID: post.id,
+                    detail: subject.detail(post.text), dedupe: "mention-\(post.id)")
             }
             if !post.records.isEmpty {
                 drafts.append(
                     Draft(
                         recipient: post.authorID, type: .personalRecord, postID: post.id,
-                        detail: post.records.map(Self.describe).joined(separator: ", "), dedupe: "records-\(post.id)"))
+                        detail: subject.detail(post.records.map(Self.describe).joined(separator: ", ")),
+                        dedupe: "records-\(post.id)"))
             }
             return drafts
         case .signedIn(let user, let device):
@@ -208,7 +220,31 @@ public struct Notifier: Sendable {
             ]
         case .groupRemoved(let group, let user, let by):
             return [Draft(recipient: user, type: .groupRemoved, actor: by, detail: group.name)]
+        case .groupBanned(let group, let user, let by):
+            return [Draft(recipient: user, type: .groupBanned, actor: by, detail: group.name)]
+        case .groupJoined(let group, let member):
+            // Only an encrypted group's members wait for anything: a device of an admin's shares the keys when
+            // it opens the group (docs/encryption.md), so the owner and admins are told to.
+            guard group.encrypted else { return [] }
+            return try await storage.groups.memberRoles(of: group.id).filter { $0.value >= .admin }.keys.map {
+                Draft(
+                    recipient: $0, type: .groupAwaitingKeys, actor: member, detail: group.name,
+                    group: "group-keys-\(group.id)")
+            }
+        case .guardianInvited(let child, let invitee, let by):
+            return [
+                Draft(
+                    recipient: invitee, type: .guardianInvitation, actor: by, group: "guardian-invitation-\(child)")
+            ]
+        case .followRequestApproved(let requester, let target):
+            return [Draft(recipient: requester, type: .followRequestApproved, actor: target)]
         }
+    }
+
+    /// What notifications about `post` may say, by who may read it (`NotificationSubject`).
+    private func subject(of post: PostRecord) async throws -> NotificationSubject {
+        guard let groupID = post.groupID else { return NotificationSubject.of(post, in: nil) }
+        return NotificationSubject.of(post, in: try await storage.groups.find(groupID))
     }
 
     /// A follow request's inbox group: one per requester, so answering or withdrawing it can archive it.

@@ -71,7 +71,7 @@ struct AppServices {
         groups = GroupService(
             storage: storage, clock: clock, events: events, siteURL: configuration.siteURL, notifier: notifier,
             mediaLinks: links)
-        children = ChildProfileService(storage: storage, clock: clock, mediaLinks: links)
+        children = ChildProfileService(storage: storage, clock: clock, mediaLinks: links, notifier: notifier)
         devices = E2EDeviceService(storage: storage, clock: clock)
         encryptedGroups = E2EGroupService(storage: storage, clock: clock, events: events)
         sealedBlobs = E2EBlobService(storage: storage, blobs: blobs, clock: clock, logger: logger)

@@ -80,8 +80,10 @@ struct WebNotificationsController {
         "/notifications/groups/\(groupKey.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? groupKey)"
     }
 
-    /// The page a notification is about: the person who followed (or everyone, when several did), the
-    /// requests page, the post (at the comment, for comments, replies and mentions), or the security page.
+    /// The page a notification is about: the person who followed (or everyone, when several did) or approved
+    /// a request, the requests page, the post (at the comment, for comments, replies and mentions), the group
+    /// (an encrypted group's page is where an admin's device shares its keys), the invitations to look after
+    /// a child, or the security page.
     static func target(
         of latest: NotificationRecord, actors: [AuthorSummary], total: Int, viewer: AccountRecord
     ) -> String {
@@ -91,6 +93,7 @@ struct WebNotificationsController {
             if total == 1, let actor = actors.first { return "/u/\(actor.username)" }
             return "/u/\(viewer.username)/followers"
         case .followRequest: return "/follow-requests"
+        case .followRequestApproved: return actors.first.map { "/u/\($0.username)" } ?? "/notifications"
         case .kudos, .personalRecord: return post ?? "/notifications"
         case .comment, .reply, .mention:
             guard let post else { return "/notifications" }
@@ -99,10 +102,11 @@ struct WebNotificationsController {
         case .streakAtRisk: return "/compose"
         case .weeklySummary: return "/u/\(viewer.username)"
         case .groupPost: return post ?? "/groups"
-        case .groupInvitation, .groupRequestAccepted:
+        case .groupInvitation, .groupRequestAccepted, .groupAwaitingKeys:
             return group(in: latest.groupKey).map { "/groups/\($0)" } ?? "/groups"
         case .groupJoinRequest: return group(in: latest.groupKey).map { "/groups/\($0)/members" } ?? "/groups"
-        case .groupRemoved: return "/groups"
+        case .groupRemoved, .groupBanned: return "/groups"
+        case .guardianInvitation: return "/settings/children#child-invitations"
         }
     }
 

@@ -35,6 +35,8 @@ struct WebSettingsController {
         let canSendMail: Bool
         let channels: [Toggle]
         let types: [TypeRow]
+        /// The hourly cap, which the help beside the choices names.
+        let maxPerHour: Int
         let quietEnabled: Bool
         let quietStart: String
         let quietEnd: String
@@ -199,14 +201,16 @@ struct WebSettingsController {
                 Toggle(name: "badge", label: "Unread badge", on: preferences.badge, unavailable: false),
             ],
             types: NotificationType.allCases.filter { !$0.isSecurity }.map { type in
-                TypeRow(
+                // Only the choices that do something different for the type, the one in force among them.
+                let current = type.distinct(preferences.setting(for: type))
+                return TypeRow(
                     name: "type_\(type.rawValue)", label: Self.label(type),
-                    choices: NotificationSetting.allCases.map {
-                        Choice(
-                            value: $0.rawValue, label: Self.label($0), selected: $0 == preferences.setting(for: type))
+                    choices: type.distinctSettings.map {
+                        Choice(value: $0.rawValue, label: Self.label($0, preferences), selected: $0 == current)
                     })
             },
-            quietEnabled: quiet.enabled, quietStart: quiet.start, quietEnd: quiet.end,
+            maxPerHour: preferences.maxPerHour, quietEnabled: quiet.enabled, quietStart: quiet.start,
+            quietEnd: quiet.end,
             quietTimeZone: quiet.timeZone ?? viewer.profile.timeZone, errors: errors, hasErrors: !errors.isEmpty,
             saved: saved, nostrKeys: nostrKeys, hasNostrKeys: !nostrKeys.isEmpty)
         return try await pages.page("settings", title: "Settings", content: view, context: context, nav: .profile)
@@ -244,18 +248,25 @@ extension WebSettingsController {
         case .groupJoinRequest: "Requests to join groups I run"
         case .groupRequestAccepted: "My requests to join accepted"
         case .groupRemoved: "Removed from a group"
+        case .groupBanned: "Banned from a group"
+        case .groupAwaitingKeys: "Members waiting for keys in encrypted groups I run"
+        case .guardianInvitation: "Invitations to look after a child"
+        case .followRequestApproved: "My follow requests approved"
         }
     }
 
-    /// How often, in words (see `NotificationSetting`).
-    static func label(_ setting: NotificationSetting) -> String {
+    /// How often, in words (see `NotificationSetting`), with the person's own hourly cap and batching window:
+    /// each choice says what it does that the others don't, short enough to fit a phone's select.
+    static func label(_ setting: NotificationSetting, _ preferences: NotificationPreferences) -> String {
         switch setting {
         case .disabled: "Off"
-        case .enabled: "On (grouped if many come in an hour)"
-        case .batched: "Grouped into one message"
+        case .enabled: "Up to \(preferences.maxPerHour) an hour"
+        case .batched:
+            preferences.batchingWindowMinutes == 1
+                ? "Grouped every minute" : "Grouped every \(preferences.batchingWindowMinutes) min"
         case .immediate: "Right away, every time"
-        case .daily: "Daily digest (mornings)"
-        case .weekly: "Weekly digest (Monday mornings)"
+        case .daily: "Daily digest"
+        case .weekly: "Weekly digest, Mondays"
         }
     }
 }

@@ -265,8 +265,9 @@
       if (box) {
         const keys = await G.epochKeys(box.dataset.groupId);
         if (keys.current == null || !keys.keys.has(keys.current)) {
-          W.setStatus("Waiting for an admin's device to give this browser the group's keys: " +
-            "it does when an admin opens this group. Open this page again later." +
+          W.setStatus("Waiting for an admin's device to give this browser the group's keys. " +
+            "The group's admins have been told; it happens when one of them opens this group. " +
+            "Open this page again later." +
             (keys.problem ? ` (${keys.problem})` : ""));
         } else {
           W.setStatus("This browser holds this group's keys." +
