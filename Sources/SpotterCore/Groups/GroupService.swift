@@ -448,7 +448,12 @@ public struct GroupService: Sendable {
             GroupPolicy.allows(
                 .readPosts, standing: standing, access: group.access, signedIn: viewer != nil,
                 suspended: viewer?.suspendedAt != nil)
-        else { throw SpotterError.forbidden("Only members see this group's posts.") }
+        else {
+            throw SpotterError.forbidden(
+                standing == .banned
+                    ? "You are banned from this group, so its posts are closed to you."
+                    : "Only members see this group's posts.")
+        }
         return group
     }
 
