@@ -87,7 +87,7 @@ struct PostgresSearchStore: SearchStore {
             SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
             WHERE to_tsvector('simple', post_search_text(p.text, p.workout))
                   @@ to_tsquery('simple', \(try builder.bind(prefixQuery)))
-              AND \(PostgresPostSQL.visible) AND \(PostgresPostSQL.namesNoChild)
+              AND \(PostgresPostSQL.listed) AND \(PostgresPostSQL.namesNoChild)
             ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
             """
         return try await posts.hydrate(builder.query(sql), viewer: viewer)

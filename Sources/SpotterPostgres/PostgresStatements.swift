@@ -81,7 +81,7 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape, Rows:
     private static func written() -> String {
         // Binds: $1 the viewer, then the source's value if it has one, then the cursor if any, then the limit.
         var next = 1
-        let clauses = [PostgresPostSQL.visible] + Source.clauses + [Cursor.clause("p")].compactMap { $0 }
+        let clauses = [Source.visibility] + Source.clauses + [Cursor.clause("p")].compactMap { $0 }
         var sql = """
             SELECT \(PostgresPostSQL.columns) FROM \(Source.from(Cursor.self)) JOIN users u ON u.id = p.author_id
             WHERE \(clauses.joined(separator: "\nAND "))
@@ -119,6 +119,9 @@ struct FeedPageStatement<Source: FeedSourceShape, Cursor: FeedCursorShape, Rows:
 protocol FeedSourceShape: Sendable {
     /// What the page reads as `p`: the posts table, unless the source narrows it first.
     static func from(_ cursor: any FeedCursorShape.Type) -> String
+    /// Which posts it shows the viewer: those listed for them (`PostgresPostSQL.listed`), unless it is a
+    /// group's own feed, which shows whoever may read them its posts.
+    static var visibility: String { get }
     static var clauses: [String] { get }
     static var bindsValue: Bool { get }
     /// Whether one plan suits every viewer and value, so PostgreSQL may keep a generic plan (see
@@ -129,6 +132,7 @@ protocol FeedSourceShape: Sendable {
 
 extension FeedSourceShape {
     static func from(_ cursor: any FeedCursorShape.Type) -> String { "posts p" }
+    static var visibility: String { PostgresPostSQL.listed }
 }
 
 /// How many rows a page statement returns: a literal LIMIT, or `$n` bound per run.
@@ -192,6 +196,7 @@ enum AuthorFeedShape: FeedSourceShape {
 
 /// A group's feed, newest first from `posts_by_group`.
 enum GroupFeedShape: FeedSourceShape {
+    static let visibility = PostgresPostSQL.visible
     static let clauses = ["p.group_id = $SOURCE::uuid"]
     static let bindsValue = true
     static let planFitsAll = true

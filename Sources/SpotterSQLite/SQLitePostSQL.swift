@@ -5,23 +5,53 @@ enum SQLitePostSQL {
     /// with their author aliased `u`. `visiblePostsCount` applies the same rule to kept counts: change both.
     static let visible = visible(post: "p", author: "u")
 
+    /// `visible` and, for a group post, `VisibilityPolicy.isListed`'s group half: what every list of posts but
+    /// a group's own feed reads (Following, Global, a hashtag, search, a profile). A group post is listed only
+    /// for its author and the group's members.
+    static let listed = visible(post: "p", author: "u", groups: .members)
+
     /// `visible` for templates, which go to no group.
-    static let visibleTemplate = visible(post: "p", author: "u", inGroups: false)
+    static let visibleTemplate = visible(post: "p", author: "u", groups: .none)
+
+    /// Whom a group post opens to beyond its author.
+    enum GroupReach {
+        /// Nobody: templates go to no group.
+        case none
+        /// Whoever may read it (`canSee`): the group's members, and anyone the group did not ban for an open
+        /// group. The viewer's standing is one probe of `group_members`'s primary key.
+        case readers
+        /// The group's members only (`canSee` and `isListed`): one probe of `group_members`'s primary key.
+        /// A member's row means the group stands: deleting a group ends every membership in the same
+        /// transaction that tombstones its posts.
+        case members
+    }
 
     /// `visible` for other aliases (a subquery over posts inside a query over something else). A group post is
     /// stored `private` (only its author by the first branches) and opened to its group by the last one; a
     /// post without a group pays one NULL test for it.
-    static func visible(post p: String, author u: String, inGroups: Bool = true) -> String {
+    static func visible(post p: String, author u: String, groups: GroupReach = .readers) -> String {
         let group =
-            inGroups
-            ? """
+            switch groups {
+            case .none: ""
+            case .readers:
+                """
 
-               OR (\(p).group_id IS NOT NULL AND EXISTS (SELECT 1 FROM groups g
-                   WHERE g.id = \(p).group_id AND g.deleted_at IS NULL
-                     AND (g.access = 'open' OR EXISTS (SELECT 1 FROM group_members gm
-                          WHERE gm.group_id = g.id AND gm.user_id = :viewer
-                            AND gm.standing IN ('owner', 'admin', 'member')))))
-            """ : ""
+                   OR (\(p).group_id IS NOT NULL AND EXISTS (SELECT 1 FROM groups g
+                       WHERE g.id = \(p).group_id AND g.deleted_at IS NULL
+                         AND CASE (SELECT gm.standing FROM group_members gm
+                                   WHERE gm.group_id = g.id AND gm.user_id = :viewer)
+                               WHEN 'owner' THEN TRUE WHEN 'admin' THEN TRUE WHEN 'member' THEN TRUE
+                               WHEN 'banned' THEN FALSE
+                               ELSE g.access = 'open' END))
+                """
+            case .members:
+                """
+
+                   OR (\(p).group_id IS NOT NULL AND EXISTS (SELECT 1 FROM group_members gm
+                       WHERE gm.group_id = \(p).group_id AND gm.user_id = :viewer
+                         AND gm.standing IN ('owner', 'admin', 'member')))
+                """
+            }
         return """
             \(p).deleted_at IS NULL AND (
               \(p).author_id = :viewer OR (

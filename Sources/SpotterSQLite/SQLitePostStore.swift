@@ -149,7 +149,10 @@ struct SQLitePostStore: PostStore {
         _ query: FeedQuery, viewer: UserID?, candidates: Int?, floor: String? = nil, walk: Bool = false
     ) async throws -> [Post] {
         var arguments: StatementArguments = ["viewer": viewer?.description, "limit": query.limit]
-        var clauses = [SQLitePostSQL.visible]
+        // A group's own feed lists its posts for whoever may read them; every other list, a group post for its
+        // members only (`VisibilityPolicy.isListed`).
+        let groupFeed = if case .group = query.source { true } else { false }
+        var clauses = [groupFeed ? SQLitePostSQL.visible : SQLitePostSQL.listed]
         var order = "DESC"
         var cursor: String?
         if let after = query.after {

@@ -75,7 +75,7 @@ struct SQLiteSearchStore: SearchStore {
         let sql = """
             SELECT \(SQLitePostSQL.columns) FROM posts_fts
             JOIN posts p ON p.rowid = posts_fts.rowid JOIN users u ON u.id = p.author_id
-            WHERE posts_fts MATCH :match AND \(SQLitePostSQL.visible) AND \(SQLitePostSQL.namesNoChild)
+            WHERE posts_fts MATCH :match AND \(SQLitePostSQL.listed) AND \(SQLitePostSQL.namesNoChild)
             ORDER BY p.id DESC LIMIT :limit
             """
         return try await posts.hydrate(

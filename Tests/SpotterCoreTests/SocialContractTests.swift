@@ -35,16 +35,40 @@ struct SocialContractTests {
         return record
     }
 
+    /// A note in `group`, as `PostService` stores one: visibility `group`, never in Global.
+    static func post(
+        _ storage: any SpotterStorage, by author: AccountRecord, in group: GroupID
+    ) async throws -> PostRecord {
+        let record = PostRecord(
+            id: .generate(at: start), authorID: author.id, kind: .note, text: "hello #legday", visibility: .group,
+            workout: nil, records: [], hashtags: ["legday"], mentions: [], textHash: "hello #legday", inGlobal: false,
+            performedAt: start, createdAt: start, groupID: group)
+        try await storage.posts.insert(record)
+        return record
+    }
+
     @Test("every viewer sees exactly what VisibilityPolicy allows", arguments: StorageBackend.available)
     func visibilityMatrix(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
-            // Given authors of every privacy, suspended or not, each with a post of every visibility and a
-            // deleted one…
+            // Given a group of every kind, and authors of every privacy, suspended or not, members of each, each
+            // with a post of every visibility, one in each group, and a deleted one…
+            let owner = try await Self.user(storage, "owner")
+            var groups: [GroupID: GroupAccess] = [:]
+            for access in GroupAccess.allCases {
+                let group = GroupRecord(
+                    id: .generate(at: Self.start), name: access.rawValue, description: "", avatarURL: nil,
+                    timeZone: "UTC", access: access, ownerID: owner.id, createdAt: Self.start)
+                try await storage.groups.create(group)
+                groups[group.id] = access
+            }
             var authors: [(AccountRecord, suspended: Bool)] = []
             for privacy in Privacy.allCases {
                 for suspended in [false, true] {
                     let name = "a_\(privacy.rawValue)_\(suspended ? "s" : "ok")"
                     let author = try await Self.user(storage, name, privacy: privacy)
+                    for group in groups.keys {
+                        try await storage.groups.setMember(author.id, in: group, role: .member, at: Self.start)
+                    }
                     if suspended { try await storage.accounts.setSuspended(author.id, at: Self.start) }
                     authors.append((author, suspended))
                 }
@@ -55,47 +79,116 @@ struct SocialContractTests {
                     posts[author.id, default: []].append(
                         (try await Self.post(storage, by: author, visibility: visibility), false))
                 }
+                for group in groups.keys {
+                    posts[author.id, default: []].append((try await Self.post(storage, by: author, in: group), false))
+                }
                 let deleted = try await Self.post(storage, by: author)
                 try await storage.posts.tombstone(deleted.id, at: Self.start)
                 posts[author.id, default: []].append((deleted, true))
             }
-            // …and viewers in every relationship to all of them.
+            // …and viewers in every relationship to all of them, and to their groups: following the authors
+            // as a member, banned, after leaving, or never having joined.
             let stranger = try await Self.user(storage, "stranger")
             let follower = try await Self.user(storage, "follower")
             let requester = try await Self.user(storage, "requester")
             let blocker = try await Self.user(storage, "blocker")
             let blockee = try await Self.user(storage, "blockee")
+            let member = try await Self.user(storage, "member")
+            let banned = try await Self.user(storage, "banned")
+            let leaver = try await Self.user(storage, "leaver")
+            let invitee = try await Self.user(storage, "invitee")
             for (author, _) in authors {
-                try await storage.graph.follow(follower.id, author.id, state: .accepted, at: Self.start)
+                for viewer in [follower, member, banned, leaver] {
+                    try await storage.graph.follow(viewer.id, author.id, state: .accepted, at: Self.start)
+                }
                 try await storage.graph.follow(requester.id, author.id, state: .pending, at: Self.start)
                 try await storage.graph.block(blocker.id, author.id, at: Self.start)
                 try await storage.graph.block(author.id, blockee.id, at: Self.start)
             }
+            for group in groups.keys {
+                for viewer in [member, banned, leaver] {
+                    try await storage.groups.setMember(viewer.id, in: group, role: .member, at: Self.start)
+                }
+                try await storage.groups.ban(banned.id, from: group, at: Self.start)
+                try await storage.groups.removeMember(leaver.id, from: group)
+                try await storage.groups.insert(
+                    GroupInvitationRecord(
+                        id: .generate(at: Self.start), groupID: group, invitedBy: owner.id, invitee: invitee.id,
+                        codeHash: nil, expiresAt: nil, maxUses: 1, createdAt: Self.start))
+            }
             let viewers: [(String, UserID?)] = [
                 ("anonymous", nil), ("stranger", stranger.id), ("follower", follower.id),
-                ("requester", requester.id), ("blocker", blocker.id), ("blockee", blockee.id),
+                ("requester", requester.id), ("blocker", blocker.id), ("blockee", blockee.id), ("member", member.id),
+                ("banned", banned.id), ("leaver", leaver.id), ("invitee", invitee.id),
             ]
-            // Then
+            /// What the policy knows of a viewer and one post.
+            func facts(
+                _ name: String, _ viewer: UserID?, _ author: AccountRecord, suspended: Bool, _ post: PostRecord,
+                deleted: Bool
+            ) -> (VisibilityPolicy.Facts, VisibilityPolicy.ListingFacts) {
+                let follows = ["follower", "member", "banned", "leaver"].contains(name)
+                let isMember = name == "member"
+                let group = post.groupID.flatMap { id in groups[id].map { (id, $0) } }
+                let seeing = VisibilityPolicy.Facts(
+                    isAuthor: viewer == author.id, postDeleted: deleted, authorSuspended: suspended,
+                    blockedEitherWay: name == "blocker" || name == "blockee", followsAuthor: follows,
+                    authorPrivacy: author.profile.privacy, visibility: post.visibility,
+                    group: group.map { .init(access: $0.1, viewerIsMember: isMember, viewerIsBanned: name == "banned") }
+                )
+                let listing = VisibilityPolicy.ListingFacts(
+                    isAuthor: viewer == author.id, followsAuthor: follows, mutesAuthor: false,
+                    visibility: post.visibility, group: group?.0, viewerIsMember: isMember)
+                return (seeing, listing)
+            }
+            // Then each post's page, each author's profile and count are what the policy says, for each viewer
             for (author, suspended) in authors {
                 for (name, viewer) in viewers + [("author", author.id)] {
                     var expected: Set<PostID> = []
+                    var counted = 0
                     for (post, deleted) in posts[author.id] ?? [] {
-                        let facts = VisibilityPolicy.Facts(
-                            isAuthor: viewer == author.id, postDeleted: deleted, authorSuspended: suspended,
-                            blockedEitherWay: name == "blocker" || name == "blockee", followsAuthor: name == "follower",
-                            authorPrivacy: author.profile.privacy, visibility: post.visibility)
-                        let allowed = VisibilityPolicy.canSee(facts)
+                        let (seeing, listing) = facts(
+                            name, viewer, author, suspended: suspended, post, deleted: deleted)
+                        let allowed = VisibilityPolicy.canSee(seeing)
                         let seen = try await storage.posts.post(post.id, viewer: viewer) != nil
-                        #expect(seen == allowed, "\(name) → \(author.username) \(post.visibility) deleted:\(deleted)")
-                        if allowed { expected.insert(post.id) }
+                        let kind = post.groupID.flatMap { groups[$0]?.rawValue } ?? "no"
+                        #expect(
+                            seen == allowed,
+                            "\(name) → \(author.username) \(post.visibility) (\(kind) group) deleted:\(deleted)")
+                        if allowed && VisibilityPolicy.isListed(.profile, listing) { expected.insert(post.id) }
+                        // A profile's count counts a group post for its author only.
+                        if allowed && (post.groupID == nil || viewer == author.id) { counted += 1 }
                     }
                     let feed = try await storage.posts.feed(
                         FeedQuery(source: .author(author.id), limit: 50), viewer: viewer)
                     #expect(Set(feed.map(\.id)) == expected, "\(name) → \(author.username) profile feed")
                     #expect(
-                        try await storage.posts.countVisiblePosts(by: author.id, viewer: viewer) == expected.count,
+                        try await storage.posts.countVisiblePosts(by: author.id, viewer: viewer) == counted,
                         "\(name) → \(author.username) count")
                 }
+            }
+            // And each viewer's Following feed, the hashtag's feed and search list what the policy says
+            for (name, viewer) in viewers {
+                var following: Set<PostID> = []
+                var tagged: Set<PostID> = []
+                var found: Set<PostID> = []
+                for (author, suspended) in authors {
+                    for (post, deleted) in posts[author.id] ?? [] {
+                        let (seeing, listing) = facts(
+                            name, viewer, author, suspended: suspended, post, deleted: deleted)
+                        guard VisibilityPolicy.canSee(seeing) else { continue }
+                        if VisibilityPolicy.isListed(.following, listing) { following.insert(post.id) }
+                        if VisibilityPolicy.isListed(.hashtag, listing) { tagged.insert(post.id) }
+                        if VisibilityPolicy.isListed(.search, listing) { found.insert(post.id) }
+                    }
+                }
+                if let viewer {
+                    let feed = try await storage.posts.feed(FeedQuery(source: .following, limit: 200), viewer: viewer)
+                    #expect(Set(feed.map(\.id)) == following, "\(name): Following")
+                }
+                let tag = try await storage.posts.feed(FeedQuery(source: .tag("legday"), limit: 200), viewer: viewer)
+                #expect(Set(tag.map(\.id)) == tagged, "\(name): #legday")
+                let search = try await storage.search.posts(matching: "hello", viewer: viewer, limit: 200)
+                #expect(Set(search.map(\.id)) == found, "\(name): search")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import SpotterCore
 import SpotterModels
 import SpotterServer
@@ -6,8 +7,9 @@ import SpotterTestSupport
 import Testing
 
 /// The live socket and the REST API tell one story: for every relation a viewer can have with an author,
-/// what `community:feed` and `feed:<me>` deliver (new posts, counts, deletions) equals what a REST refresh of
-/// the Global and Following feeds shows, and what a `since` replay returns.
+/// and with the open group the authors post in, what `community:feed` and `feed:<me>` deliver (new posts,
+/// counts, deletions) equals what a REST refresh of the Global and Following feeds shows, and what a `since`
+/// replay returns.
 @Suite("Realtime matches REST")
 struct RealtimeContractTests {
     @Test(
@@ -25,6 +27,11 @@ struct RealtimeContractTests {
             let xan = try await api.signup("xan")  // blocked by both authors
             let yul = try await api.signup("yul")  // blocks Bea
             let kit = try await api.signup("kit")  // gives kudos, follows both
+            // In Bea's open club, where Bea and Quin post: Fay and Kit are members; these follow Bea and are not.
+            let nia = try await api.signup("nia")  // never joined
+            let lea = try await api.signup("lea")  // joined and left
+            let rex = try await api.signup("rex")  // removed
+            let bex = try await api.signup("bex")  // banned
             for person in [fay, kit] {
                 try await api.follow(person.accessToken, "bea")
                 try await api.follow(person.accessToken, "quin")
@@ -35,10 +42,21 @@ struct RealtimeContractTests {
             try await api.block(bea.accessToken, "xan")
             try await api.block(quin.accessToken, "xan")
             try await api.block(yul.accessToken, "bea")
+            let club = try await api.createGroup(bea.accessToken, "Harbour Runners", access: .open)
+            for person in [quin, fay, kit, lea, rex, bex] { try await api.joinGroup(person.accessToken, club) }
+            for person in [nia, lea, rex, bex] { try await api.follow(person.accessToken, "bea") }
+            #expect(
+                try await api.call(.post, "/api/v1/groups/\(club.id)/leave", token: lea.accessToken).status
+                    == .noContent)
+            for (person, path, method) in [(rex, "members", HTTPRequest.Method.delete), (bex, "bans", .put)] {
+                let removal = try await api.call(
+                    method, "/api/v1/groups/\(club.id)/\(path)/\(person.user.id)", token: bea.accessToken)
+                #expect(removal.status == .noContent)
+            }
             let anchor = try await api.post(kit.accessToken, "anchor #gym")
             let since = PageRequest.encode(anchor.id.rawValue)
 
-            let viewers = [bea, quin, fay, moe, sam, xan, yul]
+            let viewers = [bea, quin, fay, moe, sam, xan, yul, nia, lea, rex, bex]
             var sockets: [PhoenixTestClient] = []
             for viewer in viewers {
                 let socket = try await PhoenixTestClient.connect(port: port, token: viewer.accessToken)
@@ -55,7 +73,7 @@ struct RealtimeContractTests {
                 }
             }
 
-            // When both authors post at every visibility
+            // When both authors post at every visibility, and to the club
             var subjects: [Post] = []
             for author in [bea, quin] {
                 for visibility in [Visibility.public, .followers, .private] {
@@ -64,6 +82,8 @@ struct RealtimeContractTests {
                             author.accessToken, "\(author.user.username) \(visibility.rawValue) #gym",
                             visibility: visibility))
                 }
+                subjects.append(
+                    try await api.postToGroup(author.accessToken, club, "\(author.user.username) club #gym"))
             }
             try await settle("posted")
             let subjectIDs = Set(subjects.map(\.id.description))
@@ -90,14 +110,26 @@ struct RealtimeContractTests {
                 listed.append(lists)
             }
             // The relations the matrix is for, spelled out.
-            let (beaPublic, beaFollowers, quinPublic) = (
-                subjects[0].id.description, subjects[1].id.description, subjects[3].id.description
+            let (beaPublic, beaFollowers, beaClub, quinPublic, quinClub) = (
+                subjects[0].id.description, subjects[1].id.description, subjects[3].id.description,
+                subjects[4].id.description, subjects[7].id.description
             )
-            #expect(listed[2]["feed:\(fay.user.id)"]?.isSuperset(of: [beaPublic, beaFollowers, quinPublic]) == true)
+            #expect(
+                listed[2]["feed:\(fay.user.id)"]?.isSuperset(of: [
+                    beaPublic, beaFollowers, beaClub, quinPublic, quinClub,
+                ])
+                    == true, "a member following both")
             #expect(listed[3].values.allSatisfy { !$0.contains(beaPublic) }, "a muter's lists")
             #expect(listed[4]["community:feed"] == [beaPublic], "a stranger sees only Bea's public post")
             #expect(listed[5].values.allSatisfy { $0.isEmpty }, "blocked by both authors")
             #expect(listed[6]["community:feed"]?.isEmpty == true, "blocking Bea, and a stranger to Quin")
+            // A group post is listed for its author and the group's members only: not for a follower who never
+            // joined, left, was removed or is banned, and never on the community feed.
+            for (index, name) in [(7, "never joined"), (8, "left"), (9, "removed"), (10, "banned")] {
+                #expect(listed[index]["feed:\(viewers[index].user.id)"] == [beaPublic, beaFollowers], "\(name)")
+            }
+            #expect(listed[0]["feed:\(bea.user.id)"]?.contains(beaClub) == true, "the author's own")
+            #expect(listed.allSatisfy { $0["community:feed"]?.isDisjoint(with: [beaClub, quinClub]) == true })
 
             // When Kit gives kudos to what Kit may see, and the authors then delete everything
             for post in subjects where post.visibility != .private { try await api.kudos(kit.accessToken, post) }

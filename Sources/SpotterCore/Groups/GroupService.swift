@@ -138,7 +138,18 @@ public struct GroupService: Sendable {
     // MARK: Joining and leaving
 
     /// Joins an open group at once, or asks to join a `request` group (an admin approves).
+    ///
+    /// An invitation by name that expired admits nobody: the person stands as anyone does, so an open group
+    /// still takes them and a request group takes their request; a private group, which only an invitation
+    /// opens, tells them their invitation expired.
     public func join(_ id: GroupID, by person: AccountRecord) async throws -> Group {
+        let lapsed = try await hasLapsedInvitation(person.id, in: id)
+        if lapsed, let group = try await storage.groups.find(id),
+            !GroupPolicy.allows(.join, standing: .none, access: group.access),
+            !GroupPolicy.allows(.askToJoin, standing: .none, access: group.access)
+        {
+            throw SpotterError.forbidden(Self.lapsedInvitation)
+        }
         let (group, standing) = try await visible(id, viewer: person)
         if standing.role != nil { return try await view(group, standing: standing) }
         if standing == .invited {
@@ -151,7 +162,11 @@ public struct GroupService: Sendable {
             return try await view(try await reread(group), standing: .member)
         }
         if GroupPolicy.allows(.askToJoin, standing: standing, access: group.access) {
-            try await storage.groups.addRequest(person.id, to: id, at: clock.now)
+            try await storage.write {
+                // The lapsed invitation's row gives way to the request.
+                if lapsed { try await storage.groups.removeMember(person.id, from: id) }
+                try await storage.groups.addRequest(person.id, to: id, at: clock.now)
+            }
             await notifier?.notify(.groupJoinRequested(group: group, requester: person.id))
             return try await view(group, standing: .requested)
         }
@@ -385,11 +400,30 @@ public struct GroupService: Sendable {
 
     // MARK: Checks
 
-    /// How `viewer` stands with the group; signed out is `none`.
+    /// How `viewer` stands with the group; signed out is `none`. An invitation by name counts while it is open
+    /// (`GroupPolicy.standing`), judged by this service's clock.
     func standing(of viewer: AccountRecord?, in group: GroupID) async throws -> GroupStanding {
         guard let viewer else { return .none }
-        return try await storage.groups.standing(of: viewer.id, in: group)
+        let stored = try await storage.groups.standing(of: viewer.id, in: group)
+        guard stored == .invited else { return stored }
+        let invitations = try await invitations(to: viewer.id, in: group)
+        return GroupPolicy.standing(stored, invitations: invitations, at: clock.now)
     }
+
+    /// Whether `user` was invited by name and every such invitation has expired or been revoked.
+    private func hasLapsedInvitation(_ user: UserID, in group: GroupID) async throws -> Bool {
+        guard try await storage.groups.standing(of: user, in: group) == .invited else { return false }
+        return GroupPolicy.standing(.invited, invitations: try await invitations(to: user, in: group), at: clock.now)
+            != .invited
+    }
+
+    /// The invitations by name to `user` in the group that were not revoked.
+    private func invitations(to user: UserID, in group: GroupID) async throws -> [GroupInvitationRecord] {
+        try await storage.groups.invitations(to: user).filter { $0.groupID == group }
+    }
+
+    static let lapsedInvitation =
+        "Your invitation to this group has expired. Ask one of its admins to invite you again."
 
     /// The group and `viewer`'s standing, if they may know it exists.
     func visible(_ id: GroupID, viewer: AccountRecord?) async throws -> (GroupRecord, GroupStanding) {
@@ -421,7 +455,12 @@ public struct GroupService: Sendable {
             GroupPolicy.allows(
                 .readPosts, standing: standing, access: group.access, signedIn: viewer != nil,
                 suspended: viewer?.suspendedAt != nil)
-        else { throw SpotterError.forbidden("Only members see this group's posts.") }
+        else {
+            throw SpotterError.forbidden(
+                standing == .banned
+                    ? "You are banned from this group, so its posts are closed to you."
+                    : "Only members see this group's posts.")
+        }
         return group
     }
 

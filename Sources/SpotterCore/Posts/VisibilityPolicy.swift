@@ -8,12 +8,16 @@ import SpotterModels
 /// - A private account's posts never reach beyond its approved followers, whatever the post says.
 /// - `public` posts reach everyone; `followers` posts reach accepted followers; `private` posts only the author.
 /// - `group` posts reach the group's members, and anyone for an `open` group (anyone may read those), whatever
-///   the author's account privacy. A deleted group's posts are deleted with it. Storage keeps a group post's
-///   personal visibility `private`, so any read that knew nothing of groups would show it to its author only:
-///   the rule fails closed.
+///   the author's account privacy, except someone the group banned: for them its posts do not exist at all
+///   (their pages, the group's feed, kudos, comments, counts, search). A deleted group's posts are deleted with
+///   it. Storage keeps a group post's personal visibility `private`, so any read that knew nothing of groups
+///   would show it to its author only: the rule fails closed.
 ///
 /// Where a post someone may see is *listed* is the second half of the rule (`isListed`): a muted author's
-/// posts stay readable by link, but leave the muter's feeds.
+/// posts stay readable by link, but leave the muter's feeds; and a group post is listed only for its author
+/// and the group's members. Everyone else (signed out, a follower of the author who never joined, someone who
+/// left, was removed or is banned) may read an open group's post on its page and in the group's feed, and
+/// meets it in no other list: not Following, Global, a hashtag, search or a profile.
 ///
 /// The storage adapters express the same rule in SQL; the contract suite checks them against these functions,
 /// and the realtime hub asks them (through `LiveAudience`) for every socket, so a live feed shows what a
@@ -49,10 +53,13 @@ public enum VisibilityPolicy {
     public struct GroupFacts: Sendable, Equatable {
         public var access: GroupAccess
         public var viewerIsMember: Bool
+        /// The group banned the viewer: even an open group's posts are closed to them.
+        public var viewerIsBanned: Bool
 
-        public init(access: GroupAccess, viewerIsMember: Bool) {
+        public init(access: GroupAccess, viewerIsMember: Bool, viewerIsBanned: Bool) {
             self.access = access
             self.viewerIsMember = viewerIsMember
+            self.viewerIsBanned = viewerIsBanned
         }
     }
 
@@ -66,7 +73,7 @@ public enum VisibilityPolicy {
         case .private: return false
         case .group:
             guard let group = facts.group else { return false }
-            return group.access == .open || group.viewerIsMember
+            return group.viewerIsMember || (group.access == .open && !group.viewerIsBanned)
         }
     }
 
@@ -83,6 +90,12 @@ public enum VisibilityPolicy {
         case community
         /// The viewer's own posts and those of people they follow (`feed:<id>`).
         case following
+        /// A hashtag's feed.
+        case hashtag
+        /// Search results.
+        case search
+        /// A person's own posts, on their profile.
+        case profile
         /// The post on its own (`post:<id>`, `GET /posts/{id}`): nothing but `canSee` applies.
         case single
         /// A group's posts (`group:<id>`, its feed).
@@ -97,27 +110,39 @@ public enum VisibilityPolicy {
         public var visibility: Visibility
         /// The group it was posted to, if any.
         public var group: GroupID?
+        /// The viewer is a member of `group` (owner, admin or member).
+        public var viewerIsMember: Bool
 
         public init(
-            isAuthor: Bool, followsAuthor: Bool, mutesAuthor: Bool, visibility: Visibility, group: GroupID? = nil
+            isAuthor: Bool, followsAuthor: Bool, mutesAuthor: Bool, visibility: Visibility, group: GroupID? = nil,
+            viewerIsMember: Bool = false
         ) {
             self.isAuthor = isAuthor
             self.followsAuthor = followsAuthor
             self.mutesAuthor = mutesAuthor
             self.visibility = visibility
             self.group = group
+            self.viewerIsMember = viewerIsMember
         }
     }
 
     /// Whether a post the viewer may see (`canSee`) belongs in `listing` for them. Muting hides an author from
-    /// the muter's lists, never from the post's own page or a group's feed (a group is read for the group).
-    /// A group post stands in the Following feed like any post of someone followed, marked with its group.
+    /// the muter's feeds (Following, Global, a hashtag), never from the post's own page, search, the author's
+    /// profile or a group's feed (a group is read for the group).
+    ///
+    /// A group post is listed only for its author and the group's members: for a member it stands in the
+    /// Following feed like any post of someone followed, marked with its group, and in hashtags, search and
+    /// the author's profile. Nobody else meets it in any list but the group's own feed. The adapters' SQL says
+    /// this as one probe of `group_members`'s primary key per group post, and nothing for other posts.
     public static func isListed(_ listing: Listing, _ facts: ListingFacts) -> Bool {
+        let groupAllows = facts.group == nil || facts.isAuthor || facts.viewerIsMember
         switch listing {
-        case .single: true
-        case .community: facts.visibility == .public && !facts.mutesAuthor
-        case .following: facts.isAuthor || (facts.followsAuthor && !facts.mutesAuthor)
-        case .group(let id): facts.group == id
+        case .single: return true
+        case .group(let id): return facts.group == id
+        case .community: return facts.visibility == .public && !facts.mutesAuthor && groupAllows
+        case .following: return (facts.isAuthor || (facts.followsAuthor && !facts.mutesAuthor)) && groupAllows
+        case .hashtag: return !facts.mutesAuthor && groupAllows
+        case .search, .profile: return groupAllows
         }
     }
 }

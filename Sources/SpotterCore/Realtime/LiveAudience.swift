@@ -24,19 +24,25 @@ public struct LiveAudience: Sendable {
         var shared = try await storage.posts.post(id, viewer: nil)
         if let post = shared, let links { shared = try await links.linked(post) }
         let author: UserID
+        let group: GroupID?
         var followersShare = false
         if let shared {
             author = shared.author.id
+            group = shared.group?.id
         } else {
             guard let record = try await storage.posts.record(id), record.deletedAt == nil else { return nil }
             author = record.authorID
+            group = record.groupID
             followersShare = record.groupID == nil && record.visibility != .private
         }
         let shares = shared != nil || followersShare
+        // Anyone may read an open group's post but the people it banned: they never share the anonymous view.
+        let banned: Set<UserID> =
+            if let group, shared != nil { Set(try await storage.groups.bans(for: group).map(\.account.id)) } else { [] }
         return PostAudience(
-            storage: storage, links: links, id: id, author: author, shared: shared, followersShare: followersShare,
-            peopleInBlocks: shares ? try await storage.graph.peopleInBlocks() : [],
-            kudosGivers: shares ? try await storage.posts.kudosGivers(of: id) : [],
+            storage: storage, links: links, id: id, author: author, group: group, shared: shared,
+            followersShare: followersShare, peopleInBlocks: shares ? try await storage.graph.peopleInBlocks() : [],
+            bannedFromGroup: banned, kudosGivers: shares ? try await storage.posts.kudosGivers(of: id) : [],
             muters: try await storage.graph.muters(of: author))
     }
 
@@ -51,7 +57,8 @@ public struct LiveAudience: Sendable {
             // A deleted group's posts go with it: its members hear of nothing more (their access ended first).
             guard let found = try await storage.groups.find(groupID) else { return nil }
             group = .init(
-                id: groupID, access: found.access, members: Set(try await storage.groups.memberRoles(of: groupID).keys))
+                id: groupID, access: found.access, members: Set(try await storage.groups.memberRoles(of: groupID).keys),
+                banned: Set(try await storage.groups.bans(for: groupID).map(\.account.id)))
         }
         return DeletedPostAudience(
             id: id, author: author, visibility: record.visibility, group: group,
@@ -63,18 +70,21 @@ public struct LiveAudience: Sendable {
 
 /// One event's decisions about one post, with what they read kept for the next socket.
 ///
-/// A post everyone may see looks the same to everyone who has no block with anyone, but for `kudosed_by_me`
-/// (blocks are the only viewer-dependent filter of its counts): those viewers share one view, so a fan-out to
-/// 10,000 sockets reads the post once. A post only followers see (followers-only, or by a private account, in
-/// no group) looks the same to every accepted follower outside blocks: it is read once, as the first of them,
-/// and they share that view. People in blocks, and everyone else, are read viewer by viewer, through the
+/// A post everyone may see looks the same to everyone who has no block with anyone (and, for an open group's
+/// post, whom the group did not ban), but for `kudosed_by_me` (blocks are the only viewer-dependent filter of
+/// its counts): those viewers share one view, so a fan-out to 10,000 sockets reads the post once. A post only
+/// followers see (followers-only, or by a private account, in no group) looks the same to every accepted
+/// follower outside blocks: it is read once, as the first of them, and they share that view. People in blocks, and everyone else, are read viewer by viewer, through the
 /// adapters' SQL statement of the rule.
 public struct PostAudience: Sendable {
     let storage: any SpotterStorage
     let links: MediaLinks?
     public let id: PostID
     let author: UserID
-    /// The anonymous view, shared by everyone outside `peopleInBlocks`; `nil` when not everyone may see it.
+    /// The group it was posted to, if any.
+    let group: GroupID?
+    /// The anonymous view, shared by everyone outside `peopleInBlocks` and `bannedFromGroup`; `nil` when not
+    /// everyone may see it.
     public let shared: Post?
     /// Whether the author's accepted followers outside `peopleInBlocks` share one view (`followersView`).
     let followersShare: Bool
@@ -82,22 +92,28 @@ public struct PostAudience: Sendable {
     public private(set) var followersView: Post?
     private var followersViewRead = false
     let peopleInBlocks: Set<UserID>
+    /// Whom the post's open group banned: for them it does not exist.
+    let bannedFromGroup: Set<UserID>
     let kudosGivers: Set<UserID>
     let muters: Set<UserID>
     private var followers: Set<UserID>?
+    private var members: Set<UserID>?
     private var views: [UserID: Post?] = [:]
 
     init(
-        storage: any SpotterStorage, links: MediaLinks?, id: PostID, author: UserID, shared: Post?,
-        followersShare: Bool, peopleInBlocks: Set<UserID>, kudosGivers: Set<UserID>, muters: Set<UserID>
+        storage: any SpotterStorage, links: MediaLinks?, id: PostID, author: UserID, group: GroupID?, shared: Post?,
+        followersShare: Bool, peopleInBlocks: Set<UserID>, bannedFromGroup: Set<UserID>, kudosGivers: Set<UserID>,
+        muters: Set<UserID>
     ) {
         self.storage = storage
         self.links = links
         self.id = id
         self.author = author
+        self.group = group
         self.shared = shared
         self.followersShare = followersShare
         self.peopleInBlocks = peopleInBlocks
+        self.bannedFromGroup = bannedFromGroup
         self.kudosGivers = kudosGivers
         self.muters = muters
     }
@@ -115,7 +131,7 @@ public struct PostAudience: Sendable {
         guard let listing = Self.listing(of: topic, post: id) else { return nil }
         let post: Post
         let view: View
-        if let shared, !peopleInBlocks.contains(viewer) {
+        if let shared, !peopleInBlocks.contains(viewer), !bannedFromGroup.contains(viewer) {
             (post, view) = (shared, .shared(kudosedByMe: kudosGivers.contains(viewer)))
         } else if followersShare, viewer != author, !peopleInBlocks.contains(viewer) {
             // Outside blocks, only the author's accepted followers may see a post the anonymous view lacks:
@@ -133,10 +149,22 @@ public struct PostAudience: Sendable {
             (post, view) = (own, .own(own))
         }
         let follows = listing == .following && viewer != author ? try await followerIDs().contains(viewer) : false
+        // Of the lists a topic shows, only Following can hold a group post for someone but its author (the
+        // community topic lists public posts only), so only a follower's asks who is a member.
+        let member = follows && group != nil ? try await memberIDs().contains(viewer) : false
         let facts = VisibilityPolicy.ListingFacts(
             isAuthor: viewer == author, followsAuthor: follows, mutesAuthor: muters.contains(viewer),
-            visibility: post.visibility, group: post.group?.id)
+            visibility: post.visibility, group: post.group?.id, viewerIsMember: member)
         return VisibilityPolicy.isListed(listing, facts) ? view : nil
+    }
+
+    /// The members of the post's group, read once per event and only when a follower's Following feed asks.
+    private mutating func memberIDs() async throws -> Set<UserID> {
+        if let members { return members }
+        guard let group else { return [] }
+        let read = Set(try await storage.groups.memberRoles(of: group).keys)
+        members = read
+        return read
     }
 
     /// The followers' shared view, read as `viewer` (an accepted follower outside blocks) the first time.
@@ -184,6 +212,7 @@ public struct DeletedPostAudience: Sendable {
         let id: GroupID
         let access: GroupAccess
         let members: Set<UserID>
+        let banned: Set<UserID>
     }
 
     public func reaches(_ viewer: UserID, on topic: RealtimeTopic) -> Bool {
@@ -195,12 +224,17 @@ public struct DeletedPostAudience: Sendable {
                 isAuthor: isAuthor, postDeleted: false, authorSuspended: author.suspendedAt != nil,
                 blockedEitherWay: blocked.contains(viewer), followsAuthor: follows,
                 authorPrivacy: author.profile.privacy, visibility: visibility,
-                group: group.map { .init(access: $0.access, viewerIsMember: $0.members.contains(viewer)) }))
+                group: group.map {
+                    .init(
+                        access: $0.access, viewerIsMember: $0.members.contains(viewer),
+                        viewerIsBanned: $0.banned.contains(viewer))
+                }))
         return couldSee
             && VisibilityPolicy.isListed(
                 listing,
                 .init(
                     isAuthor: isAuthor, followsAuthor: follows, mutesAuthor: muters.contains(viewer),
-                    visibility: visibility, group: group?.id))
+                    visibility: visibility, group: group?.id,
+                    viewerIsMember: group?.members.contains(viewer) ?? false))
     }
 }

@@ -85,4 +85,55 @@ struct GroupRealtimeTests {
             await socket.close()
         }
     }
+    @Test(
+        "a ban closes an open group's post on the socket too: its post:<id> hears nothing more, and no topic opens",
+        arguments: StorageBackend.available)
+    func banOnTheSocket(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend, configure: Self.manyPosts) { api, port in
+            // Given Ana's open club, and Bea, a member, reading a post of Ana's there live
+            let ana = try await api.user("ana")
+            let bea = try await api.signup("bea")
+            let cai = try await api.user("cai")
+            let club = try await api.createGroup(ana, "Harbour Runners", access: .open)
+            try await api.joinGroup(bea.accessToken, club)
+            let post = try await api.postToGroup(ana, club, "Tempo loop")
+            let socket = try await PhoenixTestClient.connect(port: port, token: bea.accessToken)
+            let (postTopic, groupTopic, feedTopic) = ("post:\(post.id)", "group:\(club.id)", "feed:\(bea.user.id)")
+            for (index, topic) in [postTopic, groupTopic, feedTopic].enumerated() {
+                #expect(try await socket.join(topic, ref: "\(index)").payload["status"]?.stringValue == "ok")
+            }
+
+            // When Ana bans her
+            let ban = try await api.call(.put, "/api/v1/groups/\(club.id)/bans/\(bea.user.id)", token: ana)
+            #expect(ban.status == .noContent)
+            _ = try await socket.next { $0.event == PhoenixMessage.Event.close && $0.topic == groupTopic }
+            // And Cai gives the post kudos and a comment
+            try await api.kudos(cai, post)
+            let comment = try await api.call(
+                .post, "/api/v1/posts/\(post.id)/comments", token: cai, body: CreateCommentRequest(text: "Nice"))
+            #expect(comment.status == .created)
+            // (Bea's own post after them: the hub handles events in order.)
+            let marker = try await api.post(bea.accessToken, "Marker")
+            try await socket.waitForPost(marker, on: feedTopic)
+
+            // Then nothing of it reached her post:<id> join
+            let heard = socket.collected {
+                $0.topic == postTopic && ["post_likes_updated", "post_comments_updated"].contains($0.event)
+            }
+            #expect(heard.isEmpty, "\(heard.map(\.event))")
+            // And neither the post's topic nor the group's opens for her again
+            #expect(try await socket.join(postTopic, ref: "4").payload["status"]?.stringValue == "error")
+            #expect(try await socket.join(groupTopic, ref: "5").payload["status"]?.stringValue == "error")
+            // As REST agrees: the post is not found, the group's feed refused, kudos and comments too
+            let token = bea.accessToken
+            #expect(try await api.call(.get, "/api/v1/posts/\(post.id)", token: token).status == .notFound)
+            #expect(try await api.call(.get, "/api/v1/groups/\(club.id)/posts", token: token).status == .forbidden)
+            #expect(try await api.call(.post, "/api/v1/posts/\(post.id)/kudos", token: token).status == .notFound)
+            #expect(try await api.call(.get, "/api/v1/posts/\(post.id)/comments", token: token).status == .notFound)
+            let reply = try await api.call(
+                .post, "/api/v1/posts/\(post.id)/comments", token: token, body: CreateCommentRequest(text: "Hi"))
+            #expect(reply.status == .notFound)
+            await socket.close()
+        }
+    }
 }
