@@ -59,6 +59,8 @@ struct WebGroupsController {
         /// In an encrypted group: who the server counts as members, for an admin's device to reconcile the
         /// group's chain with (space-separated user ids).
         let memberIDs: String
+        /// Of those, the ones the server made admins (or owner): added to the chain as admins.
+        let adminIDs: String
     }
 
     struct ChildChoice {
@@ -200,10 +202,9 @@ struct WebGroupsController {
         let sealedChildren =
             group.encrypted && group.isMember
             ? try await viewer.asyncMap { try await children.mine($0) } ?? [] : []
-        let memberIDs =
+        let members =
             group.encrypted && group.isMember
-            ? try await groups.members(id, viewer: viewer, after: nil, limit: Self.membersToReconcile)
-                .map(\.person.id.description) : []
+            ? try await groups.members(id, viewer: viewer, after: nil, limit: Self.membersToReconcile) : []
         let view = PageView(
             group: group, posts: posts, isEmpty: posts.isEmpty, nextHref: nextHref,
             liveTopic: group.canReadPosts && viewer != nil && cursor == nil ? "group:\(id)" : nil, insertsLive: !top,
@@ -215,7 +216,9 @@ struct WebGroupsController {
                 || group.hasRequested || group.isInvited || group.canLeave,
             notice: query["done"].flatMap { Self.notices[String($0)] },
             sealedChildren: sealedChildren.map { ChildChoice(id: $0.id.description, name: $0.name) },
-            hasSealedChildren: !sealedChildren.isEmpty, memberIDs: memberIDs.joined(separator: " "))
+            hasSealedChildren: !sealedChildren.isEmpty,
+            memberIDs: members.map(\.person.id.description).joined(separator: " "),
+            adminIDs: members.filter { $0.role >= .admin }.map(\.person.id.description).joined(separator: " "))
         return try await pages.page("group", title: group.name, content: view, context: context, nav: .groups)
     }
 }
