@@ -279,6 +279,12 @@ class EncryptedWorkoutsStory(BrowserStory):
         self.wait_long(bo, lambda d: d.find_element(By.ID, "workout-form").is_displayed(),
                        "no sealed builder on the phone")
         self.assertEqual(bo.find_elements(By.ID, "workout-visibility"), [])
+        # Sent empty, it is refused here (the server cannot check what it cannot read), the fields marked.
+        self.press(bo, bo.find_element(By.ID, "sealed-workout-submit"))
+        error = self.wait(bo, lambda d: d.find_element(By.ID, "sealed-error").is_displayed()
+                          and d.find_element(By.ID, "sealed-error"))
+        self.assertIn("Give the workout a title", error.text)
+        self.assertEqual(bo.find_element(By.ID, "title").get_attribute("aria-invalid"), "true")
         bo.find_element(By.ID, "title").send_keys(swim)
         bo.find_element(By.CSS_SELECTOR, "#type option[value=cardio]").click()
         bo.find_element(By.ID, "exercise-0").send_keys("Swim")
