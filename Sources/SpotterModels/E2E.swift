@@ -151,19 +151,54 @@ public struct E2EGroupState: Codable, Sendable, Equatable {
     public var rotationDue: Bool
     /// Members the server counts whom the chain has not added yet: an admin's device should add them.
     public var awaitingKeys: [UserID]
+    /// Members whose role by the chain is not the one the server gives them (a role changed through REST):
+    /// the chain owner's device should sign each `role`. Empty from servers older than it.
+    public var rolesDue: [E2ERoleDue]
 
-    public init(epoch: Int?, chain: E2EChainHead, history: Bool?, rotationDue: Bool, awaitingKeys: [UserID]) {
+    public init(
+        epoch: Int?, chain: E2EChainHead, history: Bool?, rotationDue: Bool, awaitingKeys: [UserID],
+        rolesDue: [E2ERoleDue] = []
+    ) {
         self.epoch = epoch
         self.chain = chain
         self.history = history
         self.rotationDue = rotationDue
         self.awaitingKeys = awaitingKeys
+        self.rolesDue = rolesDue
     }
 
     enum CodingKeys: String, CodingKey {
         case epoch, chain, history
         case rotationDue = "rotation_due"
         case awaitingKeys = "awaiting_keys"
+        case rolesDue = "roles_due"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        epoch = try container.decodeIfPresent(Int.self, forKey: .epoch)
+        chain = try container.decode(E2EChainHead.self, forKey: .chain)
+        history = try container.decodeIfPresent(Bool.self, forKey: .history)
+        rotationDue = try container.decode(Bool.self, forKey: .rotationDue)
+        awaitingKeys = try container.decode([UserID].self, forKey: .awaitingKeys)
+        rolesDue = try container.decodeIfPresent([E2ERoleDue].self, forKey: .rolesDue) ?? []
+    }
+}
+
+/// A role the server gives a member that the group's chain does not give them yet (`roles_due`).
+public struct E2ERoleDue: Codable, Sendable, Equatable {
+    public var userID: UserID
+    /// The role by the server: `owner` when the group was handed to them.
+    public var role: GroupRole
+
+    public init(userID: UserID, role: GroupRole) {
+        self.userID = userID
+        self.role = role
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id"
+        case role
     }
 }
 

@@ -44,9 +44,10 @@ public struct E2EGroupService: Sendable {
     // MARK: Changing
 
     /// Appends signed statements and, with them, perhaps the next epoch: all or nothing. The statements must
-    /// continue the chain (a 409 when another device appended first) and verify with it; `add` names only
-    /// someone the group let in; `remove` ends their membership here too; the epoch is exactly the next one and
-    /// its keys go only to live devices of the members the chain then has.
+    /// continue the chain (a 409 when another device appended first) and verify with it (else 422), and each
+    /// must be something its signer may do now by the server's roles, or mirror what the server says
+    /// (`GroupChainPolicy`, else 403); `remove` ends their membership here too; the epoch is exactly the next
+    /// one and its keys go only to live devices of the members the chain then has.
     public func change(
         _ id: GroupID, _ request: E2EGroupChangeRequest, by account: AccountRecord
     ) async throws -> E2EGroupState {
@@ -73,7 +74,7 @@ public struct E2EGroupService: Sendable {
                 throw SpotterError.conflict(
                     field: "statements", detail: "The chain is \(existing.count) long; read it and sign again.")
             }
-            try await checkServerRules(body, group: group, field: field)
+            try checkServerRules(body, group: group, field: field)
             added.append((signed, body))
         }
         if existing.isEmpty, request.epoch?.number != 0 {
@@ -85,6 +86,11 @@ public struct E2EGroupService: Sendable {
         do {
             verified = try GroupChain.verify(all, groupID: id.rawValue, deviceChains: chains)
         } catch { throw E2EWire.refusal(error, field: "statements") }
+        // The server's roles decide: each statement, in order, by whose device signed it.
+        var policy = GroupChainPolicy(roles: try await storage.groups.memberRoles(of: id), access: group.access)
+        for (offset, (_, body)) in added.enumerated() {
+            try policy.take(body.kind, signer: UserID(rawValue: verified.signers[existing.count + offset]))
+        }
         if let epoch = request.epoch {
             try checkKeys(epoch.keys, members: verified.members.map(\.userID), chains: chains)
         }
@@ -184,24 +190,33 @@ public struct E2EGroupService: Sendable {
             history: key?.history, rotationDue: key?.epoch != nil && due,
             awaitingKeys: serverMembers.keys.filter { chainMembers[$0] == nil }.sorted {
                 $0.description < $1.description
-            })
+            },
+            rolesDue: Self.rolesDue(chain: chainMembers, server: serverMembers))
     }
 
-    /// What the server adds to the chain's own rules: the group's first statement names its owner here, and
-    /// `add` names only someone the group let in (so a chain never counts a ghost the server never admitted).
-    private func checkServerRules(_ body: StatementBody, group: GroupRecord, field: String) async throws {
+    /// The roles the server gives that the chain does not, for the chain owner's device to sign. The chain's
+    /// owner is left out: their role changes only by the hand-over, which the server's owner's entry asks for.
+    static func rolesDue(
+        chain: [UserID: SpotterModels.GroupRole], server: [UserID: SpotterModels.GroupRole]
+    ) -> [E2ERoleDue] {
+        chain.compactMap { user, role in
+            guard role != .owner, let given = server[user], given != role else { return nil }
+            return E2ERoleDue(userID: user, role: given)
+        }.sorted { $0.userID.description < $1.userID.description }
+    }
+
+    /// What the server adds to the chain's own rules before it reads the chain: the group's first statement
+    /// names its owner here, and no device statement is a group's. Who may sign the rest is
+    /// `GroupChainPolicy`'s (so a chain never counts a ghost the server never admitted).
+    private func checkServerRules(_ body: StatementBody, group: GroupRecord, field: String) throws {
         switch body.kind {
         case .create(let user, _):
             guard user == group.ownerID.rawValue else {
                 throw SpotterError.invalid(field, "must name the group's owner")
             }
-        case .add(let user, _):
-            guard try await storage.groups.standing(of: UserID(rawValue: user), in: group.id).role != nil else {
-                throw SpotterError.invalid(field, "adds someone the group has not let in")
-            }
         case .addDevice, .revokeDevice:
             throw SpotterError.invalid(field, "is a device statement")
-        case .remove, .role:
+        case .add, .remove, .role:
             break
         }
     }
@@ -259,7 +274,10 @@ public struct E2EGroupService: Sendable {
                 }
             case .role(let user, let role):
                 let person = UserID(rawValue: user)
-                guard try await storage.groups.standing(of: person, in: group.id).role != nil else { continue }
+                // A role the server gives already (a mirror of a REST change) changes nothing here.
+                guard let current = try await storage.groups.standing(of: person, in: group.id).role,
+                    current.rawValue != role.rawValue
+                else { continue }
                 if role == .owner {
                     try await storage.groups.transfer(group.id, to: person)
                 } else if let serverRole = SpotterModels.GroupRole(rawValue: role.rawValue) {

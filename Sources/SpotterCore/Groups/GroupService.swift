@@ -37,7 +37,9 @@ public struct GroupService: Sendable {
         // An encrypted group's members hold its keys, so it is by invitation only; its keys come from the owner's
         // device next (`E2EGroupService.change`).
         if request.encrypted == true, request.access != .private {
-            throw SpotterError.invalid("access", "must be private for an encrypted group")
+            throw SpotterError.invalid(
+                "access", "must be private for an encrypted group: choose Private, or make the group without encryption"
+            )
         }
         var record = GroupRecord(
             id: .generate(at: clock.now), name: fields.name, description: fields.description, avatarURL: nil,

@@ -22,6 +22,8 @@ public struct VerifiedGroup: Sendable, Equatable {
     public let history: Bool
     /// Every statement's hash, in order; the last is the head.
     public let hashes: [String]
+    /// Whose device signed each statement, in order: what the server asks its own rules about.
+    public let signers: [UUID]
 
     public var head: String { hashes.last! }
     public var length: Int { hashes.count }
@@ -56,6 +58,7 @@ public enum GroupChain {
         var members: [GroupMember] = []
         var history = false
         var hashes: [String] = []
+        var signers: [UUID] = []
         for (seq, statement) in statements.enumerated() {
             let previousHash = hashes.last
             func refuse(_ reason: ChainError.Reason) -> ChainError { ChainError(seq: seq, reason: reason) }
@@ -100,8 +103,9 @@ public enum GroupChain {
                 throw refuse(.wrongKind(body.kind.name))
             }
             hashes.append(statement.hash)
+            signers.append(signer)
         }
-        return VerifiedGroup(groupID: groupID, members: members, history: history, hashes: hashes)
+        return VerifiedGroup(groupID: groupID, members: members, history: history, hashes: hashes, signers: signers)
     }
 
     /// Whose device signed `statement`: the one person whose chain has a device with the signer's id, live at

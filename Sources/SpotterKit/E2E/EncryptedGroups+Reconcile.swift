@@ -20,8 +20,10 @@ public struct ReconcileReport: Sendable, Equatable {
 }
 
 /// Making the group's chain and keys agree with the server's membership (docs/encryption.md, "Who holds
-/// what"): an admin's device adds who the server let in and removes who it let go, and makes the next epoch
-/// when someone left or a device was revoked; any member's device wraps keys to its person's new devices.
+/// what"): an admin's device adds who the server let in (with the role it gives them) and removes who it let
+/// go, and makes the next epoch when someone left or a device was revoked; the chain owner's device signs the
+/// roles the server gives (its roles decide: a promotion, demotion or hand-over made through REST); any
+/// member's device wraps keys to its person's new devices.
 ///
 /// ```swift
 /// let report = try await groups.reconcile(family.id)
@@ -73,8 +75,8 @@ extension EncryptedGroups {
         return report
     }
 
-    /// The admin's part: `add` and `remove` statements, the next epoch if due, and older epochs' keys for the
-    /// people added; answers the group as it now is.
+    /// The admin's part: `add` and `remove` statements (and the owner's `role` statements), the next epoch if
+    /// due, and older epochs' keys for the people added; answers the group as it now is.
     private func administer(
         _ groupID: GroupID, read: GroupRead, state: E2EGroupState, current: Int, report: inout ReconcileReport
     ) async throws -> GroupRead {
@@ -88,12 +90,17 @@ extension EncryptedGroups {
             statements.append(statement)
             last = statement
         }
+        var members = read.group.members
         for user in state.awaitingKeys where read.group.role(of: user.rawValue) == nil {
             guard let role = serverMembers[user], let chain = try await readDeviceChain(of: user)?.chain,
                 !chain.liveDevices.isEmpty
             else { continue }  // no devices yet: added when they have one
             chains[user.rawValue] = chain
-            try append(.add(user: user.rawValue, role: role == .admin ? .admin : .member))
+            // With the role the server gives (an owner as an admin, handed the group below): the server takes
+            // no other.
+            let added: SpotterE2E.GroupRole = role >= .admin ? .admin : .member
+            try append(.add(user: user.rawValue, role: added))
+            members.append(SpotterE2E.GroupMember(userID: user.rawValue, role: added))
             report.added.append(user)
         }
         for member in read.group.members where member.role != .owner {
@@ -103,7 +110,8 @@ extension EncryptedGroups {
             report.removed.append(user)
         }
         if read.group.role(of: identity.userID.rawValue) == .owner {
-            try roleChanges(read.group, serverMembers: serverMembers, report: &report).forEach(append)
+            let staying = members.filter { serverMembers[UserID(rawValue: $0.userID)] != nil }
+            try roleChanges(staying, serverMembers: serverMembers, report: &report).forEach(append)
         }
         let rotate = state.rotationDue || !report.removed.isEmpty
         guard !statements.isEmpty || rotate else { return read }
@@ -147,11 +155,12 @@ extension EncryptedGroups {
     /// The owner's `role` statements that bring the chain's roles in line with the server's: admins made or
     /// unmade there, and a hand-over last (after it this device no longer signs as the owner).
     private func roleChanges(
-        _ group: VerifiedGroup, serverMembers: [UserID: SpotterModels.GroupRole], report: inout ReconcileReport
+        _ members: [SpotterE2E.GroupMember], serverMembers: [UserID: SpotterModels.GroupRole],
+        report: inout ReconcileReport
     ) -> [StatementKind] {
         var changes: [StatementKind] = []
         var handOver: StatementKind?
-        for member in group.members where member.role != .owner {
+        for member in members where member.role != .owner {
             let user = UserID(rawValue: member.userID)
             switch serverMembers[user] {
             case .owner?:

@@ -83,7 +83,7 @@ struct PostView {
             case .group: post.group == nil ? "Group" : nil
             }
         group = post.group.map(GroupLink.init)
-        sealed = SealedView(post)
+        sealed = SealedView(post, units: units)
         // A sealed post names its children inside the sealed body; the script shows them once it opens.
         forChildren = post.children.isEmpty || sealed != nil ? nil : "For " + WebFormat.list(post.children.map(\.name))
         isOwn = viewer?.id == post.author.id
@@ -101,12 +101,15 @@ struct SealedView {
     let json: String
     let groupID: String
     let childIDs: String
+    /// The viewer's weights (`kg`, `lb`), in which an opened workout reads.
+    let units: String
 
-    init?(_ post: Post) {
+    init?(_ post: Post, units: Units) {
         guard let sealed = post.sealed, let group = post.group else { return nil }
         json = Self.json(sealed)
         groupID = group.id.description
         childIDs = post.children.map(\.id.description).joined(separator: " ")
+        self.units = units.rawValue
     }
 
     static func json(_ sealed: SealedContent) -> String {

@@ -97,7 +97,9 @@ struct Feed: AsyncParsableCommand {
             }
         let page = try await options.client().feed(kind, limit: limit)
         if page.items.isEmpty { print("Nothing here yet.") }
-        for post in page.items { print(PostText.render(post)) }
+        // Encrypted groups' posts are opened here when this terminal holds their keys (`SealedPostText`).
+        let groups = page.items.contains { $0.sealed != nil } ? try? options.encryptedGroups() : nil
+        for post in page.items { print(await SealedPostText.render(post, opening: groups)) }
     }
 }
 
@@ -176,9 +178,10 @@ struct Tail: AsyncParsableCommand {
         }
         let live = RealtimeClient(baseURL: client.baseURL) { try await client.currentAccessToken() }
         await live.join(topic)
+        let groups = try? options.encryptedGroups()
         for await event in live.events {
             switch event {
-            case .newPost(let post, _): Self.write(PostText.render(post))
+            case .newPost(let post, _): Self.write(await SealedPostText.render(post, opening: groups))
             case .connection(let up): FileHandle.standardError.write(Data((up ? "live\n" : "offline…\n").utf8))
             case .reset: Self.write("(too much missed; run `spotter feed` to catch up)")
             case .push: break

@@ -161,6 +161,9 @@ struct E2ESync: AsyncParsableCommand {
         var said: [String] = []
         if !report.added.isEmpty { said.append("added \(Plural.count(report.added.count, "member"))") }
         if !report.removed.isEmpty { said.append("removed \(Plural.count(report.removed.count, "member"))") }
+        if !report.roleChanged.isEmpty {
+            said.append("followed the group's roles for \(Plural.count(report.roleChanged.count, "member"))")
+        }
         if let epoch = report.newEpoch { said.append("made key \(epoch)") }
         if report.keysForMyDevices > 0 {
             said.append("gave your devices \(Plural.count(report.keysForMyDevices, "key"))")

@@ -6,22 +6,61 @@ import SpotterImaging
 import SpotterKit
 import SpotterModels
 
-/// `spotter e2e post <group> <text> [--photo f.jpg …] [--for <child>]`: a post sealed on this terminal.
+/// `spotter e2e post <group> [text] [--photo f.jpg …] [--for <child>] [--title … --exercise …]`: a post sealed
+/// on this terminal, a workout when it has a title or exercises (written as `spotter log-workout` takes them).
 ///
 /// Each photo is made into its renditions here, by libvips, before it is encrypted: the server cannot
 /// process what it cannot read, so it is here that the photo loses its metadata (GPS among it) and gets a
-/// thumbnail.
+/// thumbnail. A workout goes inside the sealed body (docs/encryption.md), as every client writes it.
+///
+///     spotter e2e post Family "Felt strong" --title "Leg day" --exercise "Back Squat: 100x5, 100x5"
 struct E2EPost: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "post", abstract: "Post to an encrypted group, sealed on this terminal.")
+        commandName: "post", abstract: "Post to an encrypted group (a note or a workout), sealed on this terminal.")
     @OptionGroup var options: ClientOptions
     @OptionGroup var target: GroupArgument
-    @Argument(help: "What to say.") var text: String
+    @Argument(help: "What to say.") var text = ""
     @Option(name: .customLong("photo"), help: "A photo to attach (repeat for more).") var photos: [String] = []
     @Option(name: .customLong("for"), help: "A child profile you manage, by name (repeat for more).")
     var children: [String] = []
+    @Option(help: "A workout's title: the post is a workout.") var title: String?
+    @Option(help: "strength, circuit, emom, amrap or cardio (cardio when --distance or --duration is given).")
+    var type: WorkoutType?
+    @Option(help: "\"Name: 100x5, 100x5\" (kg × reps); repeat for each exercise. For cardio, just the name (\"Run\").")
+    var exercise: [String] = []
+    @Option(help: "Cardio distance: 5.2km, 3.1mi or 5000m (a bare number is km).") var distance: String?
+    @Option(help: "Cardio time: h:mm:ss, mm:ss or minutes.") var duration: String?
+    @Option(help: "Minutes it took (for cardio, the --duration by default).") var minutes: Int?
+
+    func validate() throws {
+        guard
+            !text.isEmpty || !photos.isEmpty || title != nil || !exercise.isEmpty || distance != nil
+                || duration != nil
+        else { throw ValidationError("Say something, add a --photo, or log a workout with --title and --exercise.") }
+    }
+
+    /// The workout the flags describe, finished now, or `nil` when they describe none. Its time is the one given
+    /// (or the cardio's), never a number nobody typed.
+    func workout(now: Date) throws -> WorkoutRecord? {
+        guard title != nil || !exercise.isEmpty || distance != nil || duration != nil else { return nil }
+        let cardio = try LogWorkout.cardio(distance: distance, duration: duration)
+        var exercises: [ExerciseEntry]
+        if let cardio {
+            exercises = (exercise.isEmpty ? [title ?? "Run"] : exercise).map { ExerciseEntry(name: $0, cardio: cardio) }
+        } else {
+            exercises = try exercise.map(LogWorkout.parse)
+        }
+        guard !exercises.isEmpty else {
+            throw ValidationError("A workout needs an --exercise, like \"Back Squat: 100x5\".")
+        }
+        let seconds = minutes.map { $0 * 60 } ?? cardio?.durationS ?? 0
+        return WorkoutRecord(
+            title: title ?? exercises[0].name, type: type ?? (cardio == nil ? .strength : .cardio),
+            startTime: now - Double(seconds), endTime: now, exercises: exercises)
+    }
 
     func run() async throws {
+        let workout = try workout(now: Date())
         let groups = try options.encryptedGroups()
         let id = try await target.resolve(groups.client)
         let processor = VipsImageProcessor()
@@ -41,9 +80,10 @@ struct E2EPost: AsyncParsableCommand {
         }
         let childIDs = try await e2eRefusals { try await Self.children(children, client: groups.client) }
         let post = try await e2eRefusals {
-            try await groups.post(text: text, photos: sealedPhotos, childIDs: childIDs, to: id)
+            try await groups.post(text: text, workout: workout, photos: sealedPhotos, childIDs: childIDs, to: id)
         }
-        print("sent: sealed post with \(Plural.count(sealedPhotos.count, "photo")) as \(post.id)")
+        let what = workout == nil ? "post" : "workout"
+        print("sent: sealed \(what) with \(Plural.count(sealedPhotos.count, "photo")) as \(post.id)")
     }
 
     /// The managed children named, by name (case folded), or a refusal naming the one not found.
@@ -72,21 +112,7 @@ struct E2EFeed: AsyncParsableCommand {
         let id = try await target.resolve(groups.client)
         let page = try await e2eRefusals { try await groups.client.groupPosts(id, limit: limit) }
         if page.items.isEmpty { print("Nothing here yet.") }
-        for post in page.items {
-            var lines = ["@\(post.author.username) · \(post.id)"]
-            do {
-                let body = try await groups.open(post)
-                if !body.children.isEmpty { lines.append("  For \(body.children.map(\.name).joined(separator: ", "))") }
-                if !body.text.isEmpty { lines.append("  \(body.text)") }
-                if !body.media.isEmpty { lines.append("  \(Plural.count(body.media.count, "photo"))") }
-            } catch {
-                lines.append("  (this device cannot open it: \(error))")
-            }
-            lines.append(
-                "  \(post.kudosCount) kudos\(post.kudosedByMe ? " (yours)" : "") · "
-                    + Plural.count(post.commentsCount, "comment"))
-            print(lines.joined(separator: "\n"))
-        }
+        for post in page.items { print(await SealedPostText.render(post, opening: groups)) }
     }
 }
 

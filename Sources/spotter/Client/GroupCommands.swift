@@ -188,7 +188,8 @@ struct GroupsFeed: AsyncParsableCommand {
         let client = try options.client()
         let page = try await client.groupPosts(try await target.resolve(client), order: order, limit: limit)
         if page.items.isEmpty { print("Nothing here yet.") }
-        for post in page.items { print(PostText.render(post)) }
+        let groups = page.items.contains { $0.sealed != nil } ? try? options.encryptedGroups() : nil
+        for post in page.items { print(await SealedPostText.render(post, opening: groups)) }
     }
 }
 

@@ -24,6 +24,7 @@ struct E2EAcrossNodesTests {
             let (group, _, create) = try await a.encryptedGroup("The Kellers", owner: ana)
             try await b.addMember(ben.token, username: "ben", to: group, admin: ana.token)
             try await b.addMember(cyd.token, username: "cyd", to: group, admin: ana.token)
+            try await b.setRole(.admin, of: ben, in: group, by: ana)
             let addBen = try ana.signer.sign(
                 .add(user: ben.id.rawValue, role: .admin), on: .group(group.id.rawValue), after: create,
                 at: a.now)

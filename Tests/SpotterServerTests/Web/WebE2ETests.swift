@@ -12,7 +12,7 @@ import Testing
 @Suite("The web app's encrypted groups: the form, the group's page, and the /e2e routes its script calls")
 struct WebE2ETests {
     @Test(
-        "an encrypted group is made from the form, private whatever was picked, with the sealed composer only",
+        "an encrypted group is made from the form as private only (open is refused, saying so), with a sealed composer",
         arguments: StorageBackend.available)
     func encryptedGroupPage(backend: StorageBackend) async throws {
         try await TestApp.run(backend) { api in
@@ -20,7 +20,21 @@ struct WebE2ETests {
             var ana = WebBrowser(api)
             try await ana.signUp("ana")
             #expect(try await ana.get("/groups/new").text.contains(#"name="encrypted""#))
-            // When she makes an encrypted group, having picked open access
+            // When she ticks Encrypted but leaves "Who can join" on Open
+            let refused = try await ana.post(
+                "/groups",
+                [
+                    ("name", "Family"), ("description", ""), ("access", "open"), ("time_zone", "UTC"),
+                    ("encrypted", "on"),
+                ])
+            // Then no group is made, not even a private one: the form says why beside the choice, all kept
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains(#"<p class="field-error" id="group-access-error">Must be private"#))
+            #expect(refused.text.contains(#"name="access" value="open" checked"#))
+            #expect(refused.text.contains(#"id="group-encrypted" aria-describedby="group-encrypted-help" checked"#))
+            #expect(!(try await ana.get("/groups")).text.contains("Family"))
+            try await ana.get("/groups/new")
+            // When she chooses Private
             let id = try await Self.createEncrypted(&ana, "Family")
             // Then it is private, its page has the sealed composer and the scripts that seal, no plain form
             let page = try await ana.get("/groups/\(id)")
@@ -155,7 +169,7 @@ struct WebE2ETests {
         try await browser.get("/groups/new")
         let response = try await browser.post(
             "/groups",
-            [("name", name), ("description", ""), ("access", "open"), ("time_zone", "UTC"), ("encrypted", "on")])
+            [("name", name), ("description", ""), ("access", "private"), ("time_zone", "UTC"), ("encrypted", "on")])
         guard response.status == .seeOther, let location = response.headers[.location],
             let id = location.split(separator: "/").last?.split(separator: "?").first
         else { throw UnexpectedStatus(response: response) }

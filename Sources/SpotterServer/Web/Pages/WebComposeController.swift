@@ -25,6 +25,20 @@ struct WebComposeController {
         let notePhotos: PhotoPickerView
         let workoutChildren: ChildPickerView
         let noteChildren: ChildPickerView
+        /// The group asked for (`?group=`), which the template picker keeps.
+        let composeGroup: String?
+        /// For an encrypted group: the builder sealed in the browser instead of posted.
+        let sealed: SealedComposeView?
+    }
+
+    /// `/compose?group=<an encrypted group>`: the builder, sealed by this browser (`e2e-workout.js`) for the
+    /// group's members only. Nothing on it posts in the clear: without script it shows that it needs script.
+    struct SealedComposeView {
+        let id: String
+        let name: String
+        let href: String
+        /// The person's time zone, in which "Done at" is typed.
+        let timeZone: String
     }
 
     /// The "For a child" checkboxes, shown to someone who manages children.
@@ -67,10 +81,13 @@ struct WebComposeController {
             let template = try await chosen.asyncMap { try await templates.workoutTemplate($0, viewer: viewer) }
             var draft = WorkoutDraft(
                 template: template, units: display.units, timeZone: display.timeZone, now: clock.now)
-            // `/compose?group=<id>`, from a group's page: the post goes to that group unless changed.
-            if let group = request.uri.queryParameters["group"].map(String.init) {
+            // `/compose?group=<id>`, from a group's page: the post goes to that group unless changed, and only to a
+            // group the person may post to (else the page refuses): never to a wider audience instead.
+            if let asked = request.uri.queryParameters["group"].map(String.init) {
+                guard let id = GroupID(asked) else { throw SpotterError.notFound("No such group.") }
+                let group = try await groups.postingTarget(id, viewer: viewer)
                 draft.visibility = .group
-                draft.groupID = group
+                draft.groupID = group.id.description
             }
             return try await compose(draft: draft, problems: [], context: context)
         }
@@ -122,9 +139,14 @@ struct WebComposeController {
         let available = try await templates.workoutTemplates(
             viewer: context.identity?.account, author: nil, page: PageRequest(limit: 20))
         let mine = try await context.identity.asyncMap { try await groups.mine($0.account) } ?? []
-        // An encrypted group's posts are sealed by its page's script: this form's plain post would be refused.
+        // An encrypted group's posts are sealed by the browser: this form's plain post would be refused. A draft
+        // meant for one gets the sealed builder instead.
         let audiences = mine.filter { $0.standing.role != nil && !$0.encrypted }.map {
             GroupSummary(id: $0.id, name: $0.name)
+        }
+        let sealed = mine.first { $0.standing.role != nil && $0.encrypted && $0.id.description == draft.groupID }.map {
+            SealedComposeView(
+                id: $0.id.description, name: $0.name, href: "/groups/\($0.id)", timeZone: display.timeZone.identifier)
         }
         let builder = WorkoutBuilderView(
             draft: draft, problems: problems, units: display.units, timeZone: display.timeZone, now: clock.now,
@@ -162,7 +184,8 @@ struct WebComposeController {
         }
         let view = ComposeView(
             builder: builder, note: note, workoutPhotos: picker("workout"), notePhotos: picker("note"),
-            workoutChildren: childPicker("workout"), noteChildren: childPicker("note"))
+            workoutChildren: childPicker("workout"), noteChildren: childPicker("note"), composeGroup: draft.groupID,
+            sealed: sealed)
         return try await pages.page("compose", title: "Log a workout", content: view, context: context, nav: .compose)
     }
 }

@@ -1,8 +1,10 @@
 // An encrypted group's keys in the browser (docs/encryption.md, "Group epoch keys" and "Who holds what").
 // Any member's device fetches its wrapped epoch keys and keeps the opened ones in memory only. On the group's
 // page, the owner's device signs `create` and makes epoch 0; an admin's device reconciles the chain with the
-// server's members: it signs `add` for members the server let in and wraps them the keys, and signs `remove`
-// for members gone, with the next epoch wrapped only to those who stay.
+// server's members: it signs `add` for members the server let in (with the role the server gives them) and
+// wraps them the keys, and signs `remove` for members gone, with the next epoch wrapped only to those who stay.
+// The server's roles are the group's truth: the device of the chain's owner signs `role` for each role the
+// server gives that the chain does not yet (`roles_due`: a promotion, demotion or hand-over made on the site).
 // Exposes window.SpotterE2EGroup: epochKeys(groupId), verifiedChain(groupId), openKeys(groupId, device).
 "use strict";
 
@@ -51,8 +53,9 @@
     return opened;
   }
 
-  /// Adds the members the server let in and the chain has not; wraps them the epochs they may read.
-  async function addAwaiting(groupId, device, state, epochKeys) {
+  /// Adds the members the server let in and the chain has not, as admins when the server made them admins (or
+  /// owner: the hand-over follows as a `role`); wraps them the epochs they may read.
+  async function addAwaiting(groupId, device, state, epochKeys, admins) {
     const { chain } = await verifiedChain(groupId);
     const joining = [];
     for (const user of state.awaiting_keys) {
@@ -69,7 +72,8 @@
     const statements = [];
     let prev = chain.head;
     for (const [i, { user }] of joining.entries()) {
-      const signed = await statement(device.keys, groupId, chain.length + i, prev, { kind: "add", user, role: "member" });
+      const role = admins.has(user) ? "admin" : "member";
+      const signed = await statement(device.keys, groupId, chain.length + i, prev, { kind: "add", user, role });
       statements.push(signed);
       prev = await E.statementHash(signed);
     }
@@ -106,6 +110,26 @@
     await W.api("POST", `/groups/${groupId}/e2e/chain`, { statements, epoch: { number, keys } });
   }
 
+  /// The chain owner's part: a `role` for each member whose role by the server the chain does not give yet, the
+  /// hand-over last (after it this device no longer signs as the owner). Answers how many it signed.
+  async function mirrorRoles(groupId, device, state) {
+    const { chain } = await verifiedChain(groupId);
+    if (chain.owner !== W.userId) return 0;
+    const due = state.roles_due.filter(({ user_id: user, role }) =>
+      user !== chain.owner && chain.members[user] && chain.members[user] !== role);
+    const ordered = [...due.filter((d) => d.role !== "owner"), ...due.filter((d) => d.role === "owner").slice(0, 1)];
+    if (ordered.length === 0) return 0;
+    const statements = [];
+    let prev = chain.head;
+    for (const [i, { user_id: user, role }] of ordered.entries()) {
+      const signed = await statement(device.keys, groupId, chain.length + i, prev, { kind: "role", user, role });
+      statements.push(signed);
+      prev = await E.statementHash(signed);
+    }
+    await W.api("POST", `/groups/${groupId}/e2e/chain`, { statements });
+    return ordered.length;
+  }
+
   /// On the group's page: makes the group's keys, or reconciles them, as this viewer may.
   async function reconcile(groupId, device, box) {
     let state = await W.api("GET", `/groups/${groupId}/e2e`);
@@ -114,13 +138,20 @@
       await create(groupId, device);
       state = await W.api("GET", `/groups/${groupId}/e2e`);
     }
-    if (box.dataset.isAdmin !== "true" || state.epoch == null) return;
-    if (state.awaiting_keys.length > 0) {
-      const added = await addAwaiting(groupId, device, state, await fetchKeys(groupId, device));
+    if (state.epoch == null) return;
+    const isAdmin = box.dataset.isAdmin === "true";
+    if (isAdmin && state.awaiting_keys.length > 0) {
+      const admins = new Set((box.dataset.adminIds || "").split(" ").filter(Boolean));
+      const added = await addAwaiting(groupId, device, state, await fetchKeys(groupId, device), admins);
       if (added > 0) W.setStatus(`Gave this group's keys to ${added} new member${added === 1 ? "" : "s"}.`);
       state = await W.api("GET", `/groups/${groupId}/e2e`);
     }
-    if (state.rotation_due) {
+    // Whatever this viewer's role on the site now: only the chain's owner signs roles, and the server takes
+    // from it only the roles it gives.
+    if ((state.roles_due || []).length > 0 && (await mirrorRoles(groupId, device, state)) > 0) {
+      state = await W.api("GET", `/groups/${groupId}/e2e`);
+    }
+    if (isAdmin && state.rotation_due) {
       const members = new Set((box.dataset.memberIds || "").split(" ").filter(Boolean));
       await rotate(groupId, device, state, members);
     }

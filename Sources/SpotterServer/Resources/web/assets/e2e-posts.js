@@ -2,8 +2,10 @@
 // "Content keys and items" and "Blobs"). The composer seals the post body under a fresh content key wrapped by
 // the current epoch; each photo, and a thumbnail drawn on a canvas, is encrypted with its own key and uploaded
 // straight to the blob store. The server renders sealed posts and comments as placeholders carrying their
-// sealed JSON; this file opens them in place (also those that arrive live), and deletes one's own post by a
-// signed tombstone.
+// sealed JSON; this file opens them in place (also those that arrive live, and a workout as a workout card,
+// drawn by e2e-workout.js), and deletes one's own post by a signed tombstone.
+// Exposes window.SpotterE2EPosts: post(groupId, {text, workout, children, files}), which the sealed workout
+// builder uses too.
 "use strict";
 
 (function () {
@@ -85,6 +87,26 @@
     };
   }
 
+  /// Seals and sends a post: each photo (and its thumbnail) encrypted and uploaded, then the body
+  /// `{v: 1, text, workout, children, media}` sealed under the current epoch. Answers the post's id.
+  async function sealAndPost(groupId, { text, workout = null, children = [], files = [] }) {
+    await currentKey(groupId);  // no key: refused before any upload
+    const media = [];
+    const blobIds = [];
+    for (const file of files) {
+      const photo = await sealPhoto(groupId, file);
+      media.push(photo.entry);
+      blobIds.push(...photo.ids);
+    }
+    const id = W.uuidv7();
+    const sealed = await seal(groupId, id, { v: 1, text, workout, children, media });
+    await W.api("POST", "/posts", {
+      id, kind: "note", group_id: groupId, child_ids: children.map((child) => child.id),
+      sealed: { ...sealed, blob_ids: blobIds },
+    });
+    return id;
+  }
+
   function setUpComposer(box) {
     const form = document.getElementById("sealed-compose");
     if (!form) return;
@@ -102,20 +124,7 @@
       showError(error, "");
       try {
         W.setStatus("Sealing your post…");
-        const { epoch, key } = await currentKey(groupId);
-        const media = [];
-        const blobIds = [];
-        for (const file of files) {
-          const photo = await sealPhoto(groupId, file);
-          media.push(photo.entry);
-          blobIds.push(...photo.ids);
-        }
-        const id = W.uuidv7();
-        const sealed = await seal(groupId, id, { v: 1, text, workout: null, children, media });
-        await W.api("POST", "/posts", {
-          id, kind: "note", group_id: groupId, child_ids: children.map((child) => child.id),
-          sealed: { ...sealed, blob_ids: blobIds },
-        });
+        await sealAndPost(groupId, { text, children, files });
         location.reload();
       } catch (failure) {
         showError(error, failure.message);
@@ -158,6 +167,9 @@
       label.className = "visibility-label children-label";
       label.textContent = "For " + children.map((child) => child.name).join(", ");
       element.prepend(label);
+    }
+    if (body.workout && typeof body.workout === "object" && window.SpotterE2EWorkout) {
+      element.append(window.SpotterE2EWorkout.card(body.workout, element.dataset.units));
     }
     if (typeof body.text === "string" && body.text) element.append(paragraph("post-text", body.text));
     const media = Array.isArray(body.media) ? body.media : [];
@@ -284,5 +296,6 @@
     }
   }
 
+  window.SpotterE2EPosts = Object.freeze({ post: sealAndPost });
   start();
 })();

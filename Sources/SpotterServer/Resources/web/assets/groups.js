@@ -23,3 +23,19 @@
     });
   });
 })();
+
+// New group: "Encrypted" allows only Private, so ticking it chooses Private where the person sees it and greys
+// out the others; without script the server refuses another choice and says why. Nothing changes unseen.
+(function () {
+  const encrypted = document.getElementById("group-encrypted");
+  if (!encrypted) return;
+  const choices = Array.from(document.querySelectorAll('#group-form input[name="access"]'));
+  function follow() {
+    for (const choice of choices) {
+      if (encrypted.checked && choice.value === "private") choice.checked = true;
+      choice.disabled = encrypted.checked && choice.value !== "private";
+    }
+  }
+  encrypted.addEventListener("change", follow);
+  follow();
+})();

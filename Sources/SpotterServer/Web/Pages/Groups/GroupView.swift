@@ -113,6 +113,8 @@ struct GroupFormView {
     let name: WorkoutBuilderView.Field
     let description: WorkoutBuilderView.Field
     let accesses: [AccessChoice]
+    /// What is wrong with "Who can join" (an encrypted group that is not private), beside it.
+    let accessMessage: String?
     let timeZones: [WebSettingsController.Choice]
     let timeZone: WorkoutBuilderView.Field
     /// Refusals about no one field (a rate limit, say).
@@ -129,13 +131,14 @@ struct GroupFormView {
         self.name = .init(id: "group-name", value: name, message: message("name"))
         self.description = .init(id: "group-description", value: description, message: message("description"))
         self.timeZone = .init(id: "group-time-zone", value: timeZone, message: message("time_zone"))
+        accessMessage = message("access")
         accesses = GroupAccess.allCases.map {
             AccessChoice(
                 value: $0.rawValue, label: GroupView.label($0), help: GroupView.help($0), checked: $0 == access)
         }
         timeZones = WebSettingsController.zoneChoices(
             TimeZone.knownTimeZoneIdentifiers.sorted(), selected: timeZone)
-        let known = Set(["name", "description", "time_zone"])
+        let known = Set(["name", "description", "time_zone", "access"])
         self.errors = errors + problems.filter { !known.contains($0.field) }.map { Self.sentence($0.detail) }
         hasErrors = !self.errors.isEmpty
     }

@@ -35,6 +35,8 @@ struct WebGroupsController {
 
     struct NewView {
         let form: GroupFormView
+        /// "Encrypted" as ticked (a refused form keeps it).
+        let encrypted: Bool
     }
 
     struct PageView {
@@ -59,6 +61,8 @@ struct WebGroupsController {
         /// In an encrypted group: who the server counts as members, for an admin's device to reconcile the
         /// group's chain with (space-separated user ids).
         let memberIDs: String
+        /// Of those, the ones the server made admins (or owner): added to the chain as admins.
+        let adminIDs: String
     }
 
     struct ChildChoice {
@@ -76,18 +80,18 @@ struct WebGroupsController {
         }
         routes.get("groups/new") { _, context in
             let viewer = try context.requireWebViewer()
-            return try await new(GroupFormView(timeZone: viewer.profile.timeZone), context: context)
+            return try await new(GroupFormView(timeZone: viewer.profile.timeZone), encrypted: false, context: context)
         }
         routes.post("groups") { _, context in
             let viewer = try context.requireWebViewer()
             let form = context.web.form
             do {
-                // Encrypted forces private: only members' devices hold its keys.
+                // Who can join as chosen, even with "Encrypted": an encrypted group that is not private is refused
+                // (and said so), never quietly made private.
                 let encrypted = form["encrypted"] == "on"
                 let request = CreateGroupRequest(
                     name: form.all("name").first ?? "", description: form.all("description").first ?? "",
-                    access: encrypted ? .private : try form.groupAccess(), timeZone: form["time_zone"],
-                    encrypted: encrypted ? true : nil)
+                    access: try form.groupAccess(), timeZone: form["time_zone"], encrypted: encrypted ? true : nil)
                 let group = try await groups.create(request, by: viewer)
                 return WebPages.redirect(to: "/groups/\(group.id)?done=created")
             } catch {
@@ -97,7 +101,7 @@ struct WebGroupsController {
                 let view = GroupFormView(
                     form: form, defaultTimeZone: viewer.profile.timeZone, problems: problems,
                     errors: problems.isEmpty ? messages : [])
-                var response = try await new(view, context: context)
+                var response = try await new(view, encrypted: form["encrypted"] == "on", context: context)
                 response.status = status
                 return response
             }
@@ -165,9 +169,10 @@ struct WebGroupsController {
         return try await pages.page("groups", title: "Groups", content: view, context: context, nav: .groups)
     }
 
-    private func new(_ form: GroupFormView, context: AppRequestContext) async throws -> Response {
+    private func new(_ form: GroupFormView, encrypted: Bool, context: AppRequestContext) async throws -> Response {
         try await pages.page(
-            "group_new", title: "New group", content: NewView(form: form), context: context, nav: .groups)
+            "group_new", title: "New group", content: NewView(form: form, encrypted: encrypted), context: context,
+            nav: .groups)
     }
 
     private func page(_ id: GroupID, request: Request, context: AppRequestContext) async throws -> Response {
@@ -200,10 +205,9 @@ struct WebGroupsController {
         let sealedChildren =
             group.encrypted && group.isMember
             ? try await viewer.asyncMap { try await children.mine($0) } ?? [] : []
-        let memberIDs =
+        let members =
             group.encrypted && group.isMember
-            ? try await groups.members(id, viewer: viewer, after: nil, limit: Self.membersToReconcile)
-                .map(\.person.id.description) : []
+            ? try await groups.members(id, viewer: viewer, after: nil, limit: Self.membersToReconcile) : []
         let view = PageView(
             group: group, posts: posts, isEmpty: posts.isEmpty, nextHref: nextHref,
             liveTopic: group.canReadPosts && viewer != nil && cursor == nil ? "group:\(id)" : nil, insertsLive: !top,
@@ -215,7 +219,9 @@ struct WebGroupsController {
                 || group.hasRequested || group.isInvited || group.canLeave,
             notice: query["done"].flatMap { Self.notices[String($0)] },
             sealedChildren: sealedChildren.map { ChildChoice(id: $0.id.description, name: $0.name) },
-            hasSealedChildren: !sealedChildren.isEmpty, memberIDs: memberIDs.joined(separator: " "))
+            hasSealedChildren: !sealedChildren.isEmpty,
+            memberIDs: members.map(\.person.id.description).joined(separator: " "),
+            adminIDs: members.filter { $0.role >= .admin }.map(\.person.id.description).joined(separator: " "))
         return try await pages.page("group", title: group.name, content: view, context: context, nav: .groups)
     }
 }
