@@ -46,11 +46,12 @@ struct GracefulShutdownTests {
                 #expect(close == .close(code: 1001, reason: "server shutting down"), "\(name)")
                 try? await socket.send(opcode: 0x8, [0x03, 0xE9])
             }
-            // and the process ends, cleanly, within a second or two of the signal
-            let status = await server.waitForExit(within: .seconds(10))
+            // and the process ends, cleanly, within seconds of the signal (30 ms on a quiet machine, 4 s once with
+            // much of the suite beside it on two cores; before, it waited for the clients to leave)
+            let status = await server.waitForExit(within: .seconds(15))
             let took = ContinuousClock.now - stopping
             #expect(status == 0, "the server still ran \(took) after SIGTERM")
-            #expect(took < .seconds(3), "the server took \(took) to stop")
+            #expect(took < .seconds(5), "the server took \(took) to stop")
             if status == nil {
                 for (_, socket) in sockets { await socket.close() }
                 server.kill()
