@@ -47,6 +47,8 @@ struct WebSettingsController {
         let saved: String?
         let nostrKeys: [NostrKey]
         let hasNostrKeys: Bool
+        /// Admins get a way to the admin page (`WebAdminController`).
+        let isAdmin: Bool
     }
 
     /// The settings forms' inputs that can be refused, each with its problem when it was. The page is long and
@@ -261,7 +263,7 @@ struct WebSettingsController {
             quietEnabled: quiet.enabled, quietStart: quiet.start, quietEnd: quiet.end,
             quietTimeZone: quiet.timeZone ?? viewer.profile.timeZone, errors: problems?.messages ?? [],
             hasErrors: problems?.hasMessages ?? false, fieldErrors: FieldErrors(problems), saved: saved,
-            nostrKeys: nostrKeys, hasNostrKeys: !nostrKeys.isEmpty)
+            nostrKeys: nostrKeys, hasNostrKeys: !nostrKeys.isEmpty, isAdmin: AdminAuthority.account(viewer).isAllowed)
         return try await pages.page("settings", title: "Settings", content: view, context: context, nav: .profile)
     }
 }
@@ -292,6 +294,7 @@ extension WebSettingsController {
         case .weeklySummary: "Your week in training"
         case .securityNewDevice: "Sign-in from a new device"
         case .securityPasswordChanged: "Password changed"
+        case .securityEmailChanged: "Email changed by an admin"
         case .groupPost: "New posts in my groups"
         case .groupInvitation: "Invitations to groups"
         case .groupJoinRequest: "Requests to join groups I run"
