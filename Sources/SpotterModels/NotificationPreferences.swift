@@ -13,6 +13,8 @@ public enum NotificationType: String, Codable, Sendable, CaseIterable {
     case weeklySummary = "weekly_summary"
     case securityNewDevice = "security_new_device"
     case securityPasswordChanged = "security_password_changed"
+    /// An admin set my account's email.
+    case securityEmailChanged = "security_email_changed"
     /// Someone posted in a group of mine (batched by default).
     case groupPost = "group_post"
     /// I was invited to a group by name.
@@ -36,13 +38,15 @@ public enum NotificationType: String, Codable, Sendable, CaseIterable {
     /// the safety of the account.
     public var isAlwaysImmediate: Bool {
         switch self {
-        case .mention, .followRequest, .securityNewDevice, .securityPasswordChanged: true
+        case .mention, .followRequest, .securityNewDevice, .securityPasswordChanged, .securityEmailChanged: true
         default: false
         }
     }
 
     /// Security alerts pass quiet hours and every switch but the channel's own.
-    public var isSecurity: Bool { self == .securityNewDevice || self == .securityPasswordChanged }
+    public var isSecurity: Bool {
+        self == .securityNewDevice || self == .securityPasswordChanged || self == .securityEmailChanged
+    }
 
     /// Whether a person may switch this type off. Follow requests always reach the inbox: someone waits for
     /// an answer, and a private account learns of the request there (its push can still wait for a digest).
@@ -153,6 +157,7 @@ public struct NotificationPreferences: Codable, Sendable, Equatable {
         case .follow, .personalRecord, .streakAtRisk: .enabled
         case .kudos: .batched
         case .comment, .reply, .mention, .followRequest, .securityNewDevice, .securityPasswordChanged: .immediate
+        case .securityEmailChanged: .immediate
         case .groupPost: .batched
         case .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .groupBanned,
             .groupAwaitingKeys, .guardianInvitation, .followRequestApproved:

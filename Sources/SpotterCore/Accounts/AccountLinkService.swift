@@ -72,7 +72,7 @@ public struct AccountLinkService: Sendable {
             account.email?.lowercased() == email.lowercased(), account.suspendedAt == nil
         else { return }
         let token = try await issue(.passwordReset, for: account.id, newEmail: nil, lifetime: lifetimes.passwordReset)
-        let link = "\(siteURL)/reset-password?token=\(token)"
+        let link = resetLink(token)
         let mail = AccountMail(
             to: email, subject: "Reset your Spotter password",
             text: """
@@ -212,7 +212,10 @@ public struct AccountLinkService: Sendable {
 
     // MARK: Links
 
-    private func issue(
+    /// Where a reset link's token is used: the web app's form (`spotter admin reset-password` prints it too).
+    func resetLink(_ token: String) -> String { "\(siteURL)/reset-password?token=\(token)" }
+
+    func issue(
         _ purpose: AccountLinkPurpose, for user: UserID, newEmail: String?, lifetime: TimeInterval
     ) async throws -> String {
         let now = clock.now
@@ -229,5 +232,6 @@ public struct AccountLinkService: Sendable {
     ])
 
     static let noMail = SpotterError.unavailable(
-        "This server cannot send email, so it cannot mail links. Ask the server's operator for help.")
+        "This server cannot send email, so it cannot mail links. Ask the person who runs it, or one of its admins: "
+            + "they can make you a link to choose a new password, or set your email.")
 }

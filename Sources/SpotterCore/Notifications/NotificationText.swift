@@ -56,6 +56,8 @@ public enum NotificationText {
         case .securityNewDevice: return "New sign-in to your account: \(detail)"
         case .securityPasswordChanged:
             return "Your password was changed. If this wasn't you, contact your community's admin now."
+        case .securityEmailChanged:
+            return "Your email was changed by an admin of this server. If you didn't ask for this, tell them now."
         // `detail` is the group's name. A group post's notification never carries the post's words: they
         // may name a child (`ChildSafetyPolicy`), and a push's text goes beyond the group.
         case .groupPost: return "\(who) posted in \(detail)"
@@ -118,7 +120,7 @@ public enum NotificationText {
             .kudos, .comment, .reply, .mention, .follow, .followRequest, .personalRecord, .groupPost,
             .groupInvitation, .groupJoinRequest, .groupRequestAccepted, .groupRemoved, .groupBanned,
             .groupAwaitingKeys, .guardianInvitation, .followRequestApproved, .weeklySummary, .streakAtRisk,
-            .securityNewDevice, .securityPasswordChanged,
+            .securityNewDevice, .securityPasswordChanged, .securityEmailChanged,
         ]
         let parts = order.compactMap { type -> String? in
             guard let count = counts[type], count > 0 else { return nil }
@@ -140,7 +142,8 @@ public enum NotificationText {
         case .personalRecord: return plural ? "personal records" : "personal record"
         case .weeklySummary: return plural ? "weekly summaries" : "weekly summary"
         case .streakAtRisk: return plural ? "streak reminders" : "streak reminder"
-        case .securityNewDevice, .securityPasswordChanged: return plural ? "security alerts" : "security alert"
+        case .securityNewDevice, .securityPasswordChanged, .securityEmailChanged:
+            return plural ? "security alerts" : "security alert"
         case .groupPost: return plural ? "group posts" : "group post"
         case .groupInvitation: return plural ? "group invitations" : "group invitation"
         case .groupJoinRequest: return plural ? "requests to join" : "request to join"

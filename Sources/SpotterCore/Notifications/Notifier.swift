@@ -16,6 +16,8 @@ public enum NotificationTrigger: Sendable, Equatable {
     case posted(PostRecord)
     case signedIn(user: UserID, device: String)
     case passwordChanged(user: UserID)
+    /// An admin, or the operator, set the account's email (`AccountLinkService.setEmail`).
+    case emailChanged(user: UserID)
     /// A scheduled reminder or summary for `user`, once per `period` (a local day or week).
     case reminder(user: UserID, type: NotificationType, period: String, text: String)
     /// A post was made in a group: every other member hears of it (batched by default), never its words.
@@ -189,6 +191,8 @@ public struct Notifier: Sendable {
             return [Draft(recipient: user, type: .securityNewDevice, detail: device)]
         case .passwordChanged(let user):
             return [Draft(recipient: user, type: .securityPasswordChanged)]
+        case .emailChanged(let user):
+            return [Draft(recipient: user, type: .securityEmailChanged)]
         case .reminder(let user, let type, let period, let text):
             return [Draft(recipient: user, type: type, detail: text, dedupe: "\(type.rawValue)-\(period)")]
         case .groupPosted(let post, let group):

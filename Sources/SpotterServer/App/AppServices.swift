@@ -56,13 +56,9 @@ struct AppServices {
         accounts = AccountService(
             storage: storage, hasher: hasher, clock: clock, throttle: signinThrottle, apple: apple,
             lifetimes: configuration.tokenLifetimes, notifier: notifier, events: events, mediaLinks: links)
-        accountLinks = AccountLinkService(
-            storage: storage, hasher: hasher, clock: clock,
-            throttle: SigninThrottle(
-                limits: AccountLinkService.askLimits, clock: clock,
-                refusal: "Too many requests for mail; try again later."),
-            signinThrottle: signinThrottle, mailer: configuration.delivery.accountMail, siteURL: configuration.siteURL,
-            notifier: notifier, events: events)
+        accountLinks = AccountLinkService.configured(
+            configuration, storage: storage, clock: clock, signinThrottle: signinThrottle, notifier: notifier,
+            events: events, logger: logger)
         nostrAccounts = NostrAccountService(
             storage: storage, accounts: accounts, clock: clock, siteURL: configuration.siteURL,
             signup: configuration.nostr.signup)

@@ -12,7 +12,9 @@ import NIOWebSocket
 /// answers it as it answers a first request's (403 for a bad token, with `Connection: close`).
 ///
 /// The connection's task stays parked on its next request until the socket closes (the first request's
-/// upgrade does not keep it); that is the price of a handshake on a reused connection.
+/// upgrade does not keep it); that is the price of a handshake on a reused connection. The server's graceful
+/// shutdown waits for that task, so the socket's handler closes the socket (1001) as soon as shutdown begins
+/// (`ChannelShouldQuiesceEvent`), rather than leave it to the hub, which stops only after the server.
 ///
 /// Only the channel's event loop touches it.
 final class KeepAliveUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {

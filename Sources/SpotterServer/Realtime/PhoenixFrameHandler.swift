@@ -106,6 +106,17 @@ final class PhoenixFrameHandler: ChannelInboundHandler {
         }
     }
 
+    /// The server's graceful shutdown has begun: NIO's quiescing helper tells every connection the server
+    /// accepted. The socket is closed now with 1001, however it was opened: one upgraded on a kept-alive
+    /// connection keeps that connection's task parked (`KeepAliveUpgradeHandler`), and the server waits for
+    /// that task before its services (the hub among them) stop.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            connection.close(.goingAway, reason: SocketWriter.shutdownReason)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         let socket = socket
         let connection = connection

@@ -116,7 +116,7 @@ actor RealtimeHub {
         for connection in connections.values { connection.close(.goingAway, reason: Self.shutdownReason) }
     }
 
-    private static let shutdownReason = "server shutting down"
+    private static let shutdownReason = SocketWriter.shutdownReason
 
     func remove(_ connection: RealtimeConnection) {
         connections[connection.id] = nil

@@ -35,6 +35,9 @@ final class SocketWriter: @unchecked Sendable {
 
     var isOverflowed: Bool { overflowed.load(ordering: .relaxed) }
 
+    /// What a socket's close frame says when the server stops (with 1001, going away).
+    static let shutdownReason = "server shutting down"
+
     /// Tells the client why the server closes the socket, once, and closes the channel when the client
     /// answers or after the grace period: a client that stopped reading or went silent never will. A slow
     /// consumer's close frame waits behind the frames it is not reading, so it may never arrive.

@@ -111,6 +111,14 @@ final class NostrRelayFrameHandler: ChannelInboundHandler {
         }
     }
 
+    /// Graceful shutdown has begun: closed now with 1001, as `PhoenixFrameHandler` closes its socket.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            connection.writer.close(.goingAway, reason: SocketWriter.shutdownReason)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         socket.closed(connection)
         context.fireChannelInactive()

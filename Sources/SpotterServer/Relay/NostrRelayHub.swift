@@ -66,7 +66,7 @@ final class NostrRelayHub: @unchecked Sendable {
     /// Closes every socket as the server stops.
     func shutDown() {
         for connection in lock.withLock({ Array(connections.values) }) {
-            connection.writer.close(.goingAway, reason: "server shutting down")
+            connection.writer.close(.goingAway, reason: SocketWriter.shutdownReason)
         }
     }
 }

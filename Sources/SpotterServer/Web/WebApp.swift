@@ -63,6 +63,7 @@ struct WebApp {
             WebAccountLinksController(
                 links: services.accountLinks, pages: pages, trustForwardedFor: configuration.trustForwardedFor
             ).endpoints)
+        web.addRoutes(WebAdminController(links: services.accountLinks, pages: pages).endpoints)
         web.addRoutes(WebPeopleController(social: services.social, pages: pages).endpoints)
         web.addRoutes(WebGroupJoinController(groups: services.groups, pages: pages).endpoints)
         web.addRoutes(

@@ -21,7 +21,10 @@ struct ClientHome {
         }
     }
 
-    var tokens: FileTokenStore { FileTokenStore(path: folder.appendingPathComponent("session.json").path) }
+    var tokens: FileTokenStore { FileTokenStore(path: sessionPath) }
+    private var sessionPath: String { folder.appendingPathComponent("session.json").path }
+    /// Whether a `spotter login` left a session here (the server may still have ended it since).
+    var hasSession: Bool { FileManager.default.fileExists(atPath: sessionPath) }
     var outboxPath: String { folder.appendingPathComponent("outbox.sqlite").path }
     private var serverFile: URL { folder.appendingPathComponent("server") }
 
@@ -49,13 +52,17 @@ struct ClientOptions: ParsableArguments {
         return SpotterClient(baseURL: url, tokens: home.tokens)
     }
 
-    func outbox(_ home: ClientHome = ClientHome()) throws -> ActionQueue {
+    /// The outbox. A command that adds to it is refused before anything is queued when nobody is signed in:
+    /// what it queued could never be sent.
+    func outbox(_ home: ClientHome = ClientHome(), requiringSession: Bool = true) throws -> ActionQueue {
+        if requiringSession, !home.hasSession { throw NotSignedIn() }
         try FileManager.default.createDirectory(at: home.folder, withIntermediateDirectories: true)
         return try ActionQueue(path: home.outboxPath, client: try client(home))
     }
 
-    /// Posts with photos, kept in the outbox's file.
-    func uploads(_ home: ClientHome = ClientHome()) throws -> UploadQueue {
+    /// Posts with photos, kept in the outbox's file; refused as `outbox` is when nobody is signed in.
+    func uploads(_ home: ClientHome = ClientHome(), requiringSession: Bool = true) throws -> UploadQueue {
+        if requiringSession, !home.hasSession { throw NotSignedIn() }
         try FileManager.default.createDirectory(at: home.folder, withIntermediateDirectories: true)
         return try UploadQueue(path: home.outboxPath, client: try client(home))
     }
@@ -154,14 +161,17 @@ struct Outbox: AsyncParsableCommand {
     @Option(help: "Drop an action for good (its #number).") var discard: Int64?
 
     func run() async throws {
-        let outbox = try options.outbox()
+        let outbox = try options.outbox(requiringSession: false)
         if let retry { try await outbox.retry(retry) }
         if let discard { try await outbox.discard(discard) }
-        try await OutboxReport.drainAndReport(outbox, listing: true)
-        try await PhotoPost.report(options.uploads(), listing: true)
+        let actions = try await OutboxReport.drainAndReport(outbox, listing: true)
+        let uploads = try await PhotoPost.report(options.uploads(requiringSession: false), listing: true)
         let nostr = try options.nostrPublisher()
         await nostr.drain(ignoringBackoff: true)
-        for queued in try await nostr.pending { print(NostrPublishReport.describe(queued, now: Date())) }
+        let published = try await nostr.pending
+        for queued in published { print(NostrPublishReport.describe(queued, now: Date())) }
+        if actions.count + uploads + published.count == 0 { print("Nothing waiting to be sent.") }
+        if actions.needsSignIn { throw ExitCode.failure }
     }
 }
 

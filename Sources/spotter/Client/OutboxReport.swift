@@ -6,13 +6,22 @@ import SpotterModels
 /// What the terminal client says after it drains the outbox: what was sent or refused, and what still waits
 /// and why, so a rate limit is not mistaken for a dead network.
 enum OutboxReport {
+    /// What is left in the outbox after a drain.
+    struct Left {
+        /// Actions waiting or refused for good.
+        let count: Int
+        /// Nobody is signed in (the login ended since `spotter login`): nothing that waits can go until then.
+        let needsSignIn: Bool
+    }
+
     /// Drains (`listing`, as `spotter outbox`: without waiting out the backoff) and reports. When the server
-    /// refused `sending` (the action this command just queued), for good or for now, the command exits 1 after
-    /// saying so: a script must not take a refused post for a sent one.
+    /// refused `sending` (the action this command just queued), for good or for now, or nobody is signed in to
+    /// send it, the command exits 1 after saying so: a script must not take a refused post for a sent one.
+    @discardableResult
     static func drainAndReport(
         _ outbox: ActionQueue, listing: Bool = false, sending: QueuedAction? = nil
     )
-        async throws
+        async throws -> Left
     {
         var refused = false
         for outcome in await outbox.drain(ignoringBackoff: listing) {
@@ -26,18 +35,29 @@ enum OutboxReport {
         let now = Date()
         let pending = try await outbox.pending
         let failed = try await outbox.failed
-        for line in summary(pending, now: now) { print(line) }
+        // The drain stops, keeping everything, when the server ended the login (the client forgets it then).
+        let client = await outbox.client
+        let signedOut = pending.isEmpty ? false : await !client.isSignedIn
+        for line in signedOut ? [waitingForSignIn(pending.count)] : summary(pending, now: now) { print(line) }
         refused = refused || pending.contains { $0.id == sending?.id && $0.retry?.reason == .refusedForNow }
-        if refused { throw ExitCode.failure }
-        guard listing else { return }
+        if refused || (signedOut && sending != nil) { throw ExitCode.failure }
+        let left = Left(count: pending.count + failed.count, needsSignIn: signedOut)
+        guard listing else { return left }
         for queued in pending {
-            print("  waiting #\(queued.id): \(describe(queued.action)) — \(why(queued, now: now))")
+            let reason = signedOut ? "\(NotSignedIn.advice)." : why(queued, now: now)
+            print("  waiting #\(queued.id): \(describe(queued.action)) — \(reason)")
         }
         for queued in failed {
             print(
                 "  failed #\(queued.id): \(describe(queued.action)) — \(queued.failure ?? "refused")"
                     + " (`spotter outbox --retry \(queued.id)` sends it again, `--discard \(queued.id)` drops it)")
         }
+        return left
+    }
+
+    /// "2 waiting to be sent: not signed in: run `spotter login`, then `spotter outbox` sends them."
+    static func waitingForSignIn(_ count: Int) -> String {
+        "\(count) waiting to be sent: \(NotSignedIn.advice), then `spotter outbox` sends \(count == 1 ? "it" : "them")."
     }
 
     /// A line for each action refused for now (a rate limit: the user should know, and when it goes again),
@@ -120,4 +140,11 @@ enum OutboxReport {
         case .updateProfile: "profile changes"
         }
     }
+}
+
+/// A command that needs a session, before `spotter login` (or after the server ended the login).
+struct NotSignedIn: Error, CustomStringConvertible {
+    static let advice = "not signed in: run `spotter login`"
+
+    var description: String { Self.advice }
 }

@@ -51,9 +51,11 @@ enum PhotoPost {
     }
 
     /// Says what the drain did and what waits; fails the command when `sending` was refused or still waits.
+    /// Returns how many posts still wait.
+    @discardableResult
     static func report(
         _ queue: UploadQueue, outcomes: [UploadOutcome]? = nil, listing: Bool = false, sending: Int64? = nil
-    ) async throws {
+    ) async throws -> Int {
         var drained = outcomes ?? []
         if outcomes == nil { drained = await queue.drain(ignoringBackoff: true) }
         var failedNow = false
@@ -70,11 +72,12 @@ enum PhotoPost {
             }
         }
         if failedNow { throw ExitCode.failure }
-        guard listing else { return }
+        guard listing else { return try await queue.pending.count }
         for job in try await queue.failed {
             print("  failed upload #\(job.id): \(describe(job)) — \(job.failure ?? "refused") (dropped)")
             try await queue.discard(job.id)
         }
+        return try await queue.pending.count
     }
 
     static func describe(_ job: UploadJob) -> String {

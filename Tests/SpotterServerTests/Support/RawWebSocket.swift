@@ -39,6 +39,11 @@ final class RawWebSocket: Sendable {
     /// Upgrades a new connection; with `reusing`, only after a plain `GET /healthz` on it has been answered, as
     /// a client does that keeps its connections alive (Node's built-in WebSocket after a `fetch`).
     static func connect(port: Int, token: String, reusing: Bool = false) async throws -> RawWebSocket {
+        try await connect(port: port, path: "/socket/websocket?vsn=2.0.0&token=\(token)", reusing: reusing)
+    }
+
+    /// Upgrades on `path` (`/relay`, or the Phoenix socket's with its token), as `connect(port:token:reusing:)`.
+    static func connect(port: Int, path: String, reusing: Bool = false) async throws -> RawWebSocket {
         let socket = try await open(port: port)
         if reusing {
             let answer = try await socket.exchange("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
@@ -49,7 +54,7 @@ final class RawWebSocket: Sendable {
             try await socket.skip(length)
         }
         let head = try await socket.exchange(
-            "GET /socket/websocket?vsn=2.0.0&token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
                 + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
                 + "Sec-WebSocket-Key: \(Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())"
                 + "\r\n\r\n")

@@ -99,6 +99,24 @@ final class ServerProcess: @unchecked Sendable {
         self.process = nil
     }
 
+    /// Sends `signal` (SIGTERM, as systemd stops a service) and returns at once; `waitForExit` waits.
+    func send(_ signal: Int32) {
+        guard let process else { return }
+        Foundation.kill(process.processIdentifier, signal)
+    }
+
+    /// Waits up to `deadline` for the process to end: its exit status, or nil while it still runs then.
+    func waitForExit(within deadline: Duration) async -> Int32? {
+        guard let process else { return nil }
+        let end = ContinuousClock.now + deadline
+        while process.isRunning {
+            guard ContinuousClock.now < end else { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        self.process = nil
+        return process.terminationStatus
+    }
+
     /// The process's id while it runs (under `descriptorLimit`, the shell `exec`s into the server).
     var processIdentifier: Int32? { process?.processIdentifier }
 

@@ -99,7 +99,7 @@ struct WebAccountTests {
             let wrong = try await ida.post(
                 "/settings/password", [("current_password", "nope"), ("new_password", "a new long one")])
             #expect(wrong.status == .unprocessableContent)
-            #expect(wrong.text.contains("Current Password: is not right"))
+            #expect(wrong.text.contains(#"id="current-password-error">The current password is not right."#))
             let changed = try await ida.post(
                 "/settings/password",
                 [("current_password", "correct horse battery"), ("new_password", "a new long one")])

@@ -18,26 +18,41 @@ struct WebAccountLinksController {
         let sent: Bool
         let errors: [String]
         let hasErrors: Bool
+        let emailError: String?
 
-        init(email: String, canSendMail: Bool, sent: Bool, errors: [String]) {
+        init(email: String, canSendMail: Bool, sent: Bool, problems: FormProblems? = nil) {
             self.email = email
             self.canSendMail = canSendMail
             self.sent = sent
-            self.errors = errors
+            errors = problems?.messages ?? []
             hasErrors = !errors.isEmpty
+            emailError = problems?.fields["email"]
         }
     }
 
+    /// A link's page: its token in the form; a refusal of the link itself (spent, expired) above it, and of
+    /// the new password under that input.
     struct TokenView {
         let token: String
         let errors: [String]
         let hasErrors: Bool
+        let passwordError: String?
+
+        init(token: String, problems: FormProblems? = nil) {
+            self.token = token
+            errors = problems?.messages ?? []
+            hasErrors = !errors.isEmpty
+            passwordError = problems?.fields["password"]
+        }
     }
+
+    /// The inputs a person sees on these pages (the token is a hidden field: its refusal goes above the form).
+    static let inputs = ["email": "The email", "password": "The password"]
 
     var endpoints: RouteCollection<AppRequestContext> {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("forgot-password") { _, context in
-            try await forgot(ForgotView(email: "", canSendMail: links.canSendMail, sent: false, errors: []), context)
+            try await forgot(ForgotView(email: "", canSendMail: links.canSendMail, sent: false), context)
         }
         routes.post("forgot-password") { request, context in
             let email = context.web.form["email"] ?? ""
@@ -45,18 +60,18 @@ struct WebAccountLinksController {
                 let address = request.clientAddress(context: context, trustForwardedFor: trustForwardedFor)
                 try await links.requestPasswordReset(PasswordResetRequest(email: email), clientAddress: address)
                 // The same page whether or not the address has an account.
-                return try await forgot(ForgotView(email: email, canSendMail: true, sent: true, errors: []), context)
+                return try await forgot(ForgotView(email: email, canSendMail: true, sent: true), context)
             } catch {
-                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                guard let problems = FormProblems(error, inputs: Self.inputs) else { throw error }
                 var response = try await forgot(
-                    ForgotView(email: email, canSendMail: links.canSendMail, sent: false, errors: messages), context)
-                response.status = status
+                    ForgotView(email: email, canSendMail: links.canSendMail, sent: false, problems: problems), context)
+                response.status = problems.status
                 return response
             }
         }
         routes.get("reset-password") { request, context in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
-            return try await page("reset_password", "Choose a new password", token: token, errors: [], context)
+            return try await page("reset_password", "Choose a new password", token: token, context)
         }
         routes.post("reset-password") { _, context in
             let form = context.web.form
@@ -69,16 +84,16 @@ struct WebAccountLinksController {
                 if context.identity != nil { response.setCookie(pages.sessions.clearedSessionCookie()) }
                 return response
             } catch {
-                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                guard let problems = FormProblems(error, inputs: Self.inputs) else { throw error }
                 var response = try await page(
-                    "reset_password", "Choose a new password", token: token, errors: messages, context)
-                response.status = status
+                    "reset_password", "Choose a new password", token: token, problems: problems, context)
+                response.status = problems.status
                 return response
             }
         }
         routes.get("confirm-email") { request, context in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
-            return try await page("confirm_email", "Confirm your new email", token: token, errors: [], context)
+            return try await page("confirm_email", "Confirm your new email", token: token, context)
         }
         routes.post("confirm-email") { _, context in
             let token = context.web.form["token"] ?? ""
@@ -87,10 +102,10 @@ struct WebAccountLinksController {
                 return WebPages.redirect(
                     to: context.identity == nil ? "/signin?email=1" : "/settings?saved=email-confirmed")
             } catch {
-                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                guard let problems = FormProblems(error, inputs: Self.inputs) else { throw error }
                 var response = try await page(
-                    "confirm_email", "Confirm your new email", token: token, errors: messages, context)
-                response.status = status
+                    "confirm_email", "Confirm your new email", token: token, problems: problems, context)
+                response.status = problems.status
                 return response
             }
         }
@@ -102,10 +117,10 @@ struct WebAccountLinksController {
     }
 
     private func page(
-        _ template: String, _ title: String, token: String, errors: [String], _ context: AppRequestContext
+        _ template: String, _ title: String, token: String, problems: FormProblems? = nil,
+        _ context: AppRequestContext
     ) async throws -> Response {
         try await pages.page(
-            template, title: title, content: TokenView(token: token, errors: errors, hasErrors: !errors.isEmpty),
-            context: context)
+            template, title: title, content: TokenView(token: token, problems: problems), context: context)
     }
 }

@@ -17,8 +17,14 @@ struct WebAuthController {
         let login: String
         let email: String
         let username: String
+        /// What concerns no one field (a wrong password at sign-in, a limit reached), above the form.
         let errors: [String]
         let hasErrors: Bool
+        /// Each field's problem, under its input (`FormProblems`).
+        let loginError: String?
+        let usernameError: String?
+        let emailError: String?
+        let passwordError: String?
         /// Where sign-in leads, when it isn't the feed: a local path only (see `ReturnTo`).
         let returnTo: String?
         /// `?return_to=…` for the links between sign-in and sign-up, so either leads back to the same page.
@@ -30,14 +36,18 @@ struct WebAuthController {
         var nostrSignInURL: String?
 
         init(
-            login: String = "", email: String = "", username: String = "", errors: [String] = [],
+            login: String = "", email: String = "", username: String = "", problems: FormProblems? = nil,
             returnTo: String? = nil, notice: String? = nil
         ) {
             self.login = login
             self.email = email
             self.username = username
-            self.errors = errors
+            errors = problems?.messages ?? []
             hasErrors = !errors.isEmpty
+            loginError = problems?.fields["login"]
+            usernameError = problems?.fields["username"]
+            emailError = problems?.fields["email"]
+            passwordError = problems?.fields["password"]
             self.returnTo = returnTo
             let unreserved = CharacterSet(
                 charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
@@ -73,10 +83,11 @@ struct WebAuthController {
                     device: request.headers[.userAgent])
                 return signedIn(tokens, to: returnTo ?? "/")
             } catch {
-                guard let (status, messages) = WebErrors.explain(error) else { throw error }
-                var form = FormView(login: login, errors: messages, returnTo: returnTo)
+                guard let problems = FormProblems(error, inputs: Self.signinInputs) else { throw error }
+                var form = FormView(login: login, problems: problems, returnTo: returnTo)
                 form.nostrSignInURL = nostrSignInURL
-                return try await pages.page("signin", title: "Sign in", content: form, context: context, status: status)
+                return try await pages.page(
+                    "signin", title: "Sign in", content: form, context: context, status: problems.status)
             }
         }
         routes.get("signup") { request, context in
@@ -102,12 +113,12 @@ struct WebAuthController {
                 response.headers[.location] = returnTo ?? "/welcome"
                 return response
             } catch {
-                guard let (status, messages) = WebErrors.explain(error) else { throw error }
+                guard let problems = FormProblems(error, inputs: Self.signupInputs) else { throw error }
                 return try await pages.page(
                     "signup", title: "Join Spotter",
-                    content: FormView(email: email, username: username, errors: messages, returnTo: returnTo),
+                    content: FormView(email: email, username: username, problems: problems, returnTo: returnTo),
                     context: context,
-                    status: status)
+                    status: problems.status)
             }
         }
         routes.post("signout") { _, context in
@@ -126,6 +137,10 @@ struct WebAuthController {
         }
         return routes
     }
+
+    /// The inputs of the sign-in and sign-up forms, as a sentence names them.
+    static let signinInputs = ["login": "The username or email", "password": "The password"]
+    static let signupInputs = ["username": "The username", "email": "The email", "password": "The password"]
 
     /// A new account starts in the browser's time zone (the sign-up page's script fills it in) rather than UTC;
     /// a zone that isn't one is left out, never an error on sign-up.

@@ -68,8 +68,8 @@ struct WebNostrController {
 
     /// What the script shows when a call is refused: the service's words, with the status.
     private static func refusal(_ error: any Error) throws -> Response {
-        guard let (status, messages) = WebErrors.explain(error) else { throw error }
-        return try json(["error": messages.joined(separator: " ")], status: status)
+        guard let problems = FormProblems(error, inputs: [:]) else { throw error }
+        return try json(["error": problems.messages.joined(separator: " ")], status: problems.status)
     }
 
     private static func json(_ fields: [String: String], status: HTTPResponse.Status = .ok) throws -> Response {

@@ -98,7 +98,7 @@ struct WebNotificationsController {
         case .comment, .reply, .mention:
             guard let post else { return "/notifications" }
             return latest.commentID.map { "\(post)#comment-\($0)" } ?? post
-        case .securityNewDevice, .securityPasswordChanged: return "/settings/security"
+        case .securityNewDevice, .securityPasswordChanged, .securityEmailChanged: return "/settings/security"
         case .streakAtRisk: return "/compose"
         case .weeklySummary: return "/u/\(viewer.username)"
         case .groupPost: return post ?? "/groups"

@@ -41,12 +41,66 @@ struct WebSettingsController {
         let quietStart: String
         let quietEnd: String
         let quietTimeZone: String
+        /// What concerns no one field, at the top of the page.
         let errors: [String]
         let hasErrors: Bool
+        /// Each field's problem, under its input (`FormProblems`).
+        let fieldErrors: FieldErrors
         let saved: String?
         let nostrKeys: [NostrKey]
         let hasNostrKeys: Bool
+        /// Admins get a way to the admin page (`WebAdminController`).
+        let isAdmin: Bool
     }
+
+    /// The settings forms' inputs that can be refused, each with its problem when it was. The page is long and
+    /// comes back at its top, so the problems are listed there too, each a link to its input (as GOV.UK's
+    /// error summary does).
+    struct FieldErrors {
+        struct Summary {
+            let input: String
+            let message: String
+        }
+
+        let displayName: String?
+        let bio: String?
+        let timeZone: String?
+        let currentPassword: String?
+        let newPassword: String?
+        let email: String?
+        let emailPassword: String?
+        let summary: [Summary]
+        let hasAny: Bool
+
+        init(_ problems: FormProblems?) {
+            let fields = problems?.fields ?? [:]
+            displayName = fields["display_name"]
+            bio = fields["bio"]
+            timeZone = fields["time_zone"]
+            currentPassword = fields["current_password"]
+            newPassword = fields["new_password"]
+            email = fields["email"]
+            emailPassword = fields["password"]
+            summary = Self.inputIDs.compactMap { field, input in
+                fields[field].map { Summary(input: input, message: $0) }
+            }
+            hasAny = !summary.isEmpty
+        }
+
+        /// Each field's input on the page, in the page's order.
+        static let inputIDs = [
+            ("display_name", "display-name"), ("bio", "bio"), ("time_zone", "time-zone"),
+            ("current_password", "current-password"), ("new_password", "new-password"), ("email", "new-email"),
+            ("password", "email-password"),
+        ]
+    }
+
+    /// The inputs `FieldErrors` marks, as a sentence names them.
+    static let inputs = [
+        "display_name": "The display name", "bio": "The bio", "time_zone": "The time zone",
+        "current_password": "The current password", "new_password": "The new password", "email": "The email",
+        "password": "The password",
+    ]
 
     struct Choice {
         let value: String
@@ -72,7 +126,7 @@ struct WebSettingsController {
         let routes = RouteCollection(context: AppRequestContext.self)
         routes.get("settings") { request, context in
             let saved = request.uri.queryParameters["saved"].map { Self.savedMessages[String($0)] ?? "Saved." }
-            return try await settings(errors: [], saved: saved, context: context)
+            return try await settings(problems: nil, saved: saved, context: context)
         }
         routes.post("settings/profile") { _, context in
             let form = context.web.form
@@ -146,9 +200,9 @@ struct WebSettingsController {
             try await change()
             return WebPages.redirect(to: "/settings?saved=\(what)")
         } catch {
-            guard let (status, messages) = WebErrors.explain(error) else { throw error }
-            var response = try await settings(errors: messages, saved: nil, newEmail: newEmail, context: context)
-            response.status = status
+            guard let problems = FormProblems(error, inputs: Self.inputs) else { throw error }
+            var response = try await settings(problems: problems, saved: nil, newEmail: newEmail, context: context)
+            response.status = problems.status
             return response
         }
     }
@@ -165,7 +219,7 @@ struct WebSettingsController {
     ]
 
     private func settings(
-        errors: [String], saved: String?, newEmail: String = "", context: AppRequestContext
+        problems: FormProblems?, saved: String?, newEmail: String = "", context: AppRequestContext
     ) async throws -> Response {
         let viewer = try context.requireWebViewer()
         let preferences = try await notifications.preferences(viewer)
@@ -211,8 +265,9 @@ struct WebSettingsController {
             },
             maxPerHour: preferences.maxPerHour, quietEnabled: quiet.enabled, quietStart: quiet.start,
             quietEnd: quiet.end,
-            quietTimeZone: quiet.timeZone ?? viewer.profile.timeZone, errors: errors, hasErrors: !errors.isEmpty,
-            saved: saved, nostrKeys: nostrKeys, hasNostrKeys: !nostrKeys.isEmpty)
+            quietTimeZone: quiet.timeZone ?? viewer.profile.timeZone, errors: problems?.messages ?? [],
+            hasErrors: problems?.hasMessages ?? false, fieldErrors: FieldErrors(problems), saved: saved,
+            nostrKeys: nostrKeys, hasNostrKeys: !nostrKeys.isEmpty, isAdmin: AdminAuthority.account(viewer).isAllowed)
         return try await pages.page("settings", title: "Settings", content: view, context: context, nav: .profile)
     }
 }
@@ -243,6 +298,7 @@ extension WebSettingsController {
         case .weeklySummary: "Your week in training"
         case .securityNewDevice: "Sign-in from a new device"
         case .securityPasswordChanged: "Password changed"
+        case .securityEmailChanged: "Email changed by an admin"
         case .groupPost: "New posts in my groups"
         case .groupInvitation: "Invitations to groups"
         case .groupJoinRequest: "Requests to join groups I run"
