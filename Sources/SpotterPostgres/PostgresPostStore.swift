@@ -350,7 +350,7 @@ struct PostgresPostStore: PostStore {
         let sql = """
             SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
             WHERE p.author_id = \(try builder.bind(author.rawValue)) AND p.kind = 'workout'
-              AND \(PostgresPostSQL.visible) \(window)
+              AND \(PostgresPostSQL.listed) \(window)
             ORDER BY p.performed_at
             """
         var history: [WorkoutHistoryEntry] = []

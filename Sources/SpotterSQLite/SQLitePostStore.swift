@@ -438,7 +438,7 @@ struct SQLitePostStore: PostStore {
                 cached: db,
                 sql: """
                     SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
-                    WHERE p.author_id = :author AND p.kind = 'workout' AND \(SQLitePostSQL.visible)
+                    WHERE p.author_id = :author AND p.kind = 'workout' AND \(SQLitePostSQL.listed)
                       AND (:since IS NULL OR p.performed_at >= :since)
                     ORDER BY p.performed_at
                     """,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import SpotterCore
+import SpotterE2E
 import SpotterModels
 import SpotterTestSupport
 import Testing
@@ -114,6 +115,38 @@ struct WaitingNotificationsTests {
                 $0.type.rawValue == "group_awaiting_keys"
             }
             #expect(waiting.count == 1)
+        }
+    }
+
+    @Test(
+        "a member who joined before having a device: her first device tells the admins again that keys wait",
+        arguments: StorageBackend.available)
+    func firstDeviceAwaitsKeys(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Ana's encrypted family, and Eve, who joins by a link from a browser that is no device yet
+            let ana = try await api.e2ePerson("ana")
+            try await GroupNotificationTextTests.registerPhone(api, ana.token, Self.phone)
+            let (group, _, _) = try await api.encryptedGroup("The Kellers", owner: ana)
+            let eve = try await api.user("eve")
+            try await api.addMember(eve, username: "eve", to: group, admin: ana.token)
+            #expect(
+                try await Self.pushes(api) == [
+                    "eve joined The Kellers and is waiting for keys: open the group to share them"
+                ])
+            // When Ana's device has not opened the group yet and Eve's browser registers its keys (her first device)
+            let eveID = try await api.call(.get, "/api/v1/me", token: eve).decode(Account.self).id
+            let laptop = E2EPerson(name: "eve", token: eve, id: eveID, deviceID: UUID(), keys: DeviceKeys())
+            let first = try laptop.signer.sign(
+                .addDevice(laptop.registration), on: .device(user: eveID.rawValue), after: nil, at: api.now)
+            let added = try await api.call(
+                .post, "/api/v1/me/device-chain", token: eve, body: E2EStatementRequest(statement: first.wire))
+            #expect(added.status == .created)
+            // Then Ana hears again that Eve waits: now there is a device to give the keys to
+            #expect(
+                try await Self.pushes(api) == [
+                    "eve joined The Kellers and is waiting for keys: open the group to share them"
+                ])
+            #expect(try await Self.told(api, eve, "group_awaiting_keys") == nil)
         }
     }
 

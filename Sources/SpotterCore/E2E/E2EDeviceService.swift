@@ -8,10 +8,13 @@ import SpotterModels
 public struct E2EDeviceService: Sendable {
     let storage: any SpotterStorage
     let clock: any WallClock
+    /// Tells an encrypted group's admins when a member's first device appears: its keys wait for one of theirs.
+    let notifier: Notifier?
 
-    public init(storage: any SpotterStorage, clock: any WallClock) {
+    public init(storage: any SpotterStorage, clock: any WallClock, notifier: Notifier? = nil) {
         self.storage = storage
         self.clock = clock
+        self.notifier = notifier
     }
 
     /// `user`'s device chain: public keys, which anyone signed in may read, as they may read a profile (not
@@ -64,6 +67,14 @@ public struct E2EDeviceService: Sendable {
         guard appended else {
             throw SpotterError.conflict(
                 field: "statement", detail: "Another device changed your chain first; read it and sign again.")
+        }
+        // A first device has no key of any group yet: someone who joined an encrypted group before having one
+        // (the web app makes it when they first open the group) waits for an admin's device to share them. A
+        // later device is approved by one of the person's own, which shares them itself.
+        if body.seq == 0 {
+            for (group, _) in try await storage.groups.groups(of: account.id) where group.encrypted {
+                await notifier?.notify(.groupJoined(group: group, member: account.id))
+            }
         }
         return E2EChainHead(length: verified.length, head: verified.head)
     }

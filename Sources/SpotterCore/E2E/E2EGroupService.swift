@@ -28,7 +28,7 @@ public struct E2EGroupService: Sendable {
 
     /// The group's chain: for its members, and for people invited (who check whom they are joining).
     public func chain(_ id: GroupID, viewer: AccountRecord) async throws -> E2EChain {
-        _ = try await E2EAccess.group(id, viewer: viewer, storage: storage, invited: true)
+        _ = try await E2EAccess.group(id, viewer: viewer, storage: storage, invitedAt: clock.now)
         return E2EChain(statements: try await storage.e2e.groupStatements(of: id))
     }
 
@@ -290,15 +290,18 @@ public struct E2EGroupService: Sendable {
     }
 }
 
-/// Who may use an encrypted group's keys and ciphertext: its members (and, to read its chain, people invited).
-/// Everyone else is told nothing exists, as for any private group.
+/// Who may use an encrypted group's keys and ciphertext: its members (and, to read its chain, people invited
+/// whose invitation is still open at `invitedAt`). Everyone else is told nothing exists, as for any private group.
 enum E2EAccess {
     static func group(
-        _ id: GroupID, viewer: AccountRecord, storage: any SpotterStorage, invited: Bool = false
+        _ id: GroupID, viewer: AccountRecord, storage: any SpotterStorage, invitedAt now: Date? = nil
     ) async throws -> GroupRecord {
         guard let group = try await storage.groups.find(id) else { throw SpotterError.notFound("No such group.") }
-        let standing = try await storage.groups.standing(of: viewer.id, in: id)
-        guard standing.role != nil || (invited && standing == .invited) else {
+        let standing =
+            if let now { try await storage.groups.standing(of: viewer.id, in: id, at: now) } else {
+                try await storage.groups.standing(of: viewer.id, in: id)
+            }
+        guard standing.role != nil || (now != nil && standing == .invited) else {
             throw SpotterError.notFound("No such group.")
         }
         guard group.encrypted else {

@@ -7,14 +7,13 @@ import SpotterModels
 /// | | open | request | private |
 /// |---|---|---|---|
 /// | about page, existence in discovery | anyone | anyone | members |
-/// | posts | anyone but the banned | members | members |
-/// | members | anyone | members | members |
+/// | posts and members | anyone but the banned | members | members |
 /// | join | anyone not banned | ask; an admin approves | by invitation |
 ///
 /// Members post and leave (the owner hands the group on first); admins manage requests, invitations,
 /// settings and members below them; the owner also makes and unmakes admins, transfers and deletes. Someone
-/// banned is a stranger who may not join or ask again, nor read the group's posts, even an open group's
-/// (`VisibilityPolicy` closes each post to them too). A suspended account may do nothing. An invitation by
+/// banned is a stranger who may not join or ask again, nor read the group's posts or members, even an open
+/// group's (`VisibilityPolicy` closes each post to them too). A suspended account may do nothing. An invitation by
 /// name counts only while it is open (`standing`).
 public enum GroupPolicy {
     public enum Action: Sendable, Equatable, CaseIterable {
@@ -33,8 +32,7 @@ public enum GroupPolicy {
         let isAdmin = role.map { $0 >= .admin } ?? false
         switch action {
         case .seeAbout: return access != .private || isMember || standing == .invited
-        case .readPosts: return isMember || (access == .open && standing != .banned)
-        case .seeMembers: return access == .open || isMember
+        case .readPosts, .seeMembers: return isMember || (access == .open && standing != .banned)
         case .join: return signedIn && !isMember && standing != .banned && access == .open
         case .askToJoin:
             return signedIn && access == .request && !isMember && standing != .banned && standing != .requested

@@ -406,24 +406,18 @@ public struct GroupService: Sendable {
     /// (`GroupPolicy.standing`), judged by this service's clock.
     func standing(of viewer: AccountRecord?, in group: GroupID) async throws -> GroupStanding {
         guard let viewer else { return .none }
-        let stored = try await storage.groups.standing(of: viewer.id, in: group)
-        guard stored == .invited else { return stored }
-        let invitations = try await invitations(to: viewer.id, in: group)
-        return GroupPolicy.standing(stored, invitations: invitations, at: clock.now)
+        return try await storage.groups.standing(of: viewer.id, in: group, at: clock.now)
     }
 
     /// Whether `user` was invited by name and every such invitation has expired or been revoked.
     private func hasLapsedInvitation(_ user: UserID, in group: GroupID) async throws -> Bool {
-        guard try await storage.groups.standing(of: user, in: group) == .invited else { return false }
-        return GroupPolicy.standing(.invited, invitations: try await invitations(to: user, in: group), at: clock.now)
-            != .invited
+        let stored = try await storage.groups.standing(of: user, in: group)
+        guard stored == .invited else { return false }
+        let invitations = try await storage.groups.invitations(to: user, in: group)
+        return GroupPolicy.standing(stored, invitations: invitations, at: clock.now) != .invited
     }
 
     /// The invitations by name to `user` in the group that were not revoked.
-    private func invitations(to user: UserID, in group: GroupID) async throws -> [GroupInvitationRecord] {
-        try await storage.groups.invitations(to: user).filter { $0.groupID == group }
-    }
-
     static let lapsedInvitation =
         "Your invitation to this group has expired. Ask one of its admins to invite you again."
 

@@ -139,3 +139,18 @@ public struct GroupInvitationRecord: Sendable, Equatable {
         revokedAt == nil && (expiresAt.map { $0 > now } ?? true) && (maxUses.map { uses < $0 } ?? true)
     }
 }
+
+extension GroupStore {
+    /// `user`'s standing in `group` as the rules see it at `now`: a stored `invited` lapses with the last open
+    /// invitation by name (`GroupPolicy.standing`).
+    func standing(of user: UserID, in group: GroupID, at now: Date) async throws -> GroupStanding {
+        let stored = try await standing(of: user, in: group)
+        guard stored == .invited else { return stored }
+        return GroupPolicy.standing(stored, invitations: try await invitations(to: user, in: group), at: now)
+    }
+
+    /// The invitations by name to `user` in `group`.
+    func invitations(to user: UserID, in group: GroupID) async throws -> [GroupInvitationRecord] {
+        try await invitations(to: user).filter { $0.groupID == group }
+    }
+}

@@ -41,8 +41,8 @@ public protocol PostStore: Sendable {
     /// A page of the people who gave the post kudos, by account id, after `after`: suspended people and anyone
     /// blocked either way with `viewer` left out. Whether the viewer may see the post is the caller's to ask.
     func kudosGivers(of post: PostID, viewer: UserID?, after: UserID?, limit: Int) async throws -> [AccountRecord]
-    /// Every completed workout of `author` that `viewer` may see, oldest first; with `since`, only those
-    /// performed at or after it.
+    /// Every completed workout of `author` listed for `viewer` (`VisibilityPolicy.isListed(.profile, …)`: a
+    /// group's workouts only for its members), oldest first; with `since`, only those performed at or after it.
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry]
     /// People (not suspended) with a workout, of any visibility, performed at or after `since`, with their
     /// time zones: the ones a streak reminder or weekly summary may be for.
@@ -293,7 +293,7 @@ extension PostStore {
         try await addKudos(post, by: user, at: date, notifying: []).isNew
     }
 
-    /// Every completed workout of `author` that `viewer` may see, oldest first.
+    /// Every completed workout of `author` listed for `viewer`, oldest first.
     public func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
         try await workoutHistory(of: author, viewer: viewer, since: nil)
     }

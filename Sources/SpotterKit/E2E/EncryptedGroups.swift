@@ -165,8 +165,15 @@ public actor EncryptedGroups {
         if !refresh, let keys = epochKeyCache[group] { return keys }
         let identity = try await identity()
         var keys = epochKeyCache[group] ?? [:]
-        for wrapped in try await client.epochKeys(in: group, device: identity.deviceID) where keys[wrapped.epoch] == nil
-        {
+        let delivered: [WrappedEpochKey]
+        do {
+            delivered = try await client.epochKeys(in: group, device: identity.deviceID)
+        } catch let error as SpotterClientError where error.status == 404 {
+            // The server knows no such device of mine: one registered here but not yet approved (or revoked)
+            // is not in my chain, so nothing is wrapped to it. Say that, not the server's 404.
+            throw EncryptedGroupsError.deviceNotLive(identity.deviceID)
+        }
+        for wrapped in delivered where keys[wrapped.epoch] == nil {
             guard wrapped.epoch >= 0, let bytes = Base64URL.strict(wrapped.key),
                 let key = try? EpochKeyWrap.open(
                     bytes, with: identity.keys.hpke, groupID: group.rawValue, epoch: UInt32(wrapped.epoch))

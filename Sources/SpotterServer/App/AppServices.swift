@@ -68,7 +68,7 @@ struct AppServices {
             storage: storage, clock: clock, events: events, siteURL: configuration.siteURL, notifier: notifier,
             mediaLinks: links)
         children = ChildProfileService(storage: storage, clock: clock, mediaLinks: links, notifier: notifier)
-        devices = E2EDeviceService(storage: storage, clock: clock)
+        devices = E2EDeviceService(storage: storage, clock: clock, notifier: notifier)
         encryptedGroups = E2EGroupService(storage: storage, clock: clock, events: events)
         sealedBlobs = E2EBlobService(storage: storage, blobs: blobs, clock: clock, logger: logger)
         feeds = FeedService(storage: storage, clock: clock, links: links)

@@ -28,15 +28,21 @@ enum SealedPostText {
             case .notRegistered, .deviceNotLive, .noKey, .notAMember:
                 lines.append("  An encrypted post in \(group): this device has no keys for it yet.")
             default:
-                lines.append("  An encrypted post in \(group) that this device cannot open: \(error).")
+                lines.append("  An encrypted post in \(group) that this device cannot open: \(sentence(error))")
             }
         } catch {
-            lines.append("  An encrypted post in \(group) that this device cannot open now: \(error).")
+            lines.append("  An encrypted post in \(group) that this device cannot open now: \(sentence(error))")
         }
         lines.append(
             "  \(post.kudosCount) kudos\(post.kudosedByMe ? " (yours)" : "") · "
                 + Plural.count(post.commentsCount, "comment"))
         return lines.joined(separator: "\n")
+    }
+
+    /// An error's words as the end of a sentence: one full stop, whether or not they bring their own.
+    static func sentence(_ error: any Error) -> String {
+        let words = "\(error)"
+        return words.hasSuffix(".") ? words : words + "."
     }
 
     /// The workout's line as a plain post's, then each exercise as `spotter e2e post --exercise` takes it

@@ -114,4 +114,24 @@ struct GroupInvitationExpiryTests {
             #expect(!groups.contains(#"id="group-invitations""#) && !groups.contains("Family"))
         }
     }
+
+    @Test("no longer opens an encrypted group's key chain", arguments: StorageBackend.available)
+    func encryptedChain(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Ana's encrypted family group, and Bea invited to it by name for a minute
+            let ana = try await api.user("ana")
+            let bea = try await api.user("bea")
+            let made = try await api.call(
+                .post, "/api/v1/groups", token: ana,
+                body: CreateGroupRequest(name: "The Kellers", access: .private, encrypted: true))
+            let family = try made.decode(Group.self)
+            try await Self.inviteForAMinute(api, ana, family, "bea")
+            // While it lasts, she may read whom she would be joining
+            let chain = "/api/v1/groups/\(family.id)/e2e/chain"
+            #expect(try await api.call(.get, chain, token: bea).status == .ok)
+            // When 62 seconds pass, the chain is closed to her as the group is
+            api.clock.advance(by: 62)
+            #expect(try await api.call(.get, chain, token: bea).status == .notFound)
+        }
+    }
 }

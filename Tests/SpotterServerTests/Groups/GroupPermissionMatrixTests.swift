@@ -60,7 +60,7 @@ struct GroupPermissionMatrixTests {
                 invitations: .unauthorized, socket: false, join: .unauthorized)
         }
         // Outsiders: invited, requested, removed, left, banned, strangers, someone a member blocked. A ban closes
-        // even an open group's posts: its feed, its topic, each post's page and kudos.
+        // even an open group's posts and members: its feed, its topic, each post's page and kudos, its list.
         let seesAbout = access != .private || relation == .invited
         let readsPosts = access == .open && relation != .banned
         let notFound: HTTPResponse.Status = .notFound
@@ -74,7 +74,7 @@ struct GroupPermissionMatrixTests {
             about: seesAbout ? .ok : notFound,
             posts: readsPosts ? .ok : seesAbout ? .forbidden : notFound,
             readsPost: readsPosts && relation != .blockedByMember, listsPost: false,
-            members: access == .open ? .ok : seesAbout ? .forbidden : notFound,
+            members: readsPosts ? .ok : seesAbout ? .forbidden : notFound,
             postHere: .unprocessableContent,
             invitations: seesAbout ? .forbidden : notFound,
             socket: readsPosts, join: join)
