@@ -83,15 +83,18 @@ public struct ExerciseEntry: Codable, Sendable, Equatable {
 public struct WorkoutRecord: Codable, Sendable, Equatable {
     public var title: String
     public var type: WorkoutType
+    /// When it was done: its start, or the one moment given when nobody said how long it took.
     public var startTime: Date
-    public var endTime: Date
+    /// When it ended, only when someone said (times, or minutes): a workout without one has no duration, rather
+    /// than one nobody typed. Every workout stored before issue 38 has one.
+    public var endTime: Date?
     public var exercises: [ExerciseEntry]
     public var completed: Bool
     public var templateID: WorkoutTemplateID?
     public var notes: String?
 
     public init(
-        title: String, type: WorkoutType, startTime: Date, endTime: Date, exercises: [ExerciseEntry],
+        title: String, type: WorkoutType, startTime: Date, endTime: Date? = nil, exercises: [ExerciseEntry],
         completed: Bool = true, templateID: WorkoutTemplateID? = nil, notes: String? = nil
     ) {
         self.title = title
@@ -118,11 +121,18 @@ public struct WorkoutRecord: Codable, Sendable, Equatable {
         title = try container.decode(String.self, forKey: .title)
         type = try container.decode(WorkoutType.self, forKey: .type)
         startTime = try container.decode(Date.self, forKey: .startTime)
-        endTime = try container.decode(Date.self, forKey: .endTime)
+        endTime = try container.decodeIfPresent(Date.self, forKey: .endTime)
         exercises = try container.decode([ExerciseEntry].self, forKey: .exercises)
         completed = try container.decodeIfPresent(Bool.self, forKey: .completed) ?? true
         templateID = try container.decodeIfPresent(WorkoutTemplateID.self, forKey: .templateID)
         notes = try container.decodeIfPresent(String.self, forKey: .notes)
+    }
+
+    /// How long it took, in seconds, when that is known: `nil` without an end time, or with one at (or before)
+    /// the start, which says nothing about how long.
+    public var duration: TimeInterval? {
+        guard let endTime, endTime > startTime else { return nil }
+        return endTime.timeIntervalSince(startTime)
     }
 
     /// Total weight moved: Σ weight × reps over every set but warm-ups.

@@ -46,8 +46,9 @@ extension NIP101e {
             ["title", workout.title],
             ["type", workout.type.rawValue],
             ["start", String(Int64(workout.startTime.timeIntervalSince1970.rounded(.down)))],
-            ["end", String(Int64(workout.endTime.timeIntervalSince1970.rounded(.down)))],
         ]
+        // Only a known end: a workout nobody timed says so by having none, rather than a made-up length.
+        if let end = workout.endTime { tags.append(["end", String(Int64(end.timeIntervalSince1970.rounded(.down)))]) }
         for entry in workout.exercises {
             let address = reference(entry).description
             for set in entry.sets ?? [] {

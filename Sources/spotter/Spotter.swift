@@ -6,7 +6,7 @@ struct Spotter: AsyncParsableCommand {
         abstract: "Spotter: the open social layer for fitness communities.",
         subcommands: [
             Serve.self, Migrate.self, Admin.self, Seed.self, Bench.self, AnalyticsCommand.self,
-            Login.self, Feed.self, PostNote.self, LogWorkout.self, Kudos.self, Tail.self, Outbox.self,
+            Login.self, Feed.self, PostNote.self, LogWorkout.self, EditPost.self, Kudos.self, Tail.self, Outbox.self,
             Avatar.self, NostrCommand.self, Groups.self, E2ECommand.self,
         ],
         defaultSubcommand: Serve.self)

@@ -69,7 +69,7 @@ struct CardioEntryTests {
             #expect(posted.type == .cardio)
             #expect(posted.exercises.first?.cardio?.durationS == 1845)
             #expect(abs((posted.exercises.first?.cardio?.distanceM ?? 0) - 4988.97) < 0.01)
-            #expect(posted.endTime.timeIntervalSince(posted.startTime) == 31 * 60)
+            #expect(posted.duration == TimeInterval(31 * 60))
             let feed = try await ana.run("feed", "global")
             #expect(feed.contains("Cardio · Morning run: Run 4.99 km · 30:45 · 6:10 /km"))
             #expect(feed.contains("0 comments"))

@@ -118,6 +118,16 @@ struct OutboxCompatibilityTests {
             #"{"createPost":{"_0":{"kind":"workout","text":"Legs","workout":{"completed":true,"end_time":"2025-12-29T10:20:00Z","exercises":[{"name":"Squat","sets":[{"reps":5,"rpe":8,"set_type":"normal","weight_kg":100},{"reps":10,"set_type":"warmup","weight_kg":60}]},{"cardio":{"distance_m":2000,"duration_s":480},"name":"Row"}],"notes":"Felt strong","start_time":"2025-12-29T09:20:00Z","template_id":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e33","title":"Leg day","type":"strength"}}}}"#,
             .createPost(CreatePostRequest(kind: .workout, text: "Legs", workout: legDay))
         ),
+        (
+            #"{"updatePost":{"_0":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e11","_1":{"text":"Legs, corrected","workout":{"completed":true,"exercises":[{"name":"Squat","sets":[{"reps":5,"set_type":"normal","weight_kg":95}]}],"start_time":"2025-12-29T09:20:00Z","title":"Leg day","type":"strength"}}}}"#,
+            .updatePost(
+                post,
+                UpdatePostRequest(
+                    text: "Legs, corrected",
+                    workout: WorkoutRecord(
+                        title: "Leg day", type: .strength, startTime: legDay.startTime,
+                        exercises: [ExerciseEntry(name: "Squat", sets: [WorkoutSet(weightKg: 95, reps: 5)])])))
+        ),
         (#"{"follow":{"_0":"Ana"}}"#, .follow("Ana")),
         (#"{"unfollow":{"_0":"ana"}}"#, .unfollow("ana")),
         (

@@ -87,8 +87,8 @@ public enum ImageRefusal: Error, Sendable, Equatable {
         switch self {
         case .unsupportedType(let seen):
             "The file is not a JPEG, PNG, WebP or HEIC image\(seen.map { " (it looks like \($0))" } ?? "")."
-        case .tooLarge(let bytes, let limit):
-            "The file is \(bytes) bytes; photos may be at most \(limit) bytes (\(limit >> 20) MiB)."
+        case .tooLarge(_, let limit):
+            "The photo is larger than \(MediaRules.sizeLimitText(ImageLimits(maxBytes: limit)))."
         case .tooManyPixels(let width, let height, let limit):
             "The image is \(width)×\(height) pixels; photos may have at most \(limit) pixels (\(limit / 1_000_000) megapixels)."
         case .unreadable(let detail):

@@ -7,6 +7,8 @@ public enum MediaRules {
     /// The content types an upload may declare. The bytes are checked again when processed: a declared type
     /// proves nothing.
     public static let contentTypes: Set<String> = ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif"]
+    /// The same, as a person reads them.
+    public static let typesInWords = "JPEG, PNG, HEIC and WebP"
     /// Photos a post may carry (as Mastodon and Instagram's carousel start with).
     public static let maxPerPost = 4
     /// Alt text, as long as Mastodon allows.
@@ -20,7 +22,7 @@ public enum MediaRules {
         if !contentTypes.contains(contentType.lowercased()) {
             problems.append(
                 FieldError(
-                    field: "content_type", detail: "must be one of \(contentTypes.sorted().joined(separator: ", "))"))
+                    field: "content_type", detail: "is not a type Spotter takes: it takes \(typesInWords) photos"))
         }
         if byteSize < 1 {
             problems.append(FieldError(field: "byte_size", detail: "must be at least 1 byte"))
@@ -30,9 +32,20 @@ public enum MediaRules {
         return problems
     }
 
-    /// "is N bytes; photos may be at most 16 MiB (16777216 bytes)".
+    /// "is larger than 16 MB", from the configured limit: what a person reads after "The photo".
     public static func sizeLimitDetail(_ bytes: Int, _ limits: ImageLimits) -> String {
-        "is \(bytes) bytes; photos may be at most \(limits.maxBytes >> 20) MiB (\(limits.maxBytes) bytes)"
+        "is larger than \(sizeLimitText(limits))"
+    }
+
+    /// The largest photo taken, as a person reads it: "16 MB" (megabytes of 2²⁰ bytes, as a file manager
+    /// counts them), "1.5 MB", "500 KB".
+    public static func sizeLimitText(_ limits: ImageLimits) -> String {
+        let megabytes = Double(limits.maxBytes) / Double(1 << 20)
+        if megabytes >= 1 {
+            let rounded = (megabytes * 10).rounded(.down) / 10
+            return rounded == rounded.rounded() ? "\(Int(rounded)) MB" : "\(rounded) MB"
+        }
+        return "\(max(1, limits.maxBytes >> 10)) KB"
     }
 
     /// Alt text as kept (`nil` when empty), and problems with it and the focal point.

@@ -95,7 +95,10 @@ public struct MediaService: Sendable {
         }
         if let refusal {
             try await blobs.delete(record.originalKey)
-            try await storage.media.markFailed(id, reason: "The upload \(refusal.field) \(refusal.detail).", at: now)
+            let reason =
+                refusal.field == "byte_size"
+                ? "The photo \(refusal.detail)." : "The upload \(refusal.field) \(refusal.detail)."
+            try await storage.media.markFailed(id, reason: reason, at: now)
             throw SpotterError.validation([refusal])
         }
         _ = try await storage.media.startProcessing(id, at: now)
@@ -119,8 +122,7 @@ public struct MediaService: Sendable {
         }
         var problems = MediaRules.problems(contentType: declared, byteSize: data.count, limits: configuration.limits)
             .map { problem in
-                FieldError(
-                    field: "file", detail: problem.field == "byte_size" ? problem.detail : "type \(problem.detail)")
+                FieldError(field: "file", detail: problem.detail)
             }
         let kept = MediaRules.details(description: description, focus: focus, into: &problems)
         guard problems.isEmpty else { throw SpotterError.validation(problems) }

@@ -116,7 +116,7 @@ public struct ReminderSweep: Sendable {
         {
             let thisWeek = history.filter { $0.performedAt >= week.weekStart && $0.performedAt <= evening }
             let seconds = thisWeek.compactMap(\.workout).reduce(0) {
-                $0 + max(0, Int($1.endTime.timeIntervalSince($1.startTime)))
+                $0 + Int($1.duration ?? 0)  // untimed workouts add no time
             }
             let records = thisWeek.reduce(0) { $0 + $1.records.count }
             due.append(

@@ -57,8 +57,9 @@ public enum PostRules {
         }
         if let problem = TextInput.problem(in: workout.title, as: .line) { add("title", problem) }
         if !TextLength.isName(workout.title, maxLength: 200) { add("title", "must be 1 to 200 characters") }
-        if workout.endTime < workout.startTime { add("end_time", "must not be before start_time") }
-        if workout.endTime.timeIntervalSince(workout.startTime) > 24 * 3600 {
+        // No end time is no duration: nobody said how long it took.
+        if let end = workout.endTime, end < workout.startTime { add("end_time", "must not be before start_time") }
+        if let end = workout.endTime, end.timeIntervalSince(workout.startTime) > 24 * 3600 {
             add("end_time", "must be within 24 hours of start_time")
         }
         if let problem = workout.notes.flatMap({ TextInput.problem(in: $0, as: .lines) }) { add("notes", problem) }

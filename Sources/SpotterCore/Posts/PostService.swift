@@ -140,7 +140,10 @@ public struct PostService: Sendable {
         return try await linked(post)
     }
 
-    /// Edits the caller's own post; personal records stay as detected when the workout was logged.
+    /// Edits the caller's own post. A workout's exercises, sets and times may change with it: its personal
+    /// records, and those of the person's later workouts, are then detected again in the same unit of work
+    /// (`replayRecords`), and every post whose records moved is announced. A workout made from a signed Nostr
+    /// event keeps its workout (409): the event says what it says, and only its signer can say otherwise.
     public func update(_ id: PostID, with request: UpdatePostRequest, viewer: AccountRecord) async throws -> Post {
         var record = try await ownPost(id, viewer: viewer)
         if let group = record.groupID, try await storage.groups.find(group)?.encrypted == true {
@@ -153,6 +156,9 @@ public struct PostService: Sendable {
         let mediaIDs = request.mediaIDs ?? record.media.map(\.id)
         let problems = PostRules.problems(kind: record.kind, text: text, workout: workout, hasMedia: !mediaIDs.isEmpty)
         guard problems.isEmpty else { throw SpotterError.validation(problems) }
+        if workout != record.workout, try await isSigned(id) {
+            throw SpotterError.conflict(field: "workout", detail: Self.signedWorkoutDetail)
+        }
         let attachments =
             request.mediaIDs == nil ? record.media : try await self.attachments(mediaIDs, author: viewer.id, post: id)
         if let visibility = request.visibility, (visibility == .group) != (record.groupID != nil) {
@@ -161,6 +167,7 @@ public struct PostService: Sendable {
                 record.groupID != nil
                     ? "a post in a group stays in its group" : "a post joins a group only when it is made")
         }
+        let replays = PersonalRecordDetector.recordsMayDiffer(record.workout, workout)
         var updated = try await makeRecord(
             id: id, author: viewer, kind: record.kind, text: text, visibility: request.visibility ?? record.visibility,
             workout: workout, records: record.records, createdAt: record.createdAt, excludingSelf: true)
@@ -169,10 +176,12 @@ public struct PostService: Sendable {
         record.editedAt = clock.now
         record.media = attachments
         let shownOnRelay = NostrPostEvents.shown(record)
-        if request.mediaIDs != nil || shownOnRelay != wasShownOnRelay {
+        var relisted: [PostID] = []
+        if request.mediaIDs != nil || shownOnRelay != wasShownOnRelay || replays {
             // The post and its photos change together: one removed from the post is discarded with the edit. So
-            // do the post and the events it came from, which the relay shows only while the post is public.
-            try await storage.write {
+            // do the post and the events it came from, which the relay shows only while the post is public. And
+            // a workout and the records it and the later ones set: no record stands on numbers that are gone.
+            relisted = try await storage.write {
                 try await storage.posts.update(record)
                 if request.mediaIDs != nil {
                     try await storage.media.attach(mediaIDs, to: id, at: record.editedAt ?? clock.now)
@@ -180,13 +189,27 @@ public struct PostService: Sendable {
                 if shownOnRelay != wasShownOnRelay {
                     try await NostrPostEvents.sync(id, shown: shownOnRelay, storage: storage)
                 }
+                return replays ? try await replayRecords(of: record.authorID, after: id) : []
             }
         } else {
             try await storage.posts.update(record)
         }
         await events?.publish(.postUpdated(id, author: record.authorID))
+        for later in relisted { await events?.publish(.postUpdated(later, author: record.authorID)) }
         return try await view(id, viewer: viewer)
     }
+
+    /// Whether the post was made from a signed Nostr event (a linked key's kind 1301): its workout is then
+    /// the event's, which only the key's owner can sign anew. The web edit page asks before it offers the
+    /// builder.
+    public func isSigned(_ id: PostID) async throws -> Bool {
+        try await !storage.nostr.imports(of: .post(id)).isEmpty
+    }
+
+    /// Why a signed workout's numbers do not change here.
+    public static let signedWorkoutDetail =
+        "This workout came from a Nostr event signed with your key, and Spotter cannot sign a change to it: "
+        + "correct it in the app that signed it, or delete it and log it again."
 
     /// Deletes a post: its author or an admin may. It leaves a tombstone and vanishes everywhere.
     /// Deletes a post: its author, or a site admin. The author deletes a post of an encrypted group with a

@@ -83,6 +83,14 @@ public protocol PostStore: Sendable {
     /// The user's best lifts so far, by exercise key.
     func personalBests(of user: UserID) async throws -> [String: ExerciseBests]
     func savePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws
+    /// Makes `bests` the user's only bests: an exercise left out has none any more.
+    func replacePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws
+    /// Every workout post of `author` in the order it was logged (by id), deleted ones included, with the
+    /// records it carries: what personal records are replayed over when an edit changes a workout.
+    func loggedWorkouts(of author: UserID) async throws -> [LoggedWorkout]
+    /// Replaces the records a post carries, and nothing else: a post whose record an edit of another took away
+    /// (or gave) is not itself edited.
+    func setRecords(_ records: [PersonalRecord], of post: PostID) async throws
 }
 
 /// A post's author and its kudos count as a viewer sees it (`Post.kudosCount`).

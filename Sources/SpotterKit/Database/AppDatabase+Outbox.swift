@@ -18,6 +18,20 @@ extension AppDatabase {
         }
     }
 
+    /// Edits one's own post the offline-first way, in one transaction: the cached post (if kept) shows the new
+    /// text, audience and workout, marked edited, and the edit waits in the outbox.
+    func editPost(_ post: PostID, _ request: UpdatePostRequest, at now: Date = Date()) async throws -> QueuedAction {
+        try await writer.write { db in
+            try Self.updatePost(post, db) { cached in
+                if let text = request.text { cached.text = text }
+                if let visibility = request.visibility { cached.visibility = visibility }
+                if let workout = request.workout { cached.workout = workout }
+                cached.editedAt = now
+            }
+            return try Self.insert(.updatePost(post, request), at: now, db)
+        }
+    }
+
     /// Actions still to send (`failed: false`) or given up on (`failed: true`), oldest first.
     func actions(failed: Bool) async throws -> [QueuedAction] {
         try await writer.read { db in

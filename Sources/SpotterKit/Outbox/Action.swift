@@ -9,11 +9,13 @@ public enum Action: Sendable, Equatable {
     case follow(String)
     case unfollow(String)
     case updateProfile(UpdateAccountRequest)
+    /// An edit of one's own post: its text, audience or workout (`PATCH /api/v1/posts/{id}`).
+    case updatePost(PostID, UpdatePostRequest)
 
     /// What the action changes: actions on one entity are sent in the order they were made.
     public var entity: String {
         switch self {
-        case .setKudos(let post, _), .comment(let post, _): "post:\(post)"
+        case .setKudos(let post, _), .comment(let post, _), .updatePost(let post, _): "post:\(post)"
         case .createPost: "new-post"
         case .follow(let username), .unfollow(let username): "user:\(username.lowercased())"
         case .updateProfile: "me"
@@ -37,7 +39,7 @@ public enum Action: Sendable, Equatable {
 /// `OutboxCompatibilityTests` holds literal JSON of every release; add a case, never rename one.
 extension Action: Codable {
     private enum Case: String, CodingKey {
-        case setKudos, comment, createPost, follow, unfollow, updateProfile
+        case setKudos, comment, createPost, follow, unfollow, updateProfile, updatePost
     }
 
     private enum Value: String, CodingKey {
@@ -70,6 +72,10 @@ extension Action: Codable {
             self = .unfollow(try values.decode(String.self, forKey: .first))
         case .updateProfile:
             self = .updateProfile(try values.decode(UpdateAccountRequest.self, forKey: .first))
+        case .updatePost:
+            self = .updatePost(
+                try values.decode(PostID.self, forKey: .first),
+                try values.decode(UpdatePostRequest.self, forKey: .second))
         }
     }
 
@@ -96,6 +102,10 @@ extension Action: Codable {
         case .updateProfile(let changes):
             var values = cases.nestedContainer(keyedBy: Value.self, forKey: .updateProfile)
             try values.encode(changes, forKey: .first)
+        case .updatePost(let post, let request):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .updatePost)
+            try values.encode(post, forKey: .first)
+            try values.encode(request, forKey: .second)
         }
     }
 }

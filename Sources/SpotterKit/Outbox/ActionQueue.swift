@@ -67,6 +67,14 @@ public actor ActionQueue {
         try await database.setKudos(given, on: post, at: now())
     }
 
+    /// Edits one's own post the offline-first way: the cached post (if kept) shows the edit, marked edited, and
+    /// the edit waits in the outbox, in one transaction. When it lands, the server's post (its personal records
+    /// detected again) replaces the cached one.
+    @discardableResult
+    public func editPost(_ post: PostID, _ request: UpdatePostRequest) async throws -> QueuedAction {
+        try await database.editPost(post, request, at: now())
+    }
+
     /// Actions still to send, oldest first, each with why its last try did not land and when the next is due.
     public var pending: [QueuedAction] {
         get async throws { try await database.actions(failed: false) }
@@ -167,6 +175,8 @@ public actor ActionQueue {
         case .follow(let username): _ = try await client.follow(username, idempotencyKey: key)
         case .unfollow(let username): _ = try await client.unfollow(username, idempotencyKey: key)
         case .updateProfile(let changes): _ = try await client.updateProfile(changes, idempotencyKey: key)
+        case .updatePost(let post, let request):
+            try await database.save([try await client.updatePost(post, request, idempotencyKey: key)])
         }
         return nil
     }

@@ -38,6 +38,18 @@ import SpotterModels
 /// let model = ComposeWorkoutViewModel(client: client, outbox: outbox, nostr: nostr)
 /// await model.publish()                          // model.nostrPublication?.isPending while offline
 /// ```
+///
+/// How long it took is said, never assumed: `endTime` is `nil` (no duration) until the person gives one
+/// (`setMinutes`, or the time pickers).
+///
+/// Editing a logged workout fills the form from the post; `publish()` then saves the corrections through the
+/// outbox, offline first (the cached post shows them at once), and the server detects the records again:
+///
+/// ```swift
+/// let model = ComposeWorkoutViewModel(editing: post, session: session)
+/// model.exercises[0].sets[1] = WorkoutSet(weightKg: 100, reps: 5)
+/// await model.publish()                          // the post's screen shows 100 kg at once
+/// ```
 @MainActor
 @Observable
 public final class ComposeWorkoutViewModel {
@@ -58,9 +70,13 @@ public final class ComposeWorkoutViewModel {
     public var type: WorkoutType = .strength
     public var text = ""
     public var visibility: Visibility = .public
+    /// When it was done (its start, when `endTime` says how long it took).
     public var startTime: Date
-    public var endTime: Date
+    /// When it ended; `nil` when nobody said how long it took.
+    public var endTime: Date?
     public var exercises: [Exercise] = []
+    /// The post this form edits, when it edits one (`init(editing:…)`): `publish()` then saves the edit.
+    public private(set) var editing: PostID?
     public private(set) var templateID: WorkoutTemplateID?
     /// What the server (or the form) refused, by field (`workout.exercises[0].sets[1].reps`, …).
     public private(set) var errors: [FieldError] = []
@@ -74,6 +90,9 @@ public final class ComposeWorkoutViewModel {
     public private(set) var nostrPublication: NostrQueuedEvent?
 
     private let client: SpotterClient
+    /// The edited workout as logged: what the form has no field for (notes, whether completed, each
+    /// exercise's template) stays as it was.
+    private var original: WorkoutRecord?
     private let nostr: NostrWorkoutPublishing?
     private let outbox: ActionQueue?
     private let uploads: UploadQueue?
@@ -91,8 +110,35 @@ public final class ComposeWorkoutViewModel {
         self.outbox = outbox
         self.uploads = uploads
         self.nostr = nostr
-        startTime = now.addingTimeInterval(-3600)
-        endTime = now
+        startTime = now
+        endTime = nil
+    }
+
+    /// A form holding a logged workout of the caller's, to correct it: its title, text, audience, times,
+    /// exercises and sets. Its photos stay as they are.
+    public convenience init(editing post: Post, client: SpotterClient, outbox: ActionQueue? = nil) {
+        self.init(client: client, outbox: outbox, now: post.workout?.startTime ?? post.createdAt)
+        editing = post.id
+        text = post.text
+        visibility = post.visibility
+        guard let workout = post.workout else { return }
+        title = workout.title
+        type = workout.type
+        startTime = workout.startTime
+        endTime = workout.endTime
+        templateID = workout.templateID
+        exercises = workout.exercises.map { Exercise(name: $0.name, sets: $0.sets ?? [], cardio: $0.cardio) }
+        original = workout
+    }
+
+    /// The session's form for editing `post`.
+    public convenience init(editing post: Post, session: SpotterSession) {
+        self.init(editing: post, client: session.client, outbox: session.outbox)
+    }
+
+    /// Says how long it took: it ended `minutes` after `startTime`; `nil` takes the duration away.
+    public func setMinutes(_ minutes: Int?) {
+        endTime = minutes.map { startTime.addingTimeInterval(TimeInterval($0 * 60)) }
     }
 
     /// Fills the form from a template: its name, type and exercises, each with its target sets.
@@ -176,9 +222,26 @@ public final class ComposeWorkoutViewModel {
                 }, templateID: templateID))
     }
 
-    /// Posts the workout. Returns whether it was posted or queued; when refused, `errors` names each field.
+    /// The edit this form makes of the post it edits: its text, audience and workout.
+    public var updateRequest: UpdatePostRequest {
+        var workout = request.workout
+        if let original, var edited = workout {
+            edited.notes = original.notes
+            edited.completed = original.completed
+            for index in edited.exercises.indices {
+                edited.exercises[index].exerciseID =
+                    original.exercises.first { $0.name == edited.exercises[index].name }?.exerciseID
+            }
+            workout = edited
+        }
+        return UpdatePostRequest(text: text, visibility: visibility, workout: workout)
+    }
+
+    /// Posts the workout, or saves the edit of the one it edits. Returns whether it was posted or queued; when
+    /// refused, `errors` names each field.
     @discardableResult
     public func publish() async -> Bool {
+        if let editing { return await saveEdit(of: editing) }
         let request = request
         if !photos.isEmpty { return await publishWithPhotos(request) }
         if let nostr, await nostr.takes(request) { return await publishSigned(request, through: nostr) }
@@ -193,6 +256,34 @@ public final class ComposeWorkoutViewModel {
                 }
             } else {
                 _ = try await client.createPost(request)
+            }
+            errors = []
+            isPublished = true
+            return true
+        } catch SpotterClientError.problem(let problem) {
+            errors = problem.errors ?? [FieldError(field: "workout", detail: problem.detail ?? problem.title)]
+        } catch {
+            errors = [FieldError(field: "workout", detail: FeedViewModel.message(error))]
+        }
+        return false
+    }
+
+    /// Saves the edit: through the outbox when there is one (the cached post shows it at once; a refusal is
+    /// taken back and the post read again from the server), else straight to the server.
+    private func saveEdit(of post: PostID) async -> Bool {
+        let request = updateRequest
+        do {
+            if let outbox {
+                let queued = try await outbox.editPost(post, request)
+                for outcome in await outbox.drain() {
+                    guard case .refused(let refused, let problem) = outcome, refused.id == queued.id else { continue }
+                    try? await outbox.discard(refused.id)
+                    if let server = try? await client.post(post) { try? await outbox.database.save([server]) }
+                    errors = problem.errors ?? [FieldError(field: "workout", detail: problem.detail ?? problem.title)]
+                    return false
+                }
+            } else {
+                _ = try await client.updatePost(post, request)
             }
             errors = []
             isPublished = true

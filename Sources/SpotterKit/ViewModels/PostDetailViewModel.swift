@@ -60,10 +60,26 @@ public final class PostDetailViewModel {
         }
     }
 
-    /// Counts pushed over the socket (`post_likes_updated`, `post_comments_updated`) on this post's topic:
-    /// kept in the database, so the feed shows them too.
+    /// A form to correct the post (its workout's exercises, sets and times, its text), saved through the outbox;
+    /// `nil` until the post is shown. The server refuses anyone's but the author's.
+    public func editor() -> ComposeWorkoutViewModel? {
+        post.map { ComposeWorkoutViewModel(editing: $0, client: client, outbox: outbox) }
+    }
+
+    /// Counts pushed over the socket (`post_likes_updated`, `post_comments_updated`) on this post's topic, and
+    /// its edits (`post_updated`: the post as it now reads, its records detected again): kept in the database,
+    /// so the feed shows them too.
     public func apply(_ event: RealtimeEvent) async {
         guard case .push(let push, _) = event else { return }
+        if case .postUpdated(let updated) = push, updated.id == postID {
+            do {
+                try await database.save([updated])
+                await showStored()
+            } catch {
+                errorMessage = FeedViewModel.message(error)
+            }
+            return
+        }
         let change: @Sendable (inout Post) -> Void
         switch push {
         case .likesUpdated(let likes) where likes.id == postID: change = { $0.kudosCount = likes.likesCount }

@@ -173,7 +173,7 @@ struct WorkoutView {
         }
         let total = workout.exercises.flatMap { $0.sets ?? [] }.reduce(0) { $0 + $1.weightKg * Double($1.reps) }
         volume = total > 0 ? "\(WebFormat.weight(total, units: units)) lifted" : nil
-        let minutes = WebFormat.duration(Int(workout.endTime.timeIntervalSince(workout.startTime)))
+        let minutes = workout.duration.map { WebFormat.duration(Int($0)) } ?? ""
         duration = minutes.isEmpty ? nil : minutes
     }
 }

@@ -42,7 +42,7 @@ struct WebApp {
             ).endpoints)
         web.addRoutes(WebUploadsController(media: services.media).endpoints)
         web.addRoutes(WebPostsController(posts: services.posts, pages: pages, clock: services.clock).endpoints)
-        web.addRoutes(WebPostEditController(posts: services.posts, pages: pages).endpoints)
+        web.addRoutes(WebPostEditController(posts: services.posts, pages: pages, clock: services.clock).endpoints)
         web.addRoutes(WebCommentEditController(posts: services.posts, pages: pages).endpoints)
         web.addRoutes(
             WebProfileController(

@@ -20,6 +20,21 @@ enum WebErrors {
         return (HTTPResponse.Status(code: problem.status), messages)
     }
 
+    /// A refusal page's title, in words: a status made from a problem's code has no reason phrase of its own,
+    /// and the protocol's names ("Unprocessable Content") are not a person's.
+    static func title(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "That did not work"
+        case 403: "Not allowed"
+        case 404: "Not found"
+        case 409: "That can't be done now"
+        case 413: "That is too large"
+        case 422: "Please check what you sent"
+        case 429: "Too many tries"
+        default: status.code >= 500 ? "Something went wrong" : "That did not work"
+        }
+    }
+
     /// Field names as the forms label them.
     private static func label(_ field: String) -> String {
         let name = field.split(separator: ".").last.map(String.init) ?? field

@@ -42,11 +42,15 @@ struct WebPages: Sendable {
         return html(library.render(layout, withTemplate: template) ?? "", status: status)
     }
 
-    /// A page without a socket token, for errors (which must not fail in turn).
+    /// A page without a socket token, for errors (which must not fail in turn); `back` is the way back a page
+    /// offers beside the feed's (the post a refusal is about, say).
     func error(
-        status: HTTPResponse.Status, title: String, detail: String?, context: AppRequestContext
+        status: HTTPResponse.Status, title: String, detail: String?, context: AppRequestContext,
+        back: (href: String, label: String)? = nil
     ) -> Response {
-        let content = ErrorView(title: title, detail: detail, status: Int(status.code))
+        let content = ErrorView(
+            title: title, detail: detail, status: Int(status.code),
+            back: back.map { ErrorView.Link(href: $0.href, label: $0.label) })
         let layout = WebLayout(
             title: title, csrf: context.web.csrfToken, viewer: context.identity.map { ViewerView($0.account) },
             socketToken: nil, nav: .none, page: content)
@@ -157,7 +161,13 @@ struct ViewerView {
 }
 
 struct ErrorView {
+    struct Link {
+        let href: String
+        let label: String
+    }
+
     let title: String
     let detail: String?
     let status: Int
+    var back: Link? = nil
 }

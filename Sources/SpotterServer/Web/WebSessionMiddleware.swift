@@ -87,7 +87,7 @@ struct WebSessionMiddleware: RouterMiddleware {
                     detail: "Something went wrong on our side. Try again in a moment.", context: context)
             }
             if status == .unauthorized { return WebPages.redirect(to: ReturnTo.signinPath(returningTo: request)) }
-            let title = status == .notFound ? "Not found" : status.reasonPhrase
+            let title = WebErrors.title(for: status)
             return pages.error(status: status, title: title, detail: messages.joined(separator: " "), context: context)
         }
     }

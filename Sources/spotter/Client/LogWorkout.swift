@@ -10,37 +10,35 @@ import SpotterModels
 ///
 ///     spotter log-workout --title "Leg day" --exercise "Back Squat: 100x5, 100x5, 105x3" --exercise "Lunge: 20x10"
 ///     spotter log-workout --title "Morning run" --exercise Run --distance 5.2km --duration 30:45
+///     spotter log-workout --title "Pulls" --exercise "Deadlift: 140x3" --start 2026-03-02T18:00 --minutes 50
+///
+/// How long it took is only what was said (`--minutes`, `--start`/`--end`, a run's `--duration`): a workout
+/// without any has no duration.
 struct LogWorkout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log-workout", abstract: "Log a workout (asks for it when no --exercise is given).")
 
     @OptionGroup var options: ClientOptions
-    @Option(help: "The workout's title.") var title: String?
-    @Option(help: "strength, circuit, emom, amrap or cardio (cardio when --distance or --duration is given).")
-    var type: WorkoutType?
-    @Option(help: "\"Name: 100x5, 100x5\" (kg × reps); repeat for each exercise. For cardio, just the name (\"Run\").")
-    var exercise: [String] = []
-    @Option(help: "Cardio distance: 5.2km, 3.1mi or 5000m (a bare number is km).") var distance: String?
-    @Option(help: "Cardio time: h:mm:ss, mm:ss or minutes.") var duration: String?
-    @Option(help: "Minutes it took (for cardio, the --duration by default).") var minutes: Int?
+    @OptionGroup var workout: WorkoutFlags
     @Option(help: "A note with the workout; #tags are linked.") var text = ""
     @Option(help: "public, followers or private.") var visibility: Visibility = .public
     @Option(help: "Start from a workout template (its id).") var template: String?
 
+    func validate() throws { try workout.check() }
+
     func run() async throws {
-        let cardio = try Self.cardio(distance: distance, duration: duration)
-        var exercises: [ExerciseEntry]
-        if let cardio {
-            let names = exercise.isEmpty ? [title ?? "Run"] : exercise
-            exercises = names.map { ExerciseEntry(name: $0, cardio: cardio) }
-        } else {
-            exercises = try exercise.map(Self.parse)
-        }
-        var title = self.title
+        var exercises = try workout.exercises(orNames: [workout.title ?? "Run"])
+        var title = workout.title
         if exercises.isEmpty && template == nil {
             title = title ?? Self.ask("Title")
             print("Exercises, one per line as \"Name: 100x5, 100x5\"; an empty line ends.")
-            while let line = Self.ask("Exercise"), !line.isEmpty { exercises.append(try Self.parse(line)) }
+            while let line = Self.ask("Exercise"), !line.isEmpty {
+                do {
+                    exercises.append(try WorkoutFlags.parse(line))
+                } catch let error as ValidationError {
+                    print(error.message)
+                }
+            }
         }
         let client = try options.client()
         var templateID: WorkoutTemplateID?
@@ -59,13 +57,13 @@ struct LogWorkout: AsyncParsableCommand {
                 }
             }
         }
-        let end = Date()
-        let minutes = minutes ?? cardio.map { max(1, ($0.durationS + 59) / 60) } ?? 60
-        let workout = WorkoutRecord(
-            title: title ?? "Workout", type: type ?? (cardio == nil ? .strength : .cardio),
-            startTime: end - Double(minutes) * 60, endTime: end,
-            exercises: exercises, templateID: templateID)
-        let request = CreatePostRequest(kind: .workout, text: text, visibility: visibility, workout: workout)
+        // Done now, unless the flags say when; how long only when they say.
+        let times = try workout.times(from: nil, now: Date())
+        let isCardio = try workout.cardio() != nil
+        let record = WorkoutRecord(
+            title: title ?? "Workout", type: workout.type ?? (isCardio ? .cardio : .strength),
+            startTime: times.start, endTime: times.end, exercises: exercises, templateID: templateID)
+        let request = CreatePostRequest(kind: .workout, text: text, visibility: visibility, workout: record)
         // A public workout, with the key here linked to the account: signed here and sent to the relays.
         let nostr = try options.nostrPublishing()
         if await nostr.takes(request) {
@@ -75,43 +73,6 @@ struct LogWorkout: AsyncParsableCommand {
         let outbox = try options.outbox()
         let queued = try await outbox.enqueue(.createPost(request))
         try await OutboxReport.drainAndReport(outbox, sending: queued)
-    }
-
-    /// "Back Squat: 100x5, 100x5, 105x3" → the exercise and its sets (kg × reps).
-    static func parse(_ text: String) throws -> ExerciseEntry {
-        let parts = text.split(separator: ":", maxSplits: 1)
-        let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        guard !name.isEmpty else { throw ValidationError("\"\(text)\": name the exercise before a colon.") }
-        let sets = try (parts.count > 1 ? parts[1].split(separator: ",") : []).map { set -> WorkoutSet in
-            let numbers = set.lowercased().split(separator: "x").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard numbers.count == 2, let weight = Double(numbers[0]), let reps = Int(numbers[1]) else {
-                throw ValidationError(
-                    "\"\(set.trimmingCharacters(in: .whitespaces))\": write sets as kg x reps, like 100x5.")
-            }
-            return WorkoutSet(weightKg: weight, reps: reps)
-        }
-        guard !sets.isEmpty else { throw ValidationError("\"\(text)\": give at least one set, like 100x5.") }
-        return ExerciseEntry(name: name, sets: sets)
-    }
-
-    /// `--distance` and `--duration` as cardio metrics; `nil` when neither is given.
-    static func cardio(distance: String?, duration: String?) throws -> CardioMetrics? {
-        guard distance != nil || duration != nil else { return nil }
-        var metres: Double?
-        if let distance {
-            guard let parsed = CardioText.metres(distance, unit: .km) else {
-                throw ValidationError("\"\(distance)\": write the distance like 5.2km, 3.1mi or 5000m.")
-            }
-            metres = parsed
-        }
-        var seconds = 0
-        if let duration {
-            guard let parsed = CardioText.seconds(duration) else {
-                throw ValidationError("\"\(duration)\": write the time as h:mm:ss, mm:ss or minutes, like 30:45.")
-            }
-            seconds = parsed
-        }
-        return CardioMetrics(distanceM: metres, durationS: seconds)
     }
 
     static func ask(_ prompt: String) -> String? {

@@ -138,6 +138,7 @@ enum OutboxReport {
         case .follow(let username): "follow @\(username)"
         case .unfollow(let username): "unfollow @\(username)"
         case .updateProfile: "profile changes"
+        case .updatePost(let post, _): "edit of \(post)"
         }
     }
 }

@@ -124,9 +124,15 @@ struct PhotoPickerView {
     let message: String?
     let invalid: Bool
     let max = MediaRules.maxPerPost
+    /// The largest photo the server takes, in bytes and in words: the picker refuses a larger one before
+    /// sending it, and says so.
+    let maxBytes: Int
+    let sizeLimit: String
 
-    init(prefix: String, items: [Item] = [], newAlt: String = "", message: String? = nil) {
+    init(prefix: String, limits: ImageLimits, items: [Item] = [], newAlt: String = "", message: String? = nil) {
         self.prefix = prefix
+        maxBytes = limits.maxBytes
+        sizeLimit = MediaRules.sizeLimitText(limits)
         self.items = items
         hasItems = !items.isEmpty
         self.newAlt = newAlt

@@ -63,13 +63,16 @@ struct WebComposeController {
         }
     }
 
-    /// The "Or just say something" form.
+    /// The "Or just say something" form, with its own summary of what was refused: a note's refusal (the
+    /// new-account limit, say) belongs on the note's form, not on the workout's above it.
     struct NoteView {
         let text: WorkoutBuilderView.Field
         let visibilities: [WorkoutBuilderView.Choice]
         let groups: [WorkoutBuilderView.Choice]
         let hasGroups: Bool
         let audience: WorkoutBuilderView.Field
+        let summary: [WorkoutBuilderView.Summary]
+        let hasSummary: Bool
     }
 
     var endpoints: RouteCollection<AppRequestContext> {
@@ -148,10 +151,11 @@ struct WebComposeController {
             SealedComposeView(
                 id: $0.id.description, name: $0.name, href: "/groups/\($0.id)", timeZone: display.timeZone.identifier)
         }
-        let builder = WorkoutBuilderView(
-            draft: draft, problems: problems, units: display.units, timeZone: display.timeZone, now: clock.now,
-            available: available.items, groups: audiences)
         let isNote = draft.kind == "note"
+        let builder = WorkoutBuilderView(
+            draft: draft, problems: isNote ? [] : problems, units: display.units, timeZone: display.timeZone,
+            now: clock.now, available: available.items, groups: audiences)
+        let noteSummary = isNote ? WorkoutBuilderView.summary(of: problems) : []
         let noteMessage = isNote ? problems.first(where: { $0.input == "note-text" })?.detail : nil
         let audienceMessage = isNote ? problems.first(where: { $0.input == "note-visibility" })?.detail : nil
         let note = NoteView(
@@ -160,7 +164,8 @@ struct WebComposeController {
             // A fresh page (`?group=`) chooses the group in both forms; a refused one, in its own.
             groups: WebFormat.groupAudiences(audiences, selected: isNote || problems.isEmpty ? draft.groupID : nil),
             hasGroups: !audiences.isEmpty,
-            audience: .init(id: "note-visibility", value: "", message: audienceMessage))
+            audience: .init(id: "note-visibility", value: "", message: audienceMessage), summary: noteSummary,
+            hasSummary: !noteSummary.isEmpty)
         let photoMessage = problems.first(where: { $0.input == "\(draft.kind)-photo" })?.detail
         var kept: [PhotoPickerView.Item] = []
         if let photos, let viewer = context.identity?.account {
@@ -168,8 +173,10 @@ struct WebComposeController {
         }
         func picker(_ kind: String) -> PhotoPickerView {
             kind == draft.kind && photos != nil
-                ? PhotoPickerView(prefix: kind, items: kept, newAlt: photos?.newAlt ?? "", message: photoMessage)
-                : PhotoPickerView(prefix: kind)
+                ? PhotoPickerView(
+                    prefix: kind, limits: media.configuration.limits, items: kept, newAlt: photos?.newAlt ?? "",
+                    message: photoMessage)
+                : PhotoPickerView(prefix: kind, limits: media.configuration.limits)
         }
         let managed = try await context.identity.asyncMap { try await children.mine($0.account) } ?? []
         func childPicker(_ kind: String) -> ChildPickerView {

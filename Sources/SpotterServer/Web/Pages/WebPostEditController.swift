@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import SpotterCore
 import SpotterModels
@@ -12,6 +13,8 @@ import SpotterModels
 struct WebPostEditController {
     let posts: PostService
     let pages: WebPages
+    /// What "now" is for the builder's "Done at" (not in the future).
+    let clock: any WallClock
 
     struct EditView {
         struct Choice {
@@ -34,6 +37,10 @@ struct WebPostEditController {
 
         let id: String
         let isWorkout: Bool
+        /// The workout builder, holding the workout's exercises, sets and times; `nil` for a note, and for a
+        /// workout signed elsewhere (`signedNote` says why).
+        let builder: WorkoutBuilderView?
+        let signedNote: String?
         let photos: [Photo]
         let hasPhotos: Bool
         let title: String
@@ -45,11 +52,17 @@ struct WebPostEditController {
         let textInvalid: Bool
 
         init(
-            id: PostID, isWorkout: Bool, media: [MediaAttachment] = [], removed: Set<String> = [], title: String,
-            text: String, visibility: String, group: GroupSummary? = nil, problems: [FieldError] = []
+            id: PostID, isWorkout: Bool, builder: WorkoutBuilderView? = nil, signed: Bool = false,
+            media: [MediaAttachment] = [], removed: Set<String> = [], title: String, text: String,
+            visibility: String, group: GroupSummary? = nil, problems: [FieldError] = []
         ) {
             self.id = id.description
             self.isWorkout = isWorkout
+            self.builder = builder
+            signedNote =
+                signed
+                ? "This workout came from a Nostr event signed with your key: its exercises, sets and title are "
+                    + "changed in the app that signed it. Its text, photos and audience can change here." : nil
             photos = media.enumerated().map { index, photo in
                 Photo(
                     id: photo.id.description, number: index + 1, previewURL: photo.previewURL,
@@ -74,8 +87,9 @@ struct WebPostEditController {
                             value: $0.rawValue, label: labels[$0] ?? $0.rawValue, selected: $0.rawValue == visibility)
                     }
                 }
-            errors = problems.map { "\(EditView.label($0.field)): \($0.detail)" }
-            hasErrors = !problems.isEmpty
+            // With the builder, its summary lists what is wrong, each item linked to its field.
+            errors = builder == nil ? problems.map { "\(EditView.label($0.field)): \($0.detail)" } : []
+            hasErrors = !errors.isEmpty
             titleInvalid = problems.contains { $0.field == "workout.title" }
             textInvalid = problems.contains { $0.field == "text" }
         }
@@ -122,46 +136,23 @@ struct WebPostEditController {
         routes.get("posts/:id/edit") { _, context in
             let viewer = try context.requireWebViewer()
             let post = try await posts.get(try context.webID("id"), viewer: viewer)
-            guard post.author.id == viewer.id else {
-                throw SpotterError.forbidden("Only the author can edit this post.")
-            }
+            guard post.author.id == viewer.id else { return refusal(post, context: context) }
+            let signed = post.workout != nil ? try await posts.isSigned(post.id) : false
+            let builder =
+                signed
+                ? nil
+                : post.workout.map { workout in
+                    self.builder(
+                        WorkoutEdit(original: workout, units: WebDisplay(viewer: viewer).units, timeZone: zone(viewer))
+                            .drawn, problems: [], viewer: viewer)
+                }
             let view = EditView(
-                id: post.id, isWorkout: post.workout != nil, media: post.media, title: post.workout?.title ?? "",
-                text: post.text, visibility: post.visibility.rawValue, group: post.group)
+                id: post.id, isWorkout: post.workout != nil, builder: builder, signed: signed, media: post.media,
+                title: post.workout?.title ?? "", text: post.text, visibility: post.visibility.rawValue,
+                group: post.group)
             return try await pages.page("post_edit", title: "Edit your post", content: view, context: context)
         }
-        routes.post("posts/:id/edit") { _, context in
-            let viewer = try context.requireWebViewer()
-            let id: PostID = try context.webID("id")
-            let form = context.web.form
-            let post = try await posts.get(id, viewer: viewer)
-            // Emptied fields count as typed (a cleared text is a choice), so `all`, not the subscript's nil.
-            let title = form.all("title").first ?? post.workout?.title ?? ""
-            let text = form.all("text").first ?? post.text
-            let visibilityText = form["visibility"] ?? post.visibility.rawValue
-            let removed = Set(form.all("media_remove"))
-            let media = Self.photos(of: post, removed: removed, form: form)
-            do {
-                guard let visibility = Visibility(rawValue: visibilityText) else {
-                    throw SpotterError.invalid("visibility", "must be Everyone, Followers or Only me")
-                }
-                var workout = post.workout
-                workout?.title = title
-                _ = try await posts.update(
-                    id, with: UpdatePostRequest(text: text, visibility: visibility, workout: workout, mediaIDs: media),
-                    viewer: viewer)
-                return WebPages.redirect(to: "/posts/\(id)")
-            } catch let error as SpotterError {
-                guard case .validation(let problems) = error else { throw error }
-                let view = EditView(
-                    id: id, isWorkout: post.workout != nil, media: post.media, removed: removed, title: title,
-                    text: text,
-                    visibility: visibilityText, group: post.group, problems: problems)
-                return try await pages.page(
-                    "post_edit", title: "Edit your post", content: view, context: context, status: .unprocessableContent
-                )
-            }
-        }
+        routes.post("posts/:id/edit") { _, context in try await save(context) }
         routes.get("posts/:id/delete") { _, context in
             let viewer = try context.requireWebViewer()
             let post = try await posts.get(try context.webID("id"), viewer: viewer)
@@ -206,5 +197,91 @@ struct WebPostEditController {
             return WebPages.redirect(to: "/posts/\(id)#comments")
         }
         return routes
+    }
+
+    /// Someone else's post: not theirs to edit, said in words on a titled page, with the way back to it.
+    private func refusal(_ post: Post, context: AppRequestContext) -> Response {
+        pages.error(
+            status: .forbidden, title: "You can't edit this post", detail: "Only the author can edit this post.",
+            context: context, back: ("/posts/\(post.id)", "Back to the post"))
+    }
+
+    /// Saves the edit page: the text, photos and audience, and a workout's builder (or, from a form without it,
+    /// its title). A refusal draws the page again (422) with everything typed kept and each wrong field marked.
+    private func save(_ context: AppRequestContext) async throws -> Response {
+        let viewer = try context.requireWebViewer()
+        let id: PostID = try context.webID("id")
+        let form = context.web.form
+        let post = try await posts.get(id, viewer: viewer)
+        // Emptied fields count as typed (a cleared text is a choice), so `all`, not the subscript's nil.
+        let title = form.all("title").first ?? post.workout?.title ?? ""
+        let text = form.all("text").first ?? post.text
+        let visibilityText = form["visibility"] ?? post.visibility.rawValue
+        let removed = Set(form.all("media_remove"))
+        let media = Self.photos(of: post, removed: removed, form: form)
+        let signed = post.workout != nil ? try await posts.isSigned(id) : false
+        let edit = post.workout.map {
+            WorkoutEdit(original: $0, units: WebDisplay(viewer: viewer).units, timeZone: zone(viewer))
+        }
+        var workout = post.workout
+        var checked: WorkoutForm?
+        if let edit, !signed, WorkoutEdit.hasBuilder(form) {
+            let read = edit.read(form, now: clock.now)
+            checked = read.form
+            workout = read.workout
+        } else if !signed {
+            workout?.title = title
+        }
+        func redraw(_ problems: [FieldError], status: HTTPResponse.Status) async throws -> Response {
+            var builder: WorkoutBuilderView?
+            if let edit, !signed {
+                var drawn = edit.drawn
+                drawn.title = title
+                var marked = checked ?? WorkoutForm(drawn, units: edit.units, timeZone: edit.timeZone, now: clock.now)
+                marked.explain(problems)
+                builder = self.builder(marked.draft, problems: Self.onEditPage(marked.problems), viewer: viewer)
+            }
+            let view = EditView(
+                id: id, isWorkout: post.workout != nil, builder: builder, signed: signed, media: post.media,
+                removed: removed, title: title, text: text, visibility: visibilityText, group: post.group,
+                problems: problems)
+            return try await pages.page(
+                "post_edit", title: "Edit your post", content: view, context: context, status: status)
+        }
+        if let checked, !checked.problems.isEmpty { return try await redraw([], status: .unprocessableContent) }
+        do {
+            guard let visibility = Visibility(rawValue: visibilityText) else {
+                throw SpotterError.invalid("visibility", "must be Everyone, Followers or Only me")
+            }
+            _ = try await posts.update(
+                id,
+                with: UpdatePostRequest(
+                    text: text, visibility: visibility, workout: signed ? nil : workout, mediaIDs: media),
+                viewer: viewer)
+            return WebPages.redirect(to: "/posts/\(id)")
+        } catch SpotterError.validation(let problems) {
+            return try await redraw(problems, status: .unprocessableContent)
+        } catch SpotterError.conflict(let field, let detail) {
+            return try await redraw([FieldError(field: field, detail: detail)], status: .conflict)
+        }
+    }
+
+    /// The builder for the edit page, in the viewer's units and time zone.
+    private func builder(
+        _ draft: WorkoutDraft, problems: [WorkoutForm.Problem], viewer: AccountRecord
+    ) -> WorkoutBuilderView {
+        WorkoutBuilderView(
+            draft: draft, problems: problems, units: WebDisplay(viewer: viewer).units, timeZone: zone(viewer),
+            now: clock.now, available: [])
+    }
+
+    private func zone(_ viewer: AccountRecord) -> TimeZone { WebDisplay(viewer: viewer).timeZone }
+
+    /// The builder's problems with the edit page's own inputs for the text, audience and photos.
+    private static func onEditPage(_ problems: [WorkoutForm.Problem]) -> [WorkoutForm.Problem] {
+        let inputs = ["workout-text": "edit-text", "workout-visibility": "edit-visibility", "workout-photo": ""]
+        return problems.map {
+            WorkoutForm.Problem(input: inputs[$0.input] ?? $0.input, label: $0.label, detail: $0.detail)
+        }
     }
 }

@@ -40,6 +40,11 @@ struct WorkoutBuilderView {
         let number: Int
         let weight: Field
         let reps: Field
+        /// A logged set's type and effort, which the builder keeps without inputs for them; a set that is not
+        /// a normal one says what it is ("warm-up").
+        let setType: String
+        let typeLabel: String?
+        let rpe: String
     }
 
     struct Choice {
@@ -114,7 +119,8 @@ struct WorkoutBuilderView {
                 sets: exercise.sets.enumerated().map { s, set in
                     SetRow(
                         exerciseIndex: e, exerciseNumber: e + 1, number: s + 1,
-                        weight: field("set-\(e)-\(s)-weight", set.weight), reps: field("set-\(e)-\(s)-reps", set.reps))
+                        weight: field("set-\(e)-\(s)-weight", set.weight), reps: field("set-\(e)-\(s)-reps", set.reps),
+                        setType: set.type.rawValue, typeLabel: set.type.label, rpe: set.rpe)
                 })
         }
         templates = available.map {
@@ -123,12 +129,17 @@ struct WorkoutBuilderView {
                 selected: $0.id.description == draft.templateID)
         }
         hasTemplates = !available.isEmpty
-        summary = problems.map {
+        summary = Self.summary(of: problems)
+        hasSummary = !summary.isEmpty
+    }
+
+    /// A refused form's summary: each problem, linked to its input when it has one.
+    static func summary(of problems: [WorkoutForm.Problem]) -> [Summary] {
+        problems.map {
             Summary(
                 input: $0.input.isEmpty ? nil : $0.input,
                 text: $0.label.isEmpty ? $0.detail : "\($0.label): \($0.detail)")
         }
-        hasSummary = !summary.isEmpty
     }
 }
 
@@ -137,5 +148,17 @@ extension Optional {
     func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
         guard let value = self else { return nil }
         return try await transform(value)
+    }
+}
+
+extension SetType {
+    /// What a set that is not a normal one is, as its row in the builder says it; `nil` for a normal set.
+    fileprivate var label: String? {
+        switch self {
+        case .normal: nil
+        case .warmup: "warm-up"
+        case .drop: "drop set"
+        case .failure: "to failure"
+        }
     }
 }

@@ -5,9 +5,10 @@ import SpotterModels
 /// with nothing lost.
 ///
 /// The builder sends, per exercise, `exercise_name`, `exercise_distance`, `exercise_distance_unit` and
-/// `exercise_time`; per set, `set_exercise` (the exercise's index), `set_weight` and `set_reps`, in order.
-struct WorkoutDraft {
-    struct Exercise {
+/// `exercise_time`; per set, `set_exercise` (the exercise's index), `set_weight`, `set_reps`, and the hidden
+/// `set_type` and `set_rpe` it keeps for a logged set (the builder has no inputs for them), in order.
+struct WorkoutDraft: Equatable {
+    struct Exercise: Equatable {
         var name = ""
         var distance = ""
         var distanceUnit: DistanceUnit = .km
@@ -15,9 +16,12 @@ struct WorkoutDraft {
         var sets: [SetRow] = [SetRow()]
     }
 
-    struct SetRow {
+    struct SetRow: Equatable {
         var weight = ""
         var reps = ""
+        /// A logged set's type and effort, kept as they were: `normal` and none for a new row.
+        var type: SetType = .normal
+        var rpe = ""
 
         var isBlank: Bool { weight.isEmpty && reps.isEmpty }
     }
@@ -25,7 +29,8 @@ struct WorkoutDraft {
     var kind = "workout"
     var title = ""
     var type: WorkoutType = .strength
-    var minutes = "60"
+    /// Empty unless someone said how long it took: a workout without minutes has no duration.
+    var minutes = ""
     /// `datetime-local` text ("2026-11-25T18:30") in the person's time zone.
     var doneAt = ""
     var text = ""
@@ -58,12 +63,38 @@ struct WorkoutDraft {
         if exercises.isEmpty { exercises = [Exercise(distanceUnit: units.distance)] }
     }
 
+    /// A logged workout as its edit page draws it, in `units` and `timeZone`: done when it ended (when it
+    /// started, if nobody said how long it took), its minutes only when known.
+    init(workout: WorkoutRecord, text: String, units: Units, timeZone: TimeZone) {
+        title = workout.title
+        type = workout.type
+        minutes = workout.duration.map { String(max(1, Int(($0 / 60).rounded()))) } ?? ""
+        let done = workout.duration == nil ? workout.startTime : workout.endTime ?? workout.startTime
+        doneAt = Self.localText(done, in: timeZone)
+        self.text = text
+        templateID = workout.templateID?.description
+        exercises = workout.exercises.map { entry in
+            Exercise(
+                name: entry.name,
+                distance: entry.cardio?.distanceM.map { CardioText.number($0 / units.distance.metres) } ?? "",
+                distanceUnit: units.distance,
+                time: entry.cardio.map { CardioText.clock($0.durationS) } ?? "",
+                sets: (entry.sets ?? []).map { set in
+                    SetRow(
+                        weight: CardioText.number(units.value(ofKilograms: set.weightKg)), reps: String(set.reps),
+                        type: set.setType, rpe: set.rpe.map(CardioText.number) ?? "")
+                })
+        }
+        for index in exercises.indices where exercises[index].sets.isEmpty { exercises[index].sets = [SetRow()] }
+        if exercises.isEmpty { exercises = [Exercise(distanceUnit: units.distance)] }
+    }
+
     /// The form as posted; rows beyond the exercises it names are dropped.
     init(form: WebForm, units: Units) {
         kind = form["kind"] == "note" ? "note" : "workout"
         title = form["title"] ?? ""
         type = form["type"].flatMap(WorkoutType.init(rawValue:)) ?? .strength
-        minutes = form["duration_min"] ?? (kind == "note" ? "60" : "")
+        minutes = form["duration_min"] ?? ""
         doneAt = form["done_at"] ?? ""
         text = form.all("text").first ?? ""
         (visibility, groupID) = Self.audience(form["visibility"])
@@ -82,9 +113,14 @@ struct WorkoutDraft {
         let indexes = form.all("set_exercise")
         let weights = form.all("set_weight")
         let reps = form.all("set_reps")
+        let types = form.all("set_type")
+        let efforts = form.all("set_rpe")
         for (row, index) in indexes.enumerated() {
             guard let exercise = Int(index), exercises.indices.contains(exercise) else { continue }
-            exercises[exercise].sets.append(SetRow(weight: weights[safe: row] ?? "", reps: reps[safe: row] ?? ""))
+            exercises[exercise].sets.append(
+                SetRow(
+                    weight: weights[safe: row] ?? "", reps: reps[safe: row] ?? "",
+                    type: types[safe: row].flatMap(SetType.init(rawValue:)) ?? .normal, rpe: efforts[safe: row] ?? ""))
         }
         for index in exercises.indices where exercises[index].sets.isEmpty { exercises[index].sets = [SetRow()] }
         if exercises.isEmpty { exercises = [Exercise(distanceUnit: units.distance)] }

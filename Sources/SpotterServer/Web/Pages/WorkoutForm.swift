@@ -54,7 +54,8 @@ struct WorkoutForm {
                     add("set-\(e)-\(s)-reps", Self.setLabel(e, s, "reps"), "Enter the reps, a whole number from 1.")
                 }
                 if let weight, let reps {
-                    sets.append(WorkoutSet(weightKg: units.kilograms(weight), reps: reps))
+                    let rpe = Double(set.rpe.replacingOccurrences(of: ",", with: "."))
+                    sets.append(WorkoutSet(weightKg: units.kilograms(weight), reps: reps, rpe: rpe, setType: set.type))
                     rows.append(s)
                 }
             }
@@ -71,8 +72,10 @@ struct WorkoutForm {
         } else if let doneAt, doneAt > PostRules.latestDoneAt(now: now) {
             add("done-at", "Done at", "That is in the future; pick a time up to now.")
         }
+        // How long it took, when someone said: the minutes typed, or a run's time. Else none: a workout without
+        // an end time shows no duration, rather than one nobody typed.
         let cardioSeconds = exercises.compactMap(\.cardio?.durationS).reduce(0, +)
-        var minutes = draft.type == .cardio && cardioSeconds > 0 ? max(1, (cardioSeconds + 59) / 60) : 60
+        var minutes = draft.type == .cardio && cardioSeconds > 0 ? max(1, (cardioSeconds + 59) / 60) : nil
         if !draft.minutes.isEmpty {
             if let typed = Int(draft.minutes), (1...1440).contains(typed) {
                 minutes = typed
@@ -82,8 +85,9 @@ struct WorkoutForm {
         }
         guard problems.isEmpty, let doneAt else { return }
         let workout = WorkoutRecord(
-            title: draft.title, type: draft.type, startTime: doneAt - TimeInterval(minutes * 60), endTime: doneAt,
-            exercises: exercises, templateID: draft.templateID.flatMap(WorkoutTemplateID.init))
+            title: draft.title, type: draft.type, startTime: doneAt - TimeInterval((minutes ?? 0) * 60),
+            endTime: minutes == nil ? nil : doneAt, exercises: exercises,
+            templateID: draft.templateID.flatMap(WorkoutTemplateID.init))
         request = CreatePostRequest(
             kind: .workout, text: draft.text, visibility: draft.visibility, workout: workout, groupID: group,
             childIDs: childIDs)

@@ -1,16 +1,16 @@
-// The workout builder on /compose: add and remove exercises and sets, cardio's pace as it is typed; field
-// names stay the ones the server reads (see WorkoutDraft). Without script the form still posts the rows the
-// server drew, and blank rows are ignored.
+// The workout builder on /compose and a workout's edit page: add and remove exercises and sets, cardio's pace
+// as it is typed; field names stay the ones the server reads (see WorkoutDraft). Without script the form still
+// posts the rows the server drew, and blank rows are ignored.
 "use strict";
 
 (function () {
-  const form = document.getElementById("workout-form");
   const builder = document.getElementById("exercises");
+  const form = builder?.closest("form");
   if (!form || !builder) return;
   const unitName = form.dataset.weightUnitName || "kilograms";
   const type = document.getElementById("type");
   const minutes = document.getElementById("duration");
-  let minutesTouched = minutes.value !== "" && minutes.value !== "60";
+  let minutesTouched = minutes.value !== "";
   minutes.addEventListener("input", () => { minutesTouched = true; });
 
   // Cardio shows distance, time and pace; other types show sets. Only script hides either.
@@ -30,6 +30,7 @@
       const last = rows[rows.length - 1];
       const row = last.cloneNode(true);
       clearErrors(row);
+      plain(row);
       row.querySelectorAll('input[type="number"]').forEach((input, i) => {
         input.value = last.querySelectorAll('input[type="number"]')[i].value; // sets often repeat
       });
@@ -43,6 +44,7 @@
         row.remove();
       } else {
         row.querySelectorAll('input[type="number"]').forEach((input) => { input.value = ""; });
+        plain(row);
       }
       renumber();
       exercise.querySelector(".add-set").focus();
@@ -75,10 +77,18 @@
     if (exercise && event.target.name === "exercise_distance_unit") showPace(exercise);
   });
 
+  // A new set is a normal one: a logged warm-up's type and effort stay with their own row.
+  function plain(row) {
+    row.querySelector('input[name="set_type"]').value = "normal";
+    row.querySelector('input[name="set_rpe"]').value = "";
+    row.querySelector(".set-type")?.remove();
+  }
+
   // An exercise as new: one empty set, no name, no cardio, no error marks.
   function blank(exercise) {
     exercise.querySelectorAll("tbody tr").forEach((row, i) => { if (i > 0) row.remove(); });
     exercise.querySelectorAll('input:not([type="hidden"])').forEach((input) => { input.value = ""; });
+    exercise.querySelectorAll("tbody tr").forEach(plain);
     exercise.querySelector(".pace").textContent = "";
     clearErrors(exercise);
   }

@@ -124,8 +124,11 @@
     else if (end.getTime() > Date.now() + 5 * 60 * 1000) {
       problem("done-at", "That is in the future; pick a time up to now.");
     }
+    // How long it took, only when someone said: the minutes typed, or the cardio's time. Else no end time, as
+    // the server's form does (`WorkoutForm`): a workout shows no duration rather than one nobody typed.
     const minutesText = value("#duration");
     let took = exercises.reduce((total, entry) => total + ((entry.cardio && entry.cardio.duration_s) || 0), 0);
+    if (type !== "cardio") took = 0;
     if (minutesText) {
       if (!/^\d+$/.test(minutesText) || Number(minutesText) < 1 || Number(minutesText) > 1440) {
         problem("duration", "Enter the minutes it took, a whole number from 1 to 1440.");
@@ -134,10 +137,9 @@
       }
     }
     if (problems.length > 0) return { workout: null, problems };
-    const workout = {
-      title, type, start_time: wireDate(new Date(end.getTime() - took * 1000)), end_time: wireDate(end), exercises,
-      completed: true,
-    };
+    const start = wireDate(new Date(end.getTime() - took * 1000));
+    const workout = { title, type, start_time: start, exercises, completed: true };
+    if (took > 0) workout.end_time = wireDate(end);
     const template = form.querySelector('input[name="template_id"]');
     if (template && template.value) workout.template_id = template.value;
     return { workout, problems };
@@ -237,7 +239,7 @@
     }
     box.append(list);
     const stats = element("p", "workout-stats");
-    const took = duration((Date.parse(workout.end_time) - Date.parse(workout.start_time)) / 1000);
+    const took = workout.end_time ? duration((Date.parse(workout.end_time) - Date.parse(workout.start_time)) / 1000) : "";
     if (took) stats.append(stat("duration", took));
     if (total > 0) stats.append(stat("volume", `${weight(total, units)} lifted`));
     box.append(stats);

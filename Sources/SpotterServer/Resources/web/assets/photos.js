@@ -151,6 +151,10 @@ const BlurHash = (() => {
     const status = picker.querySelector(".photo-status");
     const purpose = picker.dataset.purpose || "post";
     const max = Number(picker.dataset.max || 4);
+    // The server's limit, where the page says it: a photo over it is refused before it is sent.
+    const maxBytes = Number(picker.dataset.maxBytes || 0);
+    const tooLarge = picker.dataset.sizeLimit
+      ? `the photo is larger than ${picker.dataset.sizeLimit}.` : "the photo is larger than this server takes.";
     picker.classList.add("is-enhanced");
     input.addEventListener("change", () => {
       const files = [...input.files];
@@ -239,9 +243,15 @@ const BlurHash = (() => {
       request.addEventListener("error", () => fail("the upload failed; check your connection and try again."));
       request.addEventListener("load", () => {
         const body = request.response || {};
+        if (request.status === 413) return fail(tooLarge);
         if (request.status !== 202) return fail(problem(body, request.status));
         wait(body.id, ready, fail);
       });
+      if (maxBytes && file.size > maxBytes) {
+        thumb.remove();  // nothing of it is sent, nor shown
+        fail(tooLarge);
+        return item;
+      }
       const form = new FormData();
       form.append("purpose", purpose);
       form.append("file", file, file.name);
@@ -267,9 +277,10 @@ const BlurHash = (() => {
 
   function problem(body, status) {
     const first = body?.errors?.[0];
-    if (first) return first.detail;
+    // The file's refusals read after "the photo": "the photo is larger than 16 MB."
+    if (first) return first.field === "file" ? `the photo ${first.detail}.` : first.detail;
     if (status === 401) return "you are signed out; sign in and try again.";
-    if (status === 413) return "the photo is too large.";
+    if (status === 413) return "the photo is larger than this server takes.";
     return body?.detail || "the upload was refused.";
   }
 })();

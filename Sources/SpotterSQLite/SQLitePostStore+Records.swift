@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+import SpotterCore
+import SpotterModels
+
+/// Personal records replayed after an edit (`PersonalRecordDetector.replay`): a person's workouts in the order
+/// they were logged, and the writes that put the replay's records and bests in place.
+extension SQLitePostStore {
+    func loggedWorkouts(of author: UserID) async throws -> [LoggedWorkout] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                cached: db,
+                sql: """
+                    SELECT id, workout, records, deleted_at IS NOT NULL FROM posts
+                    WHERE author_id = ? AND kind = 'workout' ORDER BY id
+                    """,
+                arguments: [author.description]
+            ).compactMap { row in
+                guard let id = PostID(row[0] as String) else { return nil }
+                return LoggedWorkout(
+                    postID: id, workout: StoredJSON.decode(WorkoutRecord.self, from: row[1]),
+                    records: StoredJSON.decode([PersonalRecord].self, from: row[2]) ?? [], deleted: row[3])
+            }
+        }
+    }
+
+    func setRecords(_ records: [PersonalRecord], of post: PostID) async throws {
+        try await pool.write { db in
+            try db.execute(
+                cached: "UPDATE posts SET records = ? WHERE id = ?",
+                arguments: [StoredJSON.encode(records), post.description])
+        }
+    }
+
+    func replacePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
+        try await pool.write { db in
+            try db.execute(cached: "DELETE FROM personal_bests WHERE user_id = ?", arguments: [user.description])
+            for (key, value) in bests {
+                try db.execute(
+                    cached: "INSERT INTO personal_bests (user_id, exercise_key, bests) VALUES (?, ?, ?)",
+                    arguments: [user.description, key, StoredJSON.encode(value)])
+            }
+        }
+    }
+}
