@@ -23,40 +23,29 @@ struct E2EPost: AsyncParsableCommand {
     @Option(name: .customLong("photo"), help: "A photo to attach (repeat for more).") var photos: [String] = []
     @Option(name: .customLong("for"), help: "A child profile you manage, by name (repeat for more).")
     var children: [String] = []
-    @Option(help: "A workout's title: the post is a workout.") var title: String?
-    @Option(help: "strength, circuit, emom, amrap or cardio (cardio when --distance or --duration is given).")
-    var type: WorkoutType?
-    @Option(help: "\"Name: 100x5, 100x5\" (kg × reps); repeat for each exercise. For cardio, just the name (\"Run\").")
-    var exercise: [String] = []
-    @Option(help: "Cardio distance: 5.2km, 3.1mi or 5000m (a bare number is km).") var distance: String?
-    @Option(help: "Cardio time: h:mm:ss, mm:ss or minutes.") var duration: String?
-    @Option(help: "Minutes it took (for cardio, the --duration by default).") var minutes: Int?
+    @OptionGroup var workoutFlags: WorkoutFlags
 
     func validate() throws {
-        guard
-            !text.isEmpty || !photos.isEmpty || title != nil || !exercise.isEmpty || distance != nil
-                || duration != nil
-        else { throw ValidationError("Say something, add a --photo, or log a workout with --title and --exercise.") }
+        guard !text.isEmpty || !photos.isEmpty || workoutFlags.saysAnything else {
+            throw ValidationError("Say something, add a --photo, or log a workout with --title and --exercise.")
+        }
+        try workoutFlags.check()
     }
 
-    /// The workout the flags describe, finished now, or `nil` when they describe none. Its time is the one given
-    /// (or the cardio's), never a number nobody typed.
+    /// The workout the flags describe, done now unless they say when, or `nil` when they describe none. Its
+    /// time is the one given (or the cardio's), never a number nobody typed: read as `spotter log-workout` reads
+    /// the same flags.
     func workout(now: Date) throws -> WorkoutRecord? {
-        guard title != nil || !exercise.isEmpty || distance != nil || duration != nil else { return nil }
-        let cardio = try LogWorkout.cardio(distance: distance, duration: duration)
-        var exercises: [ExerciseEntry]
-        if let cardio {
-            exercises = (exercise.isEmpty ? [title ?? "Run"] : exercise).map { ExerciseEntry(name: $0, cardio: cardio) }
-        } else {
-            exercises = try exercise.map(LogWorkout.parse)
-        }
+        guard workoutFlags.saysAnything else { return nil }
+        let exercises = try workoutFlags.exercises(orNames: [workoutFlags.title ?? "Run"])
         guard !exercises.isEmpty else {
             throw ValidationError("A workout needs an --exercise, like \"Back Squat: 100x5\".")
         }
-        let seconds = minutes.map { $0 * 60 } ?? cardio?.durationS ?? 0
+        let times = try workoutFlags.times(from: nil, now: now)
+        let isCardio = try workoutFlags.cardio() != nil
         return WorkoutRecord(
-            title: title ?? exercises[0].name, type: type ?? (cardio == nil ? .strength : .cardio),
-            startTime: now - Double(seconds), endTime: now, exercises: exercises)
+            title: workoutFlags.title ?? exercises[0].name, type: workoutFlags.type ?? (isCardio ? .cardio : .strength),
+            startTime: times.start, endTime: times.end, exercises: exercises)
     }
 
     func run() async throws {
