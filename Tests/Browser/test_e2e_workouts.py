@@ -268,7 +268,7 @@ class EncryptedWorkoutsStory(BrowserStory):
             driver.get(group_url)
             post = self.wait_long(driver, lambda d: self.opened_post(d, run), "Ben's run did not open")
             card = self.text(post.find_element(By.CSS_SELECTOR, ".workout"))
-            for shown in ("Cardio", run, "Run", "5.2 km · 30:45 · 5:55 /km", "30 min"):
+            for shown in ("Cardio", run, "Run", "5.2 km · 30:45 · 5:55 /km", "31 min"):
                 self.assertIn(shown, card)
         self.show(bo, self.opened_post(bo, run).find_element(By.XPATH, "./ancestor::article"))
         self.shot(bo, "e2e-workouts-05-phone-terminal-run")

@@ -127,8 +127,9 @@
     // How long it took, only when someone said: the minutes typed, or the cardio's time. Else no end time, as
     // the server's form does (`WorkoutForm`): a workout shows no duration rather than one nobody typed.
     const minutesText = value("#duration");
-    let took = exercises.reduce((total, entry) => total + ((entry.cardio && entry.cardio.duration_s) || 0), 0);
-    if (type !== "cardio") took = 0;
+    // A run's time counts to the minute up, as the server's form and the terminal count it.
+    const ran = exercises.reduce((total, entry) => total + ((entry.cardio && entry.cardio.duration_s) || 0), 0);
+    let took = type === "cardio" && ran > 0 ? Math.ceil(ran / 60) * 60 : 0;
     if (minutesText) {
       if (!/^\d+$/.test(minutesText) || Number(minutesText) < 1 || Number(minutesText) > 1440) {
         problem("duration", "Enter the minutes it took, a whole number from 1 to 1440.");
