@@ -20,16 +20,15 @@ import random
 import re
 import struct
 import tempfile
-import time
 import unittest
 import zlib
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 
-from browser_support import BASE, BrowserStory, browser
+from browser_support import BASE, browser
+from e2e_support import E2EStory
 
-WAIT_LONG = 30
 CODE = re.compile(r"^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$")
 
 
@@ -46,45 +45,13 @@ def noise_png(path, width=640, height=420):
                    + chunk(b"IEND", b""))
 
 
-class DeviceApprovalStory(BrowserStory):
+class DeviceApprovalStory(E2EStory):
     def setUp(self):
         super().setUp()
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
         self.photo = os.path.join(folder.name, "harbour.png")
         noise_png(self.photo)
-
-    def press(self, driver, element):
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
-
-    def status(self, driver):
-        found = driver.find_elements(By.ID, "e2e-status")
-        return found[0].text if found else ""
-
-    def wait_long(self, driver, condition, message):
-        deadline = time.time() + WAIT_LONG
-        while True:
-            try:
-                found = condition(driver)
-                if found:
-                    return found
-            except Exception:  # a page being replaced mid-read: poll again
-                pass
-            if time.time() > deadline:
-                self.fail(f"{message}; the page says: {self.status(driver)!r}")
-            time.sleep(0.2)
-
-    def opened_post(self, driver, caption):
-        for element in driver.find_elements(By.CSS_SELECTOR, ".sealed-post[data-opened=true]"):
-            if caption in element.text:
-                return element
-        return None
-
-    def image_loaded(self, driver, element):
-        images = element.find_elements(By.TAG_NAME, "img")
-        return images and driver.execute_script(
-            "return arguments[0].complete && arguments[0].naturalWidth > 0", images[0])
 
     def sign_in(self, driver, username):
         driver.get(f"{BASE}/signin")

@@ -24,59 +24,25 @@ import os
 import pathlib
 import sqlite3
 import tempfile
-import time
 import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 
-from browser_support import BASE, BrowserStory, browser
+from browser_support import BASE, browser
+from e2e_support import E2EStory
 from drawn_photos import noise_jpeg
 
 DATA_DIR = os.environ.get("SPOTTER_DATA_DIR")
-WAIT_LONG = 30
 
 
-class EncryptedGroupStory(BrowserStory):
+class EncryptedGroupStory(E2EStory):
     def setUp(self):
         super().setUp()
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
         # Noise, not a gradient: its bytes don't repeat, so a chunk of them names this photo only.
         self.photo = noise_jpeg(folder.name, "lighthouse.jpg", (900, 600))
-
-    def press(self, driver, element):
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
-
-    def wait_long(self, driver, condition, message):
-        deadline = time.time() + WAIT_LONG
-        while True:
-            try:
-                found = condition(driver)
-                if found:
-                    return found
-            except Exception:  # a page being replaced mid-read: poll again
-                pass
-            if time.time() > deadline:
-                posts = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "[data-sealed]")]
-                self.fail(f"{message}; the page says: {self.status(driver)!r}; its sealed items: {posts!r}")
-            time.sleep(0.2)
-
-    def status(self, driver):
-        found = driver.find_elements(By.ID, "e2e-status")
-        return found[0].text if found else ""
-
-    def opened_post(self, driver, caption):
-        for element in driver.find_elements(By.CSS_SELECTOR, ".sealed-post[data-opened=true]"):
-            if caption in element.text:
-                return element
-        return None
-
-    def image_loaded(self, driver, element):
-        images = element.find_elements(By.TAG_NAME, "img")
-        return images and driver.execute_script(
-            "return arguments[0].complete && arguments[0].naturalWidth > 0", images[0])
 
     def test_encrypted_family_group_keeps_its_content_from_the_server(self):
         ana, ben = self.ana, self.bo
@@ -276,12 +242,6 @@ class EncryptedGroupStory(BrowserStory):
         ana.get(f"{BASE}/posts/{post_id}")
         self.assertIn("Not found", ana.title)
         ana.get_log("browser")  # the deleted post's 404 is expected
-
-    def fetch_json(self, driver, path):
-        return driver.execute_async_script(
-            "const done = arguments[arguments.length - 1];"
-            "fetch(arguments[0], {headers: {Accept: 'application/json'}}).then((r) => r.json()).then(done, "
-            "(e) => done({error: String(e)}))", path)
 
     # --- what the server holds ------------------------------------------------------------------------------
 

@@ -23,7 +23,6 @@ import os
 import pathlib
 import subprocess
 import tempfile
-import time
 import unittest
 import urllib.request
 
@@ -31,15 +30,15 @@ from PIL import Image
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 
-from browser_support import BASE, BrowserStory
+from browser_support import BASE
+from e2e_support import E2EStory
 
 DATA_DIR = os.environ.get("SPOTTER_DATA_DIR")
 PASSWORD = "correct horse battery"
-WAIT_LONG = 30
 HOLDS_KEYS = "This browser holds this group's keys."
 
 
-class EncryptedWorkoutsStory(BrowserStory):
+class EncryptedWorkoutsStory(E2EStory):
     def setUp(self):
         super().setUp()
         folder = tempfile.TemporaryDirectory()
@@ -51,43 +50,10 @@ class EncryptedWorkoutsStory(BrowserStory):
 
     # --- helpers -------------------------------------------------------------------------------------------
 
-    def press(self, driver, element):
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
-
     def show(self, driver, element):
         """Scrolls `element` to the top of the window, below the page's sticky header."""
         driver.execute_script("window.scrollTo(0, arguments[0].getBoundingClientRect().top + window.scrollY - 72)",
                               element)
-
-    def status(self, driver):
-        found = driver.find_elements(By.ID, "e2e-status")
-        return found[0].text if found else ""
-
-    def wait_long(self, driver, condition, message):
-        deadline = time.time() + WAIT_LONG
-        while True:
-            try:
-                found = condition(driver)
-                if found:
-                    return found
-            except Exception:  # a page being replaced mid-read: poll again
-                pass
-            if time.time() > deadline:
-                self.fail(f"{message}; the page says: {self.status(driver)!r}")
-            time.sleep(0.2)
-
-    def opened_post(self, driver, title):
-        for element in driver.find_elements(By.CSS_SELECTOR, ".sealed-post[data-opened=true]"):
-            if title in element.text:
-                return element
-        return None
-
-    def fetch_json(self, driver, path):
-        return driver.execute_async_script(
-            "const done = arguments[arguments.length - 1];"
-            "fetch(arguments[0], {headers: {Accept: 'application/json'}}).then((r) => r.json()).then(done, "
-            "(e) => done({error: String(e)}))", path)
 
     def chain_roles(self, driver, group_id):
         """The group's members and roles by its chain, as this browser verifies it."""

@@ -14,11 +14,7 @@ struct CrashRecoveryTests {
         try await Self.withServer(backend) { server, http in
             // Given an author
             try await server.start()
-            let signup = try await http.send(
-                .POST, "/api/v1/auth/signup",
-                json: #"{"email":"ana@example.com","username":"ana","password":"correct horse battery"}"#)
-            try #require(signup.status == 201)
-            let token = try #require(signup.object["access_token"] as? String)
+            let token = try await CrashRecoveryTests.signUpAna(http)
             // Enough keys that the kill, sent after the sixth answer, lands with most of them still unanswered.
             let keys = (0..<240).map { "crash-\($0)" }
 
@@ -56,6 +52,15 @@ struct CrashRecoveryTests {
     }
 
     static func text(_ key: String) -> String { "Crash-test squats, \(key)" }
+
+    /// Signs Ana up on the server process and gives her access token.
+    static func signUpAna(_ http: HTTP) async throws -> String {
+        let signup = try await http.send(
+            .POST, "/api/v1/auth/signup",
+            json: #"{"email":"ana@example.com","username":"ana","password":"correct horse battery"}"#)
+        try #require(signup.status == 201)
+        return try #require(signup.object["access_token"] as? String)
+    }
 
     static func post(_ key: String, token: String, http: HTTP) async throws -> HTTP.Answer {
         try await http.send(

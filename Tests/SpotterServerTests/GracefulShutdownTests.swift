@@ -12,11 +12,7 @@ struct GracefulShutdownTests {
         try await CrashRecoveryTests.withServer(backend) { server, http in
             // Given Ana, signed in
             try await server.start()
-            let signup = try await http.send(
-                .POST, "/api/v1/auth/signup",
-                json: #"{"email":"ana@example.com","username":"ana","password":"correct horse battery"}"#)
-            try #require(signup.status == 201)
-            let token = try #require(signup.object["access_token"] as? String)
+            let token = try await CrashRecoveryTests.signUpAna(http)
             // and four sockets: the Phoenix socket (joined to the community feed) and the relay, each upgraded on
             // a connection's first request and on a kept-alive connection after `GET /healthz` (as Node's
             // built-in WebSocket does after a `fetch`)

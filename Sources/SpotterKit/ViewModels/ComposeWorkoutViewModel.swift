@@ -251,7 +251,7 @@ public final class ComposeWorkoutViewModel {
                 for outcome in await outbox.drain() {
                     guard case .refused(let refused, let problem) = outcome, refused.id == queued.id else { continue }
                     try? await outbox.discard(refused.id)
-                    errors = problem.errors ?? [FieldError(field: "workout", detail: problem.detail ?? problem.title)]
+                    errors = Self.fieldErrors(problem)
                     return false
                 }
             } else {
@@ -261,11 +261,16 @@ public final class ComposeWorkoutViewModel {
             isPublished = true
             return true
         } catch SpotterClientError.problem(let problem) {
-            errors = problem.errors ?? [FieldError(field: "workout", detail: problem.detail ?? problem.title)]
+            errors = Self.fieldErrors(problem)
         } catch {
             errors = [FieldError(field: "workout", detail: FeedViewModel.message(error))]
         }
         return false
+    }
+
+    /// A refusal's field errors, or the whole refusal as one about the workout.
+    private static func fieldErrors(_ problem: Problem) -> [FieldError] {
+        problem.errors ?? [FieldError(field: "workout", detail: problem.detail ?? problem.title)]
     }
 
     /// Saves the edit: through the outbox when there is one (the cached post shows it at once; a refusal is
@@ -279,7 +284,7 @@ public final class ComposeWorkoutViewModel {
                     guard case .refused(let refused, let problem) = outcome, refused.id == queued.id else { continue }
                     try? await outbox.discard(refused.id)
                     if let server = try? await client.post(post) { try? await outbox.database.save([server]) }
-                    errors = problem.errors ?? [FieldError(field: "workout", detail: problem.detail ?? problem.title)]
+                    errors = Self.fieldErrors(problem)
                     return false
                 }
             } else {
@@ -289,7 +294,7 @@ public final class ComposeWorkoutViewModel {
             isPublished = true
             return true
         } catch SpotterClientError.problem(let problem) {
-            errors = problem.errors ?? [FieldError(field: "workout", detail: problem.detail ?? problem.title)]
+            errors = Self.fieldErrors(problem)
         } catch {
             errors = [FieldError(field: "workout", detail: FeedViewModel.message(error))]
         }
