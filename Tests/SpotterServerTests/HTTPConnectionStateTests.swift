@@ -49,7 +49,9 @@ struct HTTPConnectionStateTests {
         // Then the later bytes buy no more time and ask for no new timer
         #expect(state.event(.readComplete, at: Self.at(9)) == .proceed)
         // And at 15 s the answer is 408, after which nothing more is read
-        #expect(state.event(.timerFired, at: Self.at(15)) == .refuse(.requestTimeout, "The request did not arrive in time."))
+        #expect(
+            state.event(.timerFired, at: Self.at(15)) == .refuse(.requestTimeout, "The request did not arrive in time.")
+        )
         #expect(state.lingering)
         #expect(state.event(.requestHead(Self.head()), at: Self.at(16)) == .drop)
     }
@@ -65,7 +67,9 @@ struct HTTPConnectionStateTests {
         // Then each part of the body restarts its clock: the pending timer (31 s) finds the new deadline later
         #expect(state.event(.readComplete, at: Self.at(2)) == .proceed)
         #expect(state.event(.timerFired, at: Self.at(31)) == .schedule(Self.at(32)))
-        #expect(state.event(.timerFired, at: Self.at(32)) == .refuse(.requestTimeout, "The request did not arrive in time."))
+        #expect(
+            state.event(.timerFired, at: Self.at(32)) == .refuse(.requestTimeout, "The request did not arrive in time.")
+        )
 
         // Given another whose answer the app began before the body stalled
         var answering = Self.connection()
@@ -127,7 +131,9 @@ struct HTTPConnectionStateTests {
     @Test("bytes that are not HTTP get 400, a head over the limits 431, another HTTP version 505, and nothing after")
     func refusals() {
         var garbage = Self.connection()
-        #expect(garbage.event(.parseError(.invalidMethod), at: Self.at(1)) == .refuse(.badRequest, "The request is not valid HTTP/1.1."))
+        #expect(
+            garbage.event(.parseError(.invalidMethod), at: Self.at(1))
+                == .refuse(.badRequest, "The request is not valid HTTP/1.1."))
         #expect(garbage.event(.parseError(.invalidMethod), at: Self.at(1)) == .drop)
         #expect(garbage.event(.otherError, at: Self.at(1)) == .drop)
 
