@@ -35,6 +35,24 @@ struct ComposeWorkoutViewModelTests {
         }
     }
 
+    @Test("minutes end when the workout was done, never after it; taking them away keeps that moment")
+    func minutes() async throws {
+        let client = SpotterClient(baseURL: URL(string: "http://127.0.0.1:9")!)
+        let done = Date(timeIntervalSince1970: 1_800_000_000)
+        let model = await ComposeWorkoutViewModel(client: client, now: done)
+        // Given a workout done at `done` with no duration, when it is said to have taken 45 minutes
+        await model.setMinutes(45)
+        // Then it began 45 minutes before and ended then
+        #expect(await model.startTime == done - 45 * 60)
+        #expect(await model.endTime == done)
+        // And 30 minutes instead still end then; none leaves the moment it was done
+        await model.setMinutes(30)
+        #expect(await (model.startTime, model.endTime) == (done - 30 * 60, done))
+        await model.setMinutes(nil)
+        #expect(await model.startTime == done)
+        #expect(await model.endTime == nil)
+    }
+
     @Test("a workout with photos is posted through the upload queue, with alt text, and its progress reaches 1")
     func withPhotos() async throws {
         try await UploadQueueTests.withServer { url, _ in

@@ -98,6 +98,8 @@ struct TerminalWorkoutTests {
                 ])
             #expect(edited.workout?.title == "Wednesday")
             #expect(edited.workout?.duration == TimeInterval(40 * 60))
+            // ending when it was logged as done, not 40 minutes after
+            #expect(edited.workout?.endTime == record.workout?.startTime)
             #expect(edited.personalRecords.isEmpty)
 
             // When Bea tries to edit it

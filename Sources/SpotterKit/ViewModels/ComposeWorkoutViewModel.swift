@@ -136,9 +136,16 @@ public final class ComposeWorkoutViewModel {
         self.init(editing: post, client: session.client, outbox: session.outbox)
     }
 
-    /// Says how long it took: it ended `minutes` after `startTime`; `nil` takes the duration away.
+    /// Says how long it took: it ended when it was done (`endTime`, or `startTime` while it has no duration)
+    /// and began `minutes` before, as the web form reads its minutes; `nil` takes the duration away and keeps
+    /// the moment it was done. So minutes given to a workout just done never put its end in the future.
     public func setMinutes(_ minutes: Int?) {
-        endTime = minutes.map { startTime.addingTimeInterval(TimeInterval($0 * 60)) }
+        let done = endTime ?? startTime
+        guard let minutes else {
+            (startTime, endTime) = (done, nil)
+            return
+        }
+        (startTime, endTime) = (done.addingTimeInterval(-TimeInterval(minutes * 60)), done)
     }
 
     /// Fills the form from a template: its name, type and exercises, each with its target sets.

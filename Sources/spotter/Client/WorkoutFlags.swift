@@ -93,9 +93,10 @@ struct WorkoutFlags: ParsableArguments {
             return (start, took.flatMap { $0 > 0 ? start + $0 : nil })
         case (nil, let end?, nil): return current.map { ($0.start, end) } ?? (end, nil)
         case (nil, nil, let seconds?):
-            // New minutes for a logged workout keep its start; a new workout ends now.
-            if let current { return (current.start, current.start + seconds) }
-            return (now - seconds, now)
+            // Minutes end when it was done: a logged workout's end, or its one moment when it had no duration
+            // (as the web edit page reads them); a new workout's now. Never an end in the future.
+            let done = current.map { $0.end ?? $0.start } ?? now
+            return (done - seconds, done)
         case (nil, nil, nil): return current ?? (now, nil)
         }
     }
