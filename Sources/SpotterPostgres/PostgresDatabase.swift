@@ -80,6 +80,10 @@ final class PostgresDatabase: Sendable {
                 unit.close()
                 try await connection.query("COMMIT", logger: logger)
                 return result
+            } catch let failure as FailureAfterCommit {
+                unit.close()
+                try await connection.query("COMMIT", logger: logger)
+                throw failure
             } catch {
                 unit.close()
                 // After a failed COMMIT PostgreSQL has rolled back already, and this only warns.
@@ -97,6 +101,9 @@ final class PostgresDatabase: Sendable {
             let result = try await body()
             try await connection.query("RELEASE SAVEPOINT spotter_unit", logger: logger)
             return result
+        } catch let failure as FailureAfterCommit {
+            try await connection.query("RELEASE SAVEPOINT spotter_unit", logger: logger)
+            throw failure
         } catch {
             // Also what makes the transaction usable again after a failed statement.
             try await connection.query("ROLLBACK TO SAVEPOINT spotter_unit", logger: logger)

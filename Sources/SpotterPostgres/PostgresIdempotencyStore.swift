@@ -7,6 +7,22 @@ struct PostgresIdempotencyStore: IdempotencyStore {
     let client: PostgresDatabase
     let logger: Logger
 
+    func find(scope: String, key: String) async throws -> IdempotencyRow? {
+        let rows = try await client.query(
+            """
+            SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys
+            WHERE scope = \(scope) AND key = \(key)
+            """, logger: logger)
+        var existing: IdempotencyRow?
+        for try await (stored, createdAt, status, contentType, body) in rows.decode(
+            (String, Date, Int?, String?, Data?).self)
+        {
+            existing = IdempotencyRow(
+                fingerprint: stored, createdAt: createdAt, status: status, contentType: contentType, body: body)
+        }
+        return existing
+    }
+
     func begin(
         scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval
     ) async throws

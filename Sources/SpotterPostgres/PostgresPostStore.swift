@@ -441,28 +441,12 @@ struct PostgresPostStore: PostStore {
         return false
     }
 
-    func addKudos(
-        _ post: PostID, by user: UserID, at date: Date, notifying: [PlannedNotification]
-    ) async throws -> AddedKudos {
-        let insert: PostgresQuery = """
+    func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool {
+        try await changed(
+            """
             INSERT INTO kudos (post_id, user_id, created_at) VALUES (\(post.rawValue), \(user.rawValue), \(date))
             ON CONFLICT DO NOTHING RETURNING 1
-            """
-        // Without notifications there is nothing to hold together: one statement, no transaction.
-        guard !notifying.isEmpty else { return AddedKudos(isNew: try await changed(insert)) }
-        return try await client.withTransaction(logger: logger) { connection in
-            var isNew = false
-            for try await _ in try await connection.query(insert, logger: logger) { isNew = true }
-            guard isNew else { return AddedKudos(isNew: false) }
-            var notified: [PlannedNotification] = []
-            for notification in notifying
-            where try await PostgresNotificationStore.insert(
-                notification.record, deliveries: notification.deliveries, on: connection, logger: logger)
-            {
-                notified.append(notification)
-            }
-            return AddedKudos(isNew: true, notified: notified)
-        }
+            """)
     }
 
     func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool {

@@ -2,17 +2,23 @@ import GRDB
 import SpotterCore
 import Synchronization
 
-/// The stores' way to the database file: GRDB's pool, plus the unit of work (`SpotterStorage.write`).
+/// The stores' way to the database file: GRDB's pool for reads, and the writer, taken one unit of work at a
+/// time and committed in batches (`SQLiteWriterBatches`).
 ///
-/// Outside a unit every call goes to the pool as it always did, writes through the `WriterGate`. Inside one,
-/// every call (reads too, so they see the unit's own rows) runs on the writer connection, in the unit's
-/// `BEGIN IMMEDIATE` transaction; a store's write there is a savepoint, so a store call that fails still
-/// undoes all of its own statements, as its transaction did. GRDB's writer closures are synchronous, so the
-/// transaction stays open between them, across the handler's `await`s, and the gate keeps every other
-/// writer out until the commit (SQLite has one writer anyway).
+/// Every write belongs to a unit (`SpotterStorage.write`); a store call made outside one is a unit of its
+/// own. A unit reads from the pool until its first write, as PostgreSQL's READ COMMITTED units do, so the
+/// writer is held for writing and not for the handler's reads. Its first write takes the writer and opens
+/// the unit's savepoint in the batch's transaction; from then on every call of the unit (reads too, so they
+/// see its own rows) runs on the writer, each store write in a savepoint of its own, so a store call that
+/// fails still undoes all of its statements. When the unit ends, its savepoint is released into the batch (or
+/// rolled back, alone), the writer goes to the next unit, and the unit waits for its batch's commit: nobody
+/// hears of a change, and no answer leaves, before the write-ahead log holding it is on disk.
+///
+/// GRDB's writer closures are synchronous, so the batch's transaction stays open between them, across the
+/// handlers' `await`s; only the unit holding the writer sends work there.
 final class SQLiteDatabase: Sendable {
     let pool: DatabasePool
-    private let gate = WriterGate()
+    private let batches = SQLiteWriterBatches()
 
     /// The unit of work the current task runs in, if any (inherited by child tasks; see `UnitOfWork`).
     @TaskLocal private static var unit: OpenUnit?
@@ -21,84 +27,171 @@ final class SQLiteDatabase: Sendable {
         self.pool = pool
     }
 
-    /// Whether the current task is inside an open unit of this database.
-    private var inUnit: Bool {
-        guard let unit = Self.unit, unit.database === self else { return false }
-        return unit.isOpen
+    /// The current task's open unit of this database.
+    private var currentUnit: OpenUnit? {
+        guard let unit = Self.unit, unit.database === self, unit.isOpen else { return nil }
+        return unit
     }
 
     func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if inUnit {
-            return try await onWriter { db in
-                var result: T?
-                try db.inSavepoint {
-                    result = try updates(db)
-                    return .commit
-                }
-                return result!
+        guard let unit = currentUnit else { return try await transaction { try await self.write(updates) } }
+        try await writing(unit)
+        return try await onWriter { db in
+            var result: T?
+            try db.inSavepoint {
+                result = try updates(db)
+                return .commit
             }
+            return result!
         }
-        return try await gate.write { try await pool.write(updates) }
     }
 
     func read<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if inUnit { return try await onWriter(value) }
+        if let unit = currentUnit, unit.writes { return try await onWriter(value) }
         return try await pool.read(value)
     }
 
     func unsafeRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if inUnit { return try await onWriter(value) }
+        if let unit = currentUnit, unit.writes { return try await onWriter(value) }
         return try await pool.unsafeRead(value)
     }
 
-    /// See `DatabasePool.readOnWriter`.
+    /// A read on the writer's connection, for short reads that follow a write on the same path (a new
+    /// notification's recipient rules, the hub rendering it).
+    ///
+    /// In WAL mode SQLite drops a reader connection's whole page cache whenever the file changed since its
+    /// last read, so under a steady stream of writes every pool read starts cold and re-reads each page with
+    /// `pread(2)`. The writer's connection keeps its cache, since the changes are its own. Outside a unit the
+    /// read takes the writer only when it is idle, with no batch open whose uncommitted rows it could see;
+    /// otherwise it reads from the pool.
+    ///
+    /// Inside a unit it takes the writer, as a write would: for a read a write of the unit is computed from
+    /// (a person's personal bests before a workout moves them), which no other unit may change in between.
     func readOnWriter<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if inUnit { return try await onWriter(value) }
-        return try await gate.write { try await pool.readOnWriter(value) }
+        if let unit = currentUnit {
+            try await writing(unit)
+            return try await onWriter(value)
+        }
+        guard batches.acquireIdle() else { return try await pool.read(value) }
+        defer { batches.releaseIdle() }
+        return try await onWriter(value)
     }
 
     /// `SpotterStorage.write` for SQLite.
     func unitOfWork<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        if inUnit { return try await UnitOfWork.nested(in: savepoint, body) }
+        if currentUnit != nil { return try await UnitOfWork.nested(in: savepoint, body) }
         return try await UnitOfWork.run(in: transaction, body)
     }
 
+    /// Runs `body` as a unit: its writes go into a batch, and it returns once that batch committed.
     private func transaction<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await gate.unit {
-            try await onWriter { db in try db.beginTransaction(.immediate) }
-            let unit = OpenUnit(database: self)
-            do {
-                let result = try await Self.$unit.withValue(unit) { try await body() }
-                unit.close()
-                try await onWriter { db in try db.commit() }
-                return result
-            } catch {
-                unit.close()
-                // A statement interrupted inside a transaction may have rolled it back already.
-                try? await onWriter { db in if db.isInsideTransaction { try db.rollback() } }
-                throw error
-            }
+        let unit = OpenUnit(database: self)
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await Self.$unit.withValue(unit) { try await body() })
+        } catch {
+            outcome = .failure(error)
         }
+        if let batch = unit.close() {
+            try await finish(batch, keeping: outcome.keepsWrites)
+        }
+        return try outcome.get()
     }
 
-    private func savepoint<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await onWriter { db in try db.execute(sql: "SAVEPOINT spotter_unit") }
+    /// Makes `unit` the writer's holder, if it is not yet: takes the writer, begins the batch's transaction if
+    /// it is the batch's first unit, and opens the unit's savepoint (and those of the `storage.write`s it is
+    /// inside, which opened none while it only read).
+    private func writing(_ unit: OpenUnit) async throws {
+        guard let pending = try await unit.startWriting() else { return }
+        let batch = await batches.acquire()
         do {
-            let result = try await body()
-            try await onWriter { db in try db.execute(sql: "RELEASE SAVEPOINT spotter_unit") }
-            return result
-        } catch {
-            try? await onWriter { db in
-                try db.execute(sql: "ROLLBACK TO SAVEPOINT spotter_unit")
-                try db.execute(sql: "RELEASE SAVEPOINT spotter_unit")
+            try await onWriter { db in
+                if batch.begin() {
+                    try db.beginTransaction(.immediate)
+                } else if !db.isInsideTransaction {
+                    throw SQLiteBatchLost()
+                }
+                try db.execute(sql: "SAVEPOINT spotter_unit")
+                for _ in 0..<pending { try db.execute(sql: "SAVEPOINT spotter_nested") }
             }
+        } catch {
+            unit.failedToWrite(error)
+            try? await release(batch, wrote: false)
             throw error
         }
+        unit.wrote(in: batch)
+    }
+
+    /// Ends a unit that wrote: releases its savepoint into the batch (or rolls it back), lets go of the
+    /// writer, and waits for the batch's commit when its writes are in it.
+    private func finish(_ batch: SQLiteWriterBatches.Batch, keeping: Bool) async throws {
+        let kept: Bool
+        do {
+            kept = try await onWriter { db in
+                // A failed statement may have rolled back the whole transaction (SQLITE_FULL, an I/O error);
+                // then the batch is lost, and its commit fails for every unit in it.
+                guard db.isInsideTransaction else { return false }
+                if !keeping { try db.execute(sql: "ROLLBACK TO SAVEPOINT spotter_unit") }
+                try db.execute(sql: "RELEASE SAVEPOINT spotter_unit")
+                return keeping
+            }
+        } catch {
+            try? await release(batch, wrote: false)
+            throw error
+        }
+        try await release(batch, wrote: kept)
+    }
+
+    /// Lets go of the writer; commits the batch when this unit is its last, and waits for the commit when
+    /// `wrote`.
+    private func release(_ batch: SQLiteWriterBatches.Batch, wrote: Bool) async throws {
+        if case .commit(let batch) = batches.release(batch, wrote: wrote) {
+            let outcome: Result<Void, any Error>
+            do {
+                try await onWriter { db in
+                    guard db.isInsideTransaction else { throw SQLiteBatchLost() }
+                    try db.commit()
+                }
+                outcome = .success(())
+            } catch {
+                try? await onWriter { db in if db.isInsideTransaction { try db.rollback() } }
+                outcome = .failure(error)
+            }
+            batches.committed(batch, outcome)
+        }
+        if wrote { try await batch.committed() }
+    }
+
+    /// `storage.write` inside a unit: a savepoint when the unit writes already; otherwise one the unit opens
+    /// with its first write, if any.
+    private func savepoint<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard let unit = currentUnit else { return try await body() }
+        let openedNow = unit.writes
+        if openedNow {
+            try await onWriter { db in try db.execute(sql: "SAVEPOINT spotter_nested") }
+        } else {
+            unit.deferSavepoint()
+        }
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await body())
+        } catch {
+            outcome = .failure(error)
+        }
+        let open = openedNow || unit.endDeferredSavepoint()
+        if open {
+            let keeping = outcome.keepsWrites
+            try await onWriter { db in
+                if !keeping { try db.execute(sql: "ROLLBACK TO SAVEPOINT spotter_nested") }
+                try db.execute(sql: "RELEASE SAVEPOINT spotter_nested")
+            }
+        }
+        return try outcome.get()
     }
 
     /// Runs `body` on the writer connection without a transaction of its own. Through GRDB's callback API,
-    /// which a cancelled task cannot interrupt: a unit's statements, and its commit or rollback, always run
-    /// to the end, so no transaction is ever left open on the writer.
+    /// which a cancelled task cannot interrupt: a unit's statements, and its savepoints and commit, always run
+    /// to the end, so no transaction is ever left half done on the writer.
     private func onWriter<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             pool.asyncWriteWithoutTransaction { db in continuation.resume(with: Result { try body(db) }) }
@@ -106,15 +199,124 @@ final class SQLiteDatabase: Sendable {
     }
 }
 
-/// A unit of work's mark on its task: which database it belongs to, and whether it is still open.
+/// The batch's transaction ended before its commit (a failed statement rolled it back whole).
+struct SQLiteBatchLost: Error, CustomStringConvertible {
+    var description: String { "SQLite rolled back the open batch of writes" }
+}
+
+extension Result {
+    /// Whether a unit that ended this way keeps its writes: it returned, or failed after its commit.
+    fileprivate var keepsWrites: Bool {
+        switch self {
+        case .success: true
+        case .failure(let error): error is FailureAfterCommit
+        }
+    }
+}
+
+/// A unit of work's mark on its task: which database it belongs to, whether it is still open, and whether it
+/// holds the writer yet.
 private final class OpenUnit: Sendable {
+    private enum Phase {
+        /// Reading from the pool; `savepoints` is how many `storage.write`s it is inside.
+        case reading(savepoints: Int)
+        /// Taking the writer; the unit's other tasks wait for it.
+        case starting(savepoints: Int, waiters: [CheckedContinuation<Void, any Error>])
+        case writing(SQLiteWriterBatches.Batch)
+    }
+
     let database: SQLiteDatabase
-    private let open = Mutex(true)
+    private let state = Mutex((isOpen: true, phase: Phase.reading(savepoints: 0)))
 
     init(database: SQLiteDatabase) {
         self.database = database
     }
 
-    var isOpen: Bool { open.withLock { $0 } }
-    func close() { open.withLock { $0 = false } }
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    var writes: Bool {
+        state.withLock { state in
+            if case .writing = state.phase { return true }
+            return false
+        }
+    }
+
+    /// Closes the unit; returns the batch it wrote in, if any.
+    func close() -> SQLiteWriterBatches.Batch? {
+        state.withLock { state in
+            state.isOpen = false
+            if case .writing(let batch) = state.phase { return batch }
+            return nil
+        }
+    }
+
+    /// `nil` when the unit writes already (after waiting for another of its tasks to take the writer);
+    /// otherwise how many deferred savepoints the caller, who must take the writer, opens.
+    func startWriting() async throws -> Int? {
+        enum Next {
+            case writes, take(Int), wait
+        }
+        let next: Next = state.withLock { state in
+            switch state.phase {
+            case .writing: return .writes
+            case .starting: return .wait
+            case .reading(let savepoints):
+                state.phase = .starting(savepoints: savepoints, waiters: [])
+                return .take(savepoints)
+            }
+        }
+        switch next {
+        case .writes: return nil
+        case .take(let savepoints): return savepoints
+        case .wait:
+            try await withCheckedThrowingContinuation { continuation in
+                let now: Bool = state.withLock { state in
+                    guard case .starting(let savepoints, var waiters) = state.phase else { return true }
+                    waiters.append(continuation)
+                    state.phase = .starting(savepoints: savepoints, waiters: waiters)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+            return writes ? nil : try await startWriting()
+        }
+    }
+
+    func wrote(in batch: SQLiteWriterBatches.Batch) {
+        let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+            defer { state.phase = .writing(batch) }
+            guard case .starting(_, let waiters) = state.phase else { return [] }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func failedToWrite(_ error: any Error) {
+        let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+            guard case .starting(let savepoints, let waiters) = state.phase else { return [] }
+            state.phase = .reading(savepoints: savepoints)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+
+    /// A `storage.write` began while the unit only reads: its savepoint opens with the unit's first write.
+    func deferSavepoint() {
+        state.withLock { state in
+            if case .reading(let savepoints) = state.phase { state.phase = .reading(savepoints: savepoints + 1) }
+        }
+    }
+
+    /// That `storage.write` ended; `true` when its savepoint was opened meanwhile and must be closed.
+    func endDeferredSavepoint() -> Bool {
+        state.withLock { state in
+            switch state.phase {
+            case .writing: return true
+            case .reading(let savepoints):
+                state.phase = .reading(savepoints: max(0, savepoints - 1))
+                return false
+            case .starting: return false
+            }
+        }
+    }
 }

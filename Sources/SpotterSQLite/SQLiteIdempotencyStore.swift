@@ -5,6 +5,22 @@ import SpotterCore
 struct SQLiteIdempotencyStore: IdempotencyStore {
     let pool: SQLiteDatabase
 
+    func find(scope: String, key: String) async throws -> IdempotencyRow? {
+        try await pool.read { db in try Self.row(scope: scope, key: key, db) }
+    }
+
+    private static func row(scope: String, key: String, _ db: Database) throws -> IdempotencyRow? {
+        try Row.fetchOne(
+            cached: db,
+            sql: "SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys WHERE scope = ? AND key = ?",
+            arguments: [scope, key]
+        ).map { row in
+            IdempotencyRow(
+                fingerprint: row["fingerprint"], createdAt: Date(sqliteValue: row["created_at"]),
+                status: row["status"], contentType: row["content_type"], body: row["body"])
+        }
+    }
+
     func begin(
         scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval
     ) async throws
@@ -12,17 +28,7 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     {
         // One write transaction: SQLite's single writer makes the look-then-insert atomic.
         try await pool.write { db in
-            let row = try Row.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT fingerprint, created_at, status, content_type, body
-                    FROM idempotency_keys WHERE scope = ? AND key = ?
-                    """,
-                arguments: [scope, key])
-            if let row {
-                let state = IdempotencyRow(
-                    fingerprint: row["fingerprint"], createdAt: Date(sqliteValue: row["created_at"]),
-                    status: row["status"], contentType: row["content_type"], body: row["body"])
+            if let state = try Self.row(scope: scope, key: key, db) {
                 switch state.claim(fingerprint: fingerprint, now: now, retention: retention) {
                 case .some(let claim):
                     return claim

@@ -7,7 +7,8 @@ import SpotterModels
 /// they were logged, and the writes that put the replay's records and bests in place.
 extension SQLitePostStore {
     func loggedWorkouts(of author: UserID) async throws -> [LoggedWorkout] {
-        try await pool.read { db in
+        // On the writer: the records replayed from it are written in the same unit.
+        try await pool.readOnWriter { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """

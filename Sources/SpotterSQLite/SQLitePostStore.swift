@@ -531,18 +531,12 @@ struct SQLitePostStore: PostStore {
         }
     }
 
-    func addKudos(
-        _ post: PostID, by user: UserID, at date: Date, notifying: [PlannedNotification]
-    ) async throws -> AddedKudos {
+    func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool {
         try await pool.write { db in
             try db.execute(
                 cached: "INSERT INTO kudos (post_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [post.description, user.description, date.sqliteValue])
-            guard db.changesCount > 0 else { return AddedKudos(isNew: false) }
-            let notified = try notifying.filter {
-                try SQLiteNotificationStore.insert($0.record, deliveries: $0.deliveries, db)
-            }
-            return AddedKudos(isNew: true, notified: notified)
+            return db.changesCount > 0
         }
     }
 
@@ -644,7 +638,8 @@ struct SQLitePostStore: PostStore {
     }
 
     func personalBests(of user: UserID) async throws -> [String: ExerciseBests] {
-        try await pool.read { db in
+        // On the writer: a workout's new bests are computed from these and written in the same unit.
+        try await pool.readOnWriter { db in
             var bests: [String: ExerciseBests] = [:]
             for row in try Row.fetchAll(
                 cached: db, sql: "SELECT exercise_key, bests FROM personal_bests WHERE user_id = ?",

@@ -4,7 +4,7 @@ import SpotterCore
 
 /// The default storage adapter: one SQLite file in WAL mode through GRDB, so `spotter serve` needs nothing
 /// installed. Readers never block the single writer; writes are serialized by GRDB's writer queue, which is
-/// also what makes the read-then-write steps below atomic.
+/// also what makes each store's read-then-write steps atomic, and commit in batches (`SQLiteDatabase`).
 public final class SQLiteStorage: SpotterStorage {
     let pool: DatabasePool
     /// What the stores go through: the pool and the unit of work (`write`).
@@ -63,13 +63,14 @@ public final class SQLiteStorage: SpotterStorage {
         configuration.foreignKeysEnabled = true
         // Concurrent writers wait for each other instead of failing with SQLITE_BUSY.
         configuration.busyMode = .timeout(10)
-        // A unit of work (`write`) keeps its transaction open on the writer between GRDB accesses, across the
-        // awaits of the request it holds; `SQLiteDatabase` and its gate make that safe.
+        // A batch of units of work keeps its transaction open on the writer between GRDB accesses, across the
+        // awaits of the requests it holds; `SQLiteDatabase` makes that safe.
         configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
-            // WAL with NORMAL sync is durable across process crashes and only risks the last
-            // transactions on power loss, the usual trade for a server database.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // FULL: each commit syncs the write-ahead log, so an acknowledged write survives power loss, not
+            // only a crash of the process (NORMAL's promise). Commits come in batches (`SQLiteDatabase`), so
+            // one sync carries every write of a batch.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
             // No memory map (`mmap_size`): it spares a read-only feed its `read(2)` copies, but in WAL mode
             // every reader unmaps the whole file whenever anyone has written since its last read, and maps and
             // faults it in again. With kudos arriving, that remapping cost far more than the copies it saved.

@@ -4,7 +4,7 @@ import GRDB
 /// The reference for write benchmarks: how many single-row transactions SQLite itself commits per second on
 /// this machine, with no server in front of it.
 ///
-/// The file is opened exactly as `SQLiteStorage` opens its own (WAL, `synchronous = NORMAL`, foreign keys,
+/// The file is opened exactly as `SQLiteStorage` opens its own (WAL, `synchronous = FULL`, foreign keys,
 /// the same busy timeout), and each transaction inserts one row shaped like a kudos (two text ids and a time,
 /// a composite primary key and a second index), through a prepared statement, in a tight loop on one thread.
 public enum SQLiteWriteCeiling {

@@ -10,6 +10,9 @@ import Foundation
 /// a crash leaves nothing behind, and a concurrent duplicate waits for the first request's commit and replays
 /// it. A claim made outside a unit is seen in progress until `complete`.
 public protocol IdempotencyStore: Sendable {
+    /// The key's record as it stands, read without claiming anything: a retry finds its replay here without
+    /// waiting for a writer.
+    func find(scope: String, key: String) async throws -> IdempotencyRow?
     /// Claims `key` for a request with the given fingerprint (a hash of method, path and body).
     func begin(
         scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval

@@ -40,9 +40,9 @@ public enum NotificationTrigger: Sendable, Equatable {
 /// the durable delivery jobs that carry it to their devices.
 ///
 /// Everything is stored before the call returns, in the database, so a restart loses no notification and
-/// no scheduled push. Notifying never fails the action that triggered it: errors are logged. The exception
-/// is a kudos, which stores its planned notification in its own transaction: a write that fails there fails
-/// both, and the client's retry makes both.
+/// no scheduled push. Inside a unit of work (every request's) the notifications join it, in a savepoint of
+/// their own: they commit with the action, and one that fails is undone alone and logged, as notifying never
+/// fails the action. Open sessions hear of a notification after the commit (the unit holds the event).
 public struct Notifier: Sendable {
     let storage: any SpotterStorage
     let clock: any WallClock
@@ -59,13 +59,7 @@ public struct Notifier: Sendable {
 
     public func notify(_ trigger: NotificationTrigger) async {
         do {
-            // Inside a unit of work the notifications join it, in a savepoint of their own: one that fails
-            // leaves the action's transaction usable, as notifying never fails the action.
-            if UnitOfWork.isOpen {
-                try await storage.write { try await store(trigger) }
-            } else {
-                try await store(trigger)
-            }
+            try await storage.write { try await store(trigger) }
         } catch {
             logger.error("notification failed", metadata: ["error": "\(error)"])
         }
@@ -74,33 +68,11 @@ public struct Notifier: Sendable {
     private func store(_ trigger: NotificationTrigger) async throws {
         for draft in try await drafts(for: trigger) {
             guard let planned = try await plan(draft),
-                try await storage.notifications.insert(planned.record, deliveries: planned.deliveries)
+                try await storage.notifications.insert(planned.record, deliveries: planned.deliveries),
+                planned.inApp
             else { continue }
-            await announce([planned])
-        }
-    }
-
-    /// Decides who hears of `trigger` and what their rules allow, storing nothing, for a change that stores
-    /// its notifications in its own transaction (`PostStore.addKudos`), then `announce`s the ones it stored.
-    /// An error is logged and plans nothing: notifying never fails the action.
-    public func plan(_ trigger: NotificationTrigger) async -> [PlannedNotification] {
-        do {
-            var planned: [PlannedNotification] = []
-            for draft in try await drafts(for: trigger) {
-                if let notification = try await plan(draft) { planned.append(notification) }
-            }
-            return planned
-        } catch {
-            logger.error("notification failed", metadata: ["error": "\(error)"])
-            return []
-        }
-    }
-
-    /// Tells recipients' open sessions of stored notifications that went to their inboxes.
-    public func announce(_ stored: [PlannedNotification]) async {
-        for notification in stored where notification.inApp {
-            await events?.publish(
-                .notificationCreated(notification.record.id, recipient: notification.record.recipientID))
+            // Held by the unit until its commit: recipients' open sessions hear of it once it is stored.
+            await events?.publish(.notificationCreated(planned.record.id, recipient: planned.record.recipientID))
         }
     }
 
@@ -277,7 +249,7 @@ public struct Notifier: Sendable {
     ///
     /// Every step is a database round trip on a kudos request's path, and the notifier's reads were most of
     /// a kudos request's round trips, so what the recipient's rules need is one read. `notify` then writes
-    /// the notification and its jobs in one transaction; a kudos writes them in its own.
+    /// the notification and its jobs.
     private func plan(_ draft: Draft) async throws -> PlannedNotification? {
         let now = clock.now
         guard draft.actor != draft.recipient,

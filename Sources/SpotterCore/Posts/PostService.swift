@@ -84,7 +84,9 @@ public struct PostService: Sendable {
         let id = PostID.generate(at: now)
         let visibility =
             group != nil ? .group : request.visibility ?? (author.profile.privacy == .public ? .public : .followers)
-        let create = { () async throws -> PostRecord in
+        // One unit of work: a completed workout's personal bests and its post (the bests never move for a post
+        // that failed to save), the post and its photos, the children it names, and its notifications.
+        _ = try await storage.write { () async throws -> PostRecord in
             var records: [PersonalRecord] = []
             if let workout, workout.completed {
                 let previous = try await storage.posts.personalBests(of: author.id)
@@ -105,15 +107,6 @@ public struct PostService: Sendable {
             await notifier?.notify(.posted(record))
             if let group { await notifier?.notify(.groupPosted(record, group: group)) }
             return record
-        }
-        if workout?.completed == true || !mediaIDs.isEmpty || !children.isEmpty {
-            // A completed workout's personal bests and its post are one unit of work: the bests never move
-            // for a post that failed to save, and a saved post never misses the records it set. So are a post
-            // and its photos: no photo is taken by a post that failed, and no post lacks the photos it shows.
-            // And a post and the children it names: none is ever stored without its record of who it names.
-            _ = try await storage.write(create)
-        } else {
-            _ = try await create()
         }
         return try await view(id, viewer: author)
     }
@@ -257,21 +250,14 @@ public struct PostService: Sendable {
         guard post.author != viewer.id else {
             throw SpotterError.forbidden("Kudos are for other people's posts.")
         }
-        let changed: Bool
-        var notified: [PlannedNotification] = []
-        if on {
-            // The author's notification is decided first and stored with the kudos, in one transaction. A
-            // repeated kudos decides one for nothing; it is rare, where a second commit was in every kudos.
-            let planned = await notifier?.plan(.kudos(post: id, author: post.author, by: viewer.id)) ?? []
-            let added = try await storage.posts.addKudos(id, by: viewer.id, at: clock.now, notifying: planned)
-            (changed, notified) = (added.isNew, added.notified)
-        } else {
-            changed = try await storage.posts.removeKudos(id, by: viewer.id)
+        // The kudos and the author's notification are one unit: they exist together or not at all.
+        let changed = try await storage.write {
+            guard on else { return try await storage.posts.removeKudos(id, by: viewer.id) }
+            guard try await storage.posts.addKudos(id, by: viewer.id, at: clock.now) else { return false }
+            await notifier?.notify(.kudos(post: id, author: post.author, by: viewer.id))
+            return true
         }
-        if changed {
-            await events?.publish(.kudosChanged(id))
-            await notifier?.announce(notified)
-        }
+        if changed { await events?.publish(.kudosChanged(id)) }
         // The count as the viewer saw it, moved by this change: reading the post again would cost every kudos
         // request another read for a number it already has. Others' kudos in between show on the next read, as
         // they would a moment after a re-read.

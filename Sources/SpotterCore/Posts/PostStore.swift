@@ -61,13 +61,8 @@ public protocol PostStore: Sendable {
     /// Whether `author` posted the same text (by hash) at or after `since`.
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool
 
-    /// Adds a kudos and, when it is new, stores the notifications it causes in the same transaction, so the
-    /// two exist together or not at all, with one commit and one hand-off to the database rather than two.
-    /// Returns whether the kudos was new, and which of `notifying` were stored: none when it was not new, and
-    /// not one whose dedupe key the recipient already has.
-    func addKudos(
-        _ post: PostID, by user: UserID, at date: Date, notifying: [PlannedNotification]
-    ) async throws -> AddedKudos
+    /// Adds a kudos; returns whether it was new (a repeated one changes nothing).
+    func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool
     /// Removes a kudos; returns whether there was one.
     func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool
 
@@ -101,19 +96,6 @@ public struct KudosTarget: Sendable, Equatable {
     public init(author: UserID, kudosCount: Int) {
         self.author = author
         self.kudosCount = kudosCount
-    }
-}
-
-/// What `PostStore.addKudos` did.
-public struct AddedKudos: Sendable, Equatable {
-    /// Whether the kudos was new (a repeated one changes nothing).
-    public var isNew: Bool
-    /// The notifications stored with it.
-    public var notified: [PlannedNotification]
-
-    public init(isNew: Bool, notified: [PlannedNotification] = []) {
-        self.isNew = isNew
-        self.notified = notified
     }
 }
 
@@ -296,11 +278,6 @@ public struct RecentTrainer: Sendable, Equatable {
 }
 
 extension PostStore {
-    /// Adds a kudos that notifies nobody; returns whether it was new.
-    public func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool {
-        try await addKudos(post, by: user, at: date, notifying: []).isNew
-    }
-
     /// Every completed workout of `author` listed for `viewer`, oldest first.
     public func workoutHistory(of author: UserID, viewer: UserID?) async throws -> [WorkoutHistoryEntry] {
         try await workoutHistory(of: author, viewer: viewer, since: nil)

@@ -24,9 +24,6 @@ public final class UnitOfWork: Sendable {
 
     init() {}
 
-    /// Whether the current task runs inside an open unit of work.
-    public static var isOpen: Bool { current?.isOpen ?? false }
-
     var isOpen: Bool { state.withLock { $0.isOpen } }
 
     /// Keeps `event` until the unit commits; `false` when the unit is closed and the bus should publish now.
@@ -58,6 +55,9 @@ public final class UnitOfWork: Sendable {
             result = try await withoutActuallyEscaping(body) { body in
                 try await $current.withValue(unit) { try await transaction(body) }
             }
+        } catch let failure as FailureAfterCommit {
+            for (bus, event) in unit.close() { await bus.publish(event) }
+            throw failure.error
         } catch {
             _ = unit.close()
             throw error
@@ -74,6 +74,8 @@ public final class UnitOfWork: Sendable {
         let mark = current?.state.withLock { $0.held.count }
         do {
             return try await withoutActuallyEscaping(body) { body in try await savepoint(body) }
+        } catch let failure as FailureAfterCommit {
+            throw failure
         } catch {
             guard let unit = current, let mark else { throw error }
             unit.state.withLock { state in
@@ -81,6 +83,18 @@ public final class UnitOfWork: Sendable {
             }
             throw error
         }
+    }
+}
+
+/// An error that ends a unit of work *after* committing its writes: for a refusal that must leave a record
+/// (a refresh token used twice revokes its whole login, and the revocation must stand while the request
+/// fails). Thrown inside a unit, its savepoints keep their writes, the unit commits and publishes its events,
+/// and `error` reaches the caller.
+public struct FailureAfterCommit: Error {
+    public let error: any Error
+
+    public init(_ error: any Error) {
+        self.error = error
     }
 }
 

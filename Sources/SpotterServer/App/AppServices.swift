@@ -6,6 +6,9 @@ import SpotterCore
 /// pages, the realtime socket and the background services all share these, so each rule and each event
 /// source exists once per process.
 struct AppServices {
+    /// The storage port, for what runs a unit of work around services (`UnitOfWorkMiddleware`, the web's
+    /// forms, the socket).
+    let storage: any SpotterStorage
     let clock: any WallClock
     let events: (any EventBus)?
     let notifier: Notifier
@@ -48,6 +51,7 @@ struct AppServices {
         media = MediaService.configured(
             configuration, storage: storage, blobs: blobs, clock: clock, logger: logger, wake: { wake.ring() })
         let links = media.links
+        self.storage = storage
         self.clock = clock
         self.events = events
         self.notifier = notifier

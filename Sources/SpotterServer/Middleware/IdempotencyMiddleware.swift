@@ -10,11 +10,16 @@ import SpotterModels
 /// a repeat gets that response back (with `Idempotent-Replayed: true`) and changes nothing, and the same key
 /// with a different request gets 422. Keys are scoped per user.
 ///
-/// The claim, the handler's writes and the stored response are one unit of work (`SpotterStorage.write`), so
-/// they commit together or not at all. A process killed mid-request leaves nothing, and the retry runs afresh
-/// at once; a request that committed has its response stored, and the retry replays it. A duplicate sent while
-/// the first is in flight waits for its commit (SQLite: the unit holds the writer; PostgreSQL: the key's unique
-/// index) and replays it. Requests without a key never open a unit.
+/// The handler's writes and the stored response are one unit of work (the request's, `UnitOfWorkMiddleware`),
+/// so they commit together or not at all. A process killed mid-request leaves nothing, and the retry runs
+/// afresh at once; a request that committed has its response stored, and the retry replays it.
+///
+/// The key is claimed last, with the response, so a unit takes SQLite's writer at its first real write and
+/// not for its whole handler: first the stored record is only read (a retry of a finished request replays it
+/// at once), then the handler runs, then `begin` and `complete` store the answer. A duplicate that ran at the
+/// same time finds the first one's record there (SQLite: committed or earlier in the same batch, on the one
+/// writer; PostgreSQL: its insert waits on the key's unique index for the first one's commit); its own
+/// writes roll back, and it replays the first answer.
 ///
 /// It runs behind authentication. The sign-up, sign-in and refresh routes are outside it on purpose: their
 /// responses hold bearer tokens, and storing them for replay would keep live credentials in the clear.
@@ -45,35 +50,46 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let fingerprint = Self.fingerprint(request: request, body: body)
         let store = storage.idempotency
 
+        if let found = try await store.find(scope: scope, key: key)?.claim(
+            fingerprint: fingerprint, now: clock.now, retention: retention)
+        {
+            return try Self.answer(to: found)
+        }
         do {
             return try await storage.write {
-                switch try await store.begin(
+                let (response, collected) = try await answer(request, context: context, next: next)
+                let claim = try await store.begin(
                     scope: scope, key: key, fingerprint: fingerprint, now: clock.now, retention: retention)
-                {
-                case .replay(let stored):
-                    var headers: HTTPFields = [Self.replayedHeader: "true"]
-                    if let contentType = stored.contentType { headers[.contentType] = contentType }
-                    return Response(
-                        status: .init(code: stored.status), headers: headers,
-                        body: .init(byteBuffer: ByteBuffer(data: stored.body)))
-                case .inProgress:
-                    throw SpotterError.conflict(
-                        field: "Idempotency-Key",
-                        detail: "A request with this Idempotency-Key is still being processed.")
-                case .mismatch:
-                    throw SpotterError.invalid("Idempotency-Key", "This key was already used for a different request.")
-                case .claimed:
-                    let (response, collected) = try await answer(request, context: context, next: next)
-                    try await store.complete(
-                        scope: scope, key: key,
-                        response: StoredResponse(
-                            status: Int(response.status.code), contentType: response.headers[.contentType],
-                            body: collected))
-                    return response
-                }
+                // Another run of the same key stored its answer first: this one's writes roll back.
+                guard claim == .claimed else { throw Superseded(claim: claim) }
+                try await store.complete(
+                    scope: scope, key: key,
+                    response: StoredResponse(
+                        status: Int(response.status.code), contentType: response.headers[.contentType],
+                        body: collected))
+                return response
             }
         } catch let unstored as Unstored {
             return unstored.response
+        } catch let superseded as Superseded {
+            return try Self.answer(to: superseded.claim)
+        }
+    }
+
+    /// The answer to a request whose key has a record already.
+    private static func answer(to claim: IdempotencyClaim) throws -> Response {
+        switch claim {
+        case .replay(let stored):
+            var headers: HTTPFields = [Self.replayedHeader: "true"]
+            if let contentType = stored.contentType { headers[.contentType] = contentType }
+            return Response(
+                status: .init(code: stored.status), headers: headers,
+                body: .init(byteBuffer: ByteBuffer(data: stored.body)))
+        case .inProgress, .claimed:
+            throw SpotterError.conflict(
+                field: "Idempotency-Key", detail: "A request with this Idempotency-Key is still being processed.")
+        case .mismatch:
+            throw SpotterError.invalid("Idempotency-Key", "This key was already used for a different request.")
         }
     }
 
@@ -145,6 +161,11 @@ struct IdempotencyMiddleware: RouterMiddleware {
 /// A response that must not be stored (a server error, a 429) and undoes its request's unit of work.
 private struct Unstored: Error {
     let response: Response
+}
+
+/// The same key's record was stored by another run of the request meanwhile: this one's writes roll back.
+private struct Superseded: Error {
+    let claim: IdempotencyClaim
 }
 
 private final class CollectedBody: @unchecked Sendable {

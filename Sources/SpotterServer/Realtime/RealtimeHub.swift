@@ -46,13 +46,13 @@ actor RealtimeHub {
     let notifications: NotificationService
 
     init(
-        storage: any SpotterStorage, logger: Logger, presenceInterval: Duration = .milliseconds(500),
-        badgeInterval: Duration = .seconds(1), links: MediaLinks? = nil
+        storage: any SpotterStorage, notifications: NotificationService, logger: Logger,
+        presenceInterval: Duration = .milliseconds(500), badgeInterval: Duration = .seconds(1), links: MediaLinks? = nil
     ) {
         self.storage = storage
         self.audience = LiveAudience(storage: storage, links: links)
         self.access = TopicAccess(storage: storage, links: links)
-        self.notifications = NotificationService(storage: storage, clock: SystemClock())
+        self.notifications = notifications
         self.logger = logger
         self.presenceInterval = presenceInterval
         self.badgeInterval = badgeInterval

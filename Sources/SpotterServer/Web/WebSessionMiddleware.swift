@@ -15,6 +15,7 @@ struct WebSessionMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let sessions: WebSessions
     let pages: WebPages
+    let storage: any SpotterStorage
 
     /// No script but our own files, no framing, no plugins; `connect-src 'self'` covers the WebSocket, which
     /// browsers treat as same-origin for `ws:`/`wss:` on the page's host. `img-src blob:` is for an encrypted
@@ -73,12 +74,15 @@ struct WebSessionMiddleware: RouterMiddleware {
     }
 
     /// Runs the handler; what it throws becomes a page: a trip to sign in for 401, else an error page that
-    /// says what went wrong in words (and keeps a 500's detail in the log).
+    /// says what went wrong in words (and keeps a 500's detail in the log). A form's handler runs in a
+    /// savepoint of the request's unit (`UnitOfWorkMiddleware`): one that throws changes nothing, although
+    /// its error page is an answer, not an error, to the unit around it.
     private func run(
         _ next: (Request, Context) async throws -> Response, _ request: Request, _ context: Context
     ) async -> Response {
         do {
-            return try await next(request, context)
+            guard UnitOfWorkMiddleware<Context>.changes(request.method) else { return try await next(request, context) }
+            return try await storage.write { try await next(request, context) }
         } catch {
             guard let (status, messages) = WebErrors.explain(error) else {
                 context.logger.error("web page failed", metadata: ["error": "\(String(reflecting: error))"])
