@@ -215,6 +215,7 @@ let package = Package(
             name: "SpotterTestSupport",
             dependencies: [
                 "SpotterCore", "SpotterSQLite", "SpotterPostgres", "SpotterImaging", "CVips",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -12,7 +12,8 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     private static func row(scope: String, key: String, _ db: Database) throws -> IdempotencyRow? {
         try Row.fetchOne(
             cached: db,
-            sql: "SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys WHERE scope = ? AND key = ?",
+            sql:
+                "SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys WHERE scope = ? AND key = ?",
             arguments: [scope, key]
         ).map { row in
             IdempotencyRow(

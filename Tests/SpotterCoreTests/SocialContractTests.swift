@@ -533,7 +533,8 @@ struct SocialContractTests {
                     deliveries: [ScheduledDelivery(channel: .email, batchKey: nil, runAt: Self.start + 3600)])
             }
             // Given a kudos and its notification as `PostService.setKudos` writes them: one unit.
-            func give(_ giver: AccountRecord, _ notification: PlannedNotification, at time: Double) async throws -> Bool {
+            func give(_ giver: AccountRecord, _ notification: PlannedNotification, at time: Double) async throws -> Bool
+            {
                 try await storage.write {
                     guard try await storage.posts.addKudos(post.id, by: giver.id, at: Self.start + time) else {
                         return false

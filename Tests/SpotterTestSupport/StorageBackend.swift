@@ -201,7 +201,7 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
         try await admin(url) { try await $0.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: logger) }
     }
 
-    fileprivate static func admin(_ url: String, _ body: (PostgresConnection) async throws -> Void) async throws {
+    static func admin(_ url: String, _ body: (PostgresConnection) async throws -> Void) async throws {
         let client = try PostgresURL.configuration(from: url)
         let configuration = PostgresConnection.Configuration(
             host: client.host ?? "127.0.0.1", port: client.port ?? 5432, username: client.username,

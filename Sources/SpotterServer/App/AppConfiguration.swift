@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import SpotterCore
 
@@ -28,6 +29,10 @@ public struct AppConfiguration: Sendable {
     public var idempotencyRetention: TimeInterval = 24 * 3600
     /// Whether this process sweeps expired tokens and idempotency records hourly.
     public var runsMaintenance = true
+    /// For tests only, never set by a flag: called inside each mutating request's unit of work after its
+    /// handler answered, with the request's headers; an error it returns fails the request there, as a failed
+    /// commit would, so a test can show that nothing of the request stays.
+    public var faultAfterHandler: (@Sendable (HTTPFields) -> (any Error)?)?
     public var realtime = RealtimeConfiguration()
     /// Largest request body accepted, in bytes.
     public var maxBodySize = 1 << 20

@@ -34,7 +34,8 @@ public func buildApplication(
     let router = buildRouter(configuration: configuration, storage: storage, services: services, blobs: blobs)
 
     let hub = RealtimeHub(
-        storage: storage, notifications: services.notifications, logger: logger, presenceInterval: configuration.realtime.presenceInterval,
+        storage: storage, notifications: services.notifications, logger: logger,
+        presenceInterval: configuration.realtime.presenceInterval,
         badgeInterval: configuration.realtime.badgeInterval, links: services.media.links)
     let socket = PhoenixSocket(
         accounts: services.accounts, hub: hub, access: TopicAccess(storage: storage, links: services.media.links),
@@ -114,7 +115,7 @@ func buildRouter(
         AccessLogMiddleware()
         ProblemMiddleware()
         BodyLimitMiddleware(maxBodySize: maxBodySize, largerBodies: uploadBodies)
-        UnitOfWorkMiddleware(storage: storage)
+        UnitOfWorkMiddleware(storage: storage, fault: configuration.faultAfterHandler)
     }
     router.addRoutes(OperationsController(storage: storage, metrics: SpotterMetrics.registry).endpoints)
     let accounts = services.accounts

@@ -11,12 +11,18 @@ import SpotterCore
 /// response. Reads (GET, HEAD) open no unit: they change nothing.
 struct UnitOfWorkMiddleware<Context: RequestContext>: RouterMiddleware {
     let storage: any SpotterStorage
+    /// `AppConfiguration.faultAfterHandler`.
+    var fault: (@Sendable (HTTPFields) -> (any Error)?)?
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard Self.changes(request.method) else { return try await next(request, context) }
-        return try await storage.write { try await next(request, context) }
+        return try await storage.write {
+            let response = try await next(request, context)
+            if let error = fault?(request.headers) { throw error }
+            return response
+        }
     }
 
     /// Whether a request with this method may change anything (and so runs in a unit).

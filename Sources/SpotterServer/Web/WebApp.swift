@@ -23,7 +23,8 @@ struct WebApp {
         let accounts = services.accounts
         router.add(middleware: WebNotFoundMiddleware(pages: pages))
         router.addRoutes(WebAssets().endpoints)
-        let web = router.group().add(middleware: WebSessionMiddleware(sessions: sessions, pages: pages, storage: services.storage))
+        let web = router.group().add(
+            middleware: WebSessionMiddleware(sessions: sessions, pages: pages, storage: services.storage))
         web.addRoutes(
             WebAuthController(
                 accounts: accounts, sessions: sessions, pages: pages,
