@@ -52,5 +52,6 @@
     headers: { Accept: "application/json" },
     body: new URLSearchParams(new FormData(form)),
     credentials: "same-origin",
+    keepalive: true, // sent even when the person leaves the page at once
   }).catch(() => { form.hidden = false; });
 })();
