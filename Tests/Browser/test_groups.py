@@ -158,6 +158,18 @@ class GroupsStory(BrowserStory):
         self.shot(ana, "groups-09-members")
         self.check_accessibility(ana, "group members (owner)")
 
+        # Bea's workout is new to Ana until she opens the club: the page's script tells the server with a POST
+        # (the GET alone marks nothing), so the badge in her list is gone when she comes back to it.
+        ana.get(f"{BASE}/groups")
+        self.assertIn("1 new", ana.find_element(By.ID, "my-groups").text)
+        ana.get(group_url)
+        self.assertFalse(ana.find_element(By.ID, "seen-form").is_displayed(), "the script left Mark as seen shown")
+
+        def seen(driver):
+            driver.get(f"{BASE}/groups")
+            return not driver.find_elements(By.CSS_SELECTOR, "#my-groups .new-posts-badge")
+        self.wait(ana, seen, "opening the club did not mark its posts seen")
+
         # Her Groups page lists the club among hers, and discovery finds it by name.
         ana.get(f"{BASE}/groups?q={self.suffix}")
         self.assertIn(club, ana.find_element(By.ID, "my-groups").text)

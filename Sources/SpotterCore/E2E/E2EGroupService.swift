@@ -87,7 +87,16 @@ public struct E2EGroupService: Sendable {
             verified = try GroupChain.verify(all, groupID: id.rawValue, deviceChains: chains)
         } catch { throw E2EWire.refusal(error, field: "statements") }
         // The server's roles decide: each statement, in order, by whose device signed it.
-        var policy = GroupChainPolicy(roles: try await storage.groups.memberRoles(of: id), access: group.access)
+        // Whom the statements hand the group to, for the one rule on hand-overs: never to a suspended account.
+        let heirs = added.compactMap { _, body -> UserID? in
+            guard case .role(let user, .owner) = body.kind else { return nil }
+            return UserID(rawValue: user)
+        }
+        let suspended =
+            try await heirs.isEmpty ? [] : storage.accounts.find(ids: heirs).filter { $0.suspendedAt != nil }
+        var policy = GroupChainPolicy(
+            roles: try await storage.groups.memberRoles(of: id), access: group.access,
+            suspended: Set(suspended.map(\.id)))
         for (offset, (_, body)) in added.enumerated() {
             try policy.take(body.kind, signer: UserID(rawValue: verified.signers[existing.count + offset]))
         }

@@ -6,7 +6,8 @@ import SpotterModels
 /// the chain follows them (docs/encryption.md, "Who holds what").
 ///
 /// A statement is taken when it is something its signer may do now by `GroupPolicy` (an admin removing a
-/// member, a member leaving, the owner changing a role or handing the group on), or when it mirrors what
+/// member, a member leaving, the owner changing a role or handing the group on to a member whose account is
+/// active: `GroupPolicy.refusal(giving:)` and `refusal(transferringTo:)`), or when it mirrors what
 /// the server already says (an `add` of someone it counts, with the role it gives them; a `remove` of
 /// someone it no longer counts; a `role` it already gives). So an admin demoted through REST removes nobody
 /// through the chain, and after a REST transfer the old owner's device can only sign the hand-over.
@@ -19,10 +20,13 @@ public struct GroupChainPolicy: Sendable {
     /// The roles by the server, as the statements taken so far change them.
     public private(set) var roles: [UserID: SpotterModels.GroupRole]
     let access: GroupAccess
+    /// Members whose accounts are suspended: nobody hands them the group (`GroupPolicy.refusal(transferringTo:)`).
+    let suspended: Set<UserID>
 
-    public init(roles: [UserID: SpotterModels.GroupRole], access: GroupAccess) {
+    public init(roles: [UserID: SpotterModels.GroupRole], access: GroupAccess, suspended: Set<UserID> = []) {
         self.roles = roles
         self.access = access
+        self.suspended = suspended
     }
 
     /// Takes `kind`, signed by a device of `signer`, and applies to `roles` what it changes on the server; a
@@ -52,14 +56,25 @@ public struct GroupChainPolicy: Sendable {
             guard let current = roles[person] else {
                 throw SpotterError.forbidden("This person is not a member of the group.")
             }
-            let action: GroupPolicy.Action = wanted == .owner ? .transfer : .setRoles
-            guard allows(action, signer) else {
+            // Who may is `GroupPolicy`'s, as for REST: the words are the chain's.
+            let actor = roles[signer].map(GroupStanding.init) ?? .none
+            let refusal =
+                wanted == .owner
+                ? GroupPolicy.refusal(
+                    transferringTo: GroupStanding(current), targetSuspended: suspended.contains(person), by: actor,
+                    access: access)
+                : GroupPolicy.refusal(giving: wanted, to: GroupStanding(current), by: actor, access: access)
+            switch refusal {
+            case nil: break
+            case .notOwner:
                 throw SpotterError.forbidden(
                     "Only the group's owner changes roles or hands the group on; whoever signed this is not the "
                         + "owner now.")
-            }
-            guard current != .owner else {
+            case .ownersRole, .alreadyOwner, .ownerOnlyByTransfer:
                 throw SpotterError.forbidden("The owner's role changes only when they hand the group on.")
+            case .suspended:
+                throw SpotterError.forbidden("The group is handed only to a member whose account is active.")
+            case .notMember: throw SpotterError.forbidden("This person is not a member of the group.")
             }
             if wanted == .owner {
                 for (member, role) in roles where role == .owner { roles[member] = .admin }

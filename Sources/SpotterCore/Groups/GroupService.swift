@@ -236,13 +236,16 @@ public struct GroupService: Sendable {
 
     /// Makes a member an admin, or an admin a member again (the owner only).
     public func setRole(_ id: GroupID, of user: UserID, to role: GroupRole, by actor: AccountRecord) async throws {
-        _ = try await permitted(.setRoles, id, actor: actor)
-        guard role != .owner else {
+        let (group, standing) = try await permitted(.setRoles, id, actor: actor)
+        let target = try await storage.groups.standing(of: user, in: id)
+        switch GroupPolicy.refusal(giving: role, to: target, by: standing, access: group.access) {
+        case nil: break
+        case .ownerOnlyByTransfer:
             throw SpotterError.invalid("role", "must be admin or member; transfer the group to make an owner")
+        case .notMember: throw SpotterError.notFound("No such member.")
+        case .ownersRole: throw SpotterError.forbidden("The owner's role changes only by a transfer.")
+        case .notOwner, .alreadyOwner, .suspended: throw SpotterError.forbidden(Self.refusal(.setRoles))
         }
-        let standing = try await storage.groups.standing(of: user, in: id)
-        guard let current = standing.role else { throw SpotterError.notFound("No such member.") }
-        guard current != .owner else { throw SpotterError.forbidden("The owner's role changes only by a transfer.") }
         try await storage.groups.setMember(user, in: id, role: role, at: clock.now)
     }
 
@@ -289,11 +292,19 @@ public struct GroupService: Sendable {
 
     /// Hands the group to another member; the old owner stays as an admin.
     public func transfer(_ id: GroupID, to user: UserID, by actor: AccountRecord) async throws -> Group {
-        _ = try await permitted(.transfer, id, actor: actor)
-        guard user != actor.id else { throw SpotterError.invalid("user_id", "You already own this group.") }
-        guard try await storage.groups.standing(of: user, in: id).role != nil,
-            let account = try await storage.accounts.find(id: user), account.suspendedAt == nil
-        else { throw SpotterError.invalid("user_id", "must be a member of the group") }
+        let (group, standing) = try await permitted(.transfer, id, actor: actor)
+        var target = try await storage.groups.standing(of: user, in: id)
+        let account = target.role == nil ? nil : try await storage.accounts.find(id: user)
+        if account == nil, target != .owner { target = .none }  // a member row without an account is nobody
+        switch GroupPolicy.refusal(
+            transferringTo: target, targetSuspended: account?.suspendedAt != nil, by: standing, access: group.access)
+        {
+        case nil: break
+        case .alreadyOwner: throw SpotterError.invalid("user_id", "You already own this group.")
+        // A suspended account is hidden from the members list, so the answer does not single it out.
+        case .notMember, .suspended: throw SpotterError.invalid("user_id", "must be a member of the group")
+        case .notOwner, .ownerOnlyByTransfer, .ownersRole: throw SpotterError.forbidden(Self.refusal(.transfer))
+        }
         try await storage.groups.transfer(id, to: user)
         return try await get(id, viewer: actor)
     }

@@ -13,6 +13,15 @@ public enum PostRules {
     /// Not enforced on the API: an offline client replays workouts stamped by its own clock.
     public static func latestDoneAt(now: Date) -> Date { now.addingTimeInterval(futureSlack) }
 
+    /// Who may edit a post: its author only. An admin removes someone's words, never rewrites them.
+    public static func mayEditPost(by viewer: UserID, author: UserID) -> Bool { viewer == author }
+
+    /// Who may delete a post: its author or a site admin. The API refuses everyone else, and the web app offers
+    /// Delete to exactly these people.
+    public static func mayDeletePost(by viewer: UserID, role: Role, author: UserID) -> Bool {
+        viewer == author || role == .admin
+    }
+
     /// Who may delete a comment: its author, the post's author (it is their thread), or an admin. The API
     /// refuses everyone else, and the web app offers the button to exactly these people.
     public static func mayDeleteComment(
@@ -79,7 +88,10 @@ public enum PostRules {
                 if !(0...2000).contains(set.weightKg) || !set.weightKg.isFinite {
                     add("\(setPath).weight_kg", "must be 0 to 2000")
                 }
-                if !(0...10_000).contains(set.reps) { add("\(setPath).reps", "must be 0 to 10000") }
+                // A set of 0 reps says nothing was lifted: refused on every surface (API, web, relay, CLI).
+                if !(1...10_000).contains(set.reps) {
+                    add("\(setPath).reps", "must be 1 to 10000 (a set has at least one rep)")
+                }
                 if let rpe = set.rpe, !(1...10).contains(rpe) { add("\(setPath).rpe", "must be 1 to 10") }
             }
             if let cardio = exercise.cardio {

@@ -212,11 +212,9 @@ public struct PostService: Sendable {
         guard let record = try await storage.posts.record(id), record.deletedAt == nil else {
             throw SpotterError.notFound("No such post.")
         }
-        if record.authorID != viewer.id {
-            guard viewer.role == .admin else {
-                _ = try await get(id, viewer: viewer)  // 404 if they can't even see it
-                throw SpotterError.forbidden("Only the author can delete this post.")
-            }
+        guard PostRules.mayDeletePost(by: viewer.id, role: viewer.role, author: record.authorID) else {
+            _ = try await get(id, viewer: viewer)  // 404 if they can't even see it
+            throw SpotterError.forbidden("Only the author can delete this post.")
         }
         var sealed = false
         if let group = record.groupID { sealed = try await storage.groups.find(group)?.encrypted == true }
@@ -420,7 +418,7 @@ public struct PostService: Sendable {
         guard let record = try await storage.posts.record(id), record.deletedAt == nil else {
             throw SpotterError.notFound("No such post.")
         }
-        guard record.authorID == viewer.id else {
+        guard PostRules.mayEditPost(by: viewer.id, author: record.authorID) else {
             _ = try await get(id, viewer: viewer)
             throw SpotterError.forbidden("Only the author can edit this post.")
         }

@@ -36,8 +36,14 @@ struct PostView {
     let group: GroupLink?
     /// "For Lou and Theo": the children a post in a private group names, which only its members see.
     let forChildren: String?
-    /// The viewer wrote it: they may edit and delete it, and kudos are not theirs to give (the count shows alone).
+    /// The viewer wrote it: kudos are not theirs to give (the count shows alone), and a sealed post is theirs to
+    /// delete with a signed tombstone from their device.
     let isOwn: Bool
+    /// Edit and Delete, offered to exactly those `PostRules` lets edit and delete (the author; a site admin
+    /// deletes too). A sealed post is not edited, and its author deletes it from their device instead.
+    let mayEdit: Bool
+    let mayDelete: Bool
+    let hasOwnActions: Bool
     let edited: Bool
     let editedAt: String?
     let commentsLabel: String
@@ -87,6 +93,12 @@ struct PostView {
         // A sealed post names its children inside the sealed body; the script shows them once it opens.
         forChildren = post.children.isEmpty || sealed != nil ? nil : "For " + WebFormat.list(post.children.map(\.name))
         isOwn = viewer?.id == post.author.id
+        mayEdit =
+            sealed == nil && viewer.map { PostRules.mayEditPost(by: $0.id, author: post.author.id) } == true
+        mayDelete =
+            !(sealed != nil && isOwn)
+            && viewer.map { PostRules.mayDeletePost(by: $0.id, role: $0.role, author: post.author.id) } == true
+        hasOwnActions = mayEdit || mayDelete
         edited = post.editedAt != nil
         editedAt = post.editedAt.map(WebFormat.iso)
         commentsLabel = WebFormat.count(post.commentsCount, "comment")

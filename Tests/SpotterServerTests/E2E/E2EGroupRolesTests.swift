@@ -110,6 +110,33 @@ struct E2EGroupRolesTests {
     }
 
     @Test(
+        "a suspended member is handed the group neither through REST nor through the chain",
+        arguments: StorageBackend.available)
+    func suspendedHeir(database: StorageBackend) async throws {
+        try await TestApp.run(database) { api in
+            // Given Ana's group with Ben and Cyd, and Cyd's account suspended
+            let family = try await Self.family(api)
+            let (group, ana, cyd) = (family.group, family.ana, family.cyd)
+            try await api.suspend("cyd")
+
+            // When Ana hands the group to Cyd through REST, and through the chain
+            let transfer = try await api.call(
+                .post, "/api/v1/groups/\(group.id)/transfer", token: ana.token,
+                body: TransferGroupRequest(userID: cyd.id))
+            let handOver = try await api.appendStatements(
+                [.role(user: cyd.id.rawValue, role: .owner)], by: ana, to: group)
+
+            // Then both are refused by the one rule (`GroupPolicy.refusal(transferringTo:)`), and Ana still owns it
+            #expect(transfer.status == .unprocessableContent)
+            #expect(handOver.status == .forbidden, "\(handOver.text)")
+            #expect(try handOver.problem().detail == "The group is handed only to a member whose account is active.")
+            #expect(try await api.serverRole(of: ana, in: group, token: ana.token) == .owner)
+            // And the chain took nothing: it still agrees with the server, with no role due
+            #expect(try await api.groupState(group.id, token: ana.token).rolesDue.isEmpty)
+        }
+    }
+
+    @Test(
         "what the server's rules allow still goes through the chain; an add takes the role the server gives",
         arguments: StorageBackend.available)
     func allowed(database: StorageBackend) async throws {

@@ -13,6 +13,62 @@ import Testing
 @Suite("The web app's compose page keeps the audience asked for")
 struct WebComposeAudienceTests {
     @Test(
+        "the group picker offers exactly the groups a post may go to, by the one rule, whatever the standing",
+        arguments: StorageBackend.available)
+    func pickerIsThePostingRule(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Ana, who owns one group, is a member, an admin, an invitee, a waiting asker, banned, and gone
+            // from others of Bob's, and has an encrypted group of her own
+            var ana = WebBrowser(api)
+            try await ana.signUp("ana")
+            let anaToken = try await api.signin("ana").decode(TokenResponse.self).accessToken
+            let bo = try await api.user("bob")
+            let anaID = try await api.userID("ana", token: bo)
+            let owned = try await api.createGroup(anaToken, "Owned", access: .private)
+            let member = try await api.createGroup(bo, "Member", access: .open)
+            try await api.joinGroup(anaToken, member)
+            let admin = try await api.createGroup(bo, "Admin", access: .request)
+            try await api.addMember(anaToken, username: "ana", to: admin, admin: bo)
+            _ = try await api.call(
+                .patch, "/api/v1/groups/\(admin.id)/members/\(anaID)", token: bo,
+                body: SetMemberRoleRequest(role: .admin))
+            let invited = try await api.createGroup(bo, "Invited", access: .private)
+            _ = try await api.invite(bo, invited, username: "ana")
+            let asked = try await api.createGroup(bo, "Asked", access: .request)
+            try await api.joinGroup(anaToken, asked)
+            let banned = try await api.createGroup(bo, "Banned", access: .open)
+            try await api.joinGroup(anaToken, banned)
+            #expect(
+                try await api.call(.put, "/api/v1/groups/\(banned.id)/bans/\(anaID)", token: bo).status == .noContent)
+            let left = try await api.createGroup(bo, "Left", access: .open)
+            try await api.joinGroup(anaToken, left)
+            #expect(try await api.call(.post, "/api/v1/groups/\(left.id)/leave", token: anaToken).status == .noContent)
+            let family = try await WebE2ETests.createEncrypted(&ana, "Family")
+
+            // When she opens the compose page, and posts a note to each group over the API
+            let page = try await ana.get("/compose")
+            let regex = try NSRegularExpression(pattern: #"value="group:([0-9a-f-]+)""#)
+            let offered = Set(
+                regex.matches(in: page.text, range: NSRange(page.text.startIndex..., in: page.text)).compactMap {
+                    Range($0.range(at: 1), in: page.text).map { String(page.text[$0]) }
+                })
+            var accepted: Set<String> = []
+            for group in [owned, member, admin, invited, asked, banned, left] {
+                let posted = try await api.call(
+                    .post, "/api/v1/posts", token: anaToken,
+                    body: CreatePostRequest(kind: .note, text: "Hello", groupID: group.id))
+                if posted.status == .created { accepted.insert(group.id.description) }
+            }
+
+            // Then the picker offers exactly the groups the API takes her post to (the encrypted one is the
+            // sealed builder's, never a plain post's)
+            #expect(accepted == [owned.id.description, member.id.description, admin.id.description])
+            #expect(offered == accepted)
+            #expect(!offered.contains(family))
+        }
+    }
+
+    @Test(
         "an encrypted group's compose page is the sealed builder: no public choice, no form that posts in the clear",
         arguments: StorageBackend.available)
     func encryptedGroup(backend: StorageBackend) async throws {

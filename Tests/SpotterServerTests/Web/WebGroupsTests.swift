@@ -67,6 +67,9 @@ struct WebGroupsTests {
             // And the group's page shows both, newest first, each marked with a link to the group
             let feed = try await bea.get("/groups/\(id)").text
             #expect(feed.contains("(1 new since you last looked)"))
+            // And the page tells the server she has seen them, with the POST its script sends (`groups.js`)
+            let seen = try Self.seenForm(in: feed)
+            #expect(try await bea.post(seen.action, [("up_to", seen.upTo)]).status == .seeOther)
             #expect(!(try await bea.get("/groups")).text.contains("new-posts-badge"))
             let newer = try #require(feed.range(of: "Welcome, Bea"))
             let older = try #require(feed.range(of: "First run with the club"))
@@ -421,7 +424,52 @@ struct WebGroupsTests {
         }
     }
 
+    @Test(
+        "opening a group's page is a GET that changes nothing: only the page's POST marks its posts seen",
+        arguments: StorageBackend.available)
+    func seenOnlyByPost(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Bea, a member of Ana's club, with a post of Ana's she has not seen
+            var ana = WebBrowser(api)
+            try await ana.signUp("ana")
+            let id = try await Self.createGroup(&ana, "Harbour Runners", access: "open")
+            var bea = WebBrowser(api)
+            try await bea.signUp("bea")
+            try await bea.get("/groups/\(id)")
+            try await bea.post("/groups/\(id)/join")
+            try await ana.get("/groups/\(id)")
+            try await ana.post("/posts", [("kind", "note"), ("text", "Welcome, Bea"), ("visibility", "group:\(id)")])
+
+            // When something fetches the group's page with her cookie and nothing more (a link preview, a prefetch)
+            let page = try await bea.get("/groups/\(id)")
+            try await bea.get("/groups/\(id)")
+
+            // Then the post is still new to her, in her list and in the API
+            #expect(try await bea.get("/groups").text.contains(#"<span class="badge new-posts-badge">1 new</span>"#))
+            let token = try await api.signin("bea").decode(TokenResponse.self).accessToken
+            #expect(try await api.call(.get, "/api/v1/groups/\(id)", token: token).decode(Group.self).newPosts == 1)
+
+            // When the page's own POST goes, as its script sends it (asking for JSON)
+            let seen = try Self.seenForm(in: page.text)
+            let marked = try await bea.post(seen.action, [("up_to", seen.upTo)], headers: [.accept: "application/json"])
+
+            // Then it is seen, and the badge is gone
+            #expect(marked.status == .noContent)
+            #expect(try await api.call(.get, "/api/v1/groups/\(id)", token: token).decode(Group.self).newPosts == 0)
+            #expect(!(try await bea.get("/groups")).text.contains("new-posts-badge"))
+            // And a page with nothing new carries no such form
+            #expect(!(try await bea.get("/groups/\(id)")).text.contains(#"id="seen-form""#))
+        }
+    }
+
     // MARK: Helpers
+
+    /// The form a group's page posts to say its newest posts are seen: where it goes and up to which post.
+    static func seenForm(in page: String) throws -> (action: String, upTo: String) {
+        let action = try #require(firstMatch(#"<form method="post" action="([^"]+)"[^>]*id="seen-form""#, in: page))
+        let upTo = try #require(value(of: "seen-up-to", in: page))
+        return (action, upTo)
+    }
 
     /// Makes a group through the form; its id, from where the form leads.
     static func createGroup(_ browser: inout WebBrowser, _ name: String, access: String) async throws -> String {

@@ -128,6 +128,34 @@ struct WebPostsTests {
     }
 
     @Test(
+        "a site admin is offered Delete on someone's post, as the API lets them, and never Edit",
+        arguments: StorageBackend.available)
+    func adminDeletes(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given Ana's post, and Kim, a site admin, on the web
+            let (_, anaToken) = try await Self.person("ana", api)
+            var (kim, _) = try await Self.person("kim", api)
+            _ = try await AdminService(storage: api.storage, clock: api.clock).setRole("kim", .admin)
+            let post = try await api.post(anaToken, "Spam spam spam")
+
+            // When Kim opens it
+            let page = try await kim.get("/posts/\(post.id)")
+
+            // Then she is offered Delete, which the API allows her, and not Edit, which it does not
+            #expect(page.text.contains(#"href="/posts/\#(post.id)/delete""#))
+            #expect(!page.text.contains(#"href="/posts/\#(post.id)/edit""#))
+            #expect(try await kim.get("/posts/\(post.id)/edit").status == .forbidden)
+
+            // When she confirms the delete
+            #expect(try await kim.get("/posts/\(post.id)/delete").text.contains("Delete this post?"))
+            #expect(try await kim.post("/posts/\(post.id)/delete").status == .seeOther)
+
+            // Then the post is gone for its author too
+            #expect(try await api.call(.get, "/api/v1/posts/\(post.id)", token: anaToken).status == .notFound)
+        }
+    }
+
+    @Test(
         "replies show under their comment; comment and post authors delete comments, strangers don't",
         arguments: StorageBackend.available)
     func repliesAndCommentDeletion(backend: StorageBackend) async throws {

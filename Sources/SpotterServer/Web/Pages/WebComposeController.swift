@@ -141,13 +141,12 @@ struct WebComposeController {
         let display = WebDisplay(viewer: context.identity?.account)
         let available = try await templates.workoutTemplates(
             viewer: context.identity?.account, author: nil, page: PageRequest(limit: 20))
-        let mine = try await context.identity.asyncMap { try await groups.mine($0.account) } ?? []
+        // The groups the person may post to, by `GroupPolicy` (as `POST /posts` decides).
+        let targets = try await context.identity.asyncMap { try await groups.postingTargets(for: $0.account) } ?? []
         // An encrypted group's posts are sealed by the browser: this form's plain post would be refused. A draft
         // meant for one gets the sealed builder instead.
-        let audiences = mine.filter { $0.standing.role != nil && !$0.encrypted }.map {
-            GroupSummary(id: $0.id, name: $0.name)
-        }
-        let sealed = mine.first { $0.standing.role != nil && $0.encrypted && $0.id.description == draft.groupID }.map {
+        let audiences = targets.filter { !$0.encrypted }.map { GroupSummary(id: $0.id, name: $0.name) }
+        let sealed = targets.first { $0.encrypted && $0.id.description == draft.groupID }.map {
             SealedComposeView(
                 id: $0.id.description, name: $0.name, href: "/groups/\($0.id)", timeZone: display.timeZone.identifier)
         }

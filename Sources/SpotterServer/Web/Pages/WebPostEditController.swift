@@ -136,7 +136,9 @@ struct WebPostEditController {
         routes.get("posts/:id/edit") { _, context in
             let viewer = try context.requireWebViewer()
             let post = try await posts.get(try context.webID("id"), viewer: viewer)
-            guard post.author.id == viewer.id else { return refusal(post, context: context) }
+            guard PostRules.mayEditPost(by: viewer.id, author: post.author.id) else {
+                return refusal(post, context: context)
+            }
             let signed = post.workout != nil ? try await posts.isSigned(post.id) : false
             let builder =
                 signed
@@ -156,7 +158,7 @@ struct WebPostEditController {
         routes.get("posts/:id/delete") { _, context in
             let viewer = try context.requireWebViewer()
             let post = try await posts.get(try context.webID("id"), viewer: viewer)
-            guard post.author.id == viewer.id || viewer.role == .admin else {
+            guard PostRules.mayDeletePost(by: viewer.id, role: viewer.role, author: post.author.id) else {
                 throw SpotterError.forbidden("Only the author can delete this post.")
             }
             let view = ConfirmView(

@@ -46,12 +46,13 @@ struct WorkoutForm {
                 let weight = Double(set.weight.replacingOccurrences(of: ",", with: ".")).filter {
                     $0 >= 0 && $0.isFinite
                 }
-                let reps = Int(set.reps).filter { $0 >= 1 }
+                // A whole number is the form's business; how many reps a set may have is `PostRules`'.
+                let reps = Int(set.reps)
                 if weight == nil {
                     add("set-\(e)-\(s)-weight", Self.setLabel(e, s, "weight"), "Enter a weight (0 for bodyweight).")
                 }
                 if reps == nil {
-                    add("set-\(e)-\(s)-reps", Self.setLabel(e, s, "reps"), "Enter the reps, a whole number from 1.")
+                    add("set-\(e)-\(s)-reps", Self.setLabel(e, s, "reps"), "Enter the reps, a whole number.")
                 }
                 if let weight, let reps {
                     let rpe = Double(set.rpe.replacingOccurrences(of: ",", with: "."))

@@ -120,14 +120,20 @@ struct WebGroupMembersController {
         let role = found.standing.role
         let members = people.map { member in
             let isYou = member.person.id == viewer?.id
-            let isOwner = role == .owner && !isYou
+            let target = Self.standing(member.role)
+            // Each button is offered to exactly whom `GroupPolicy` lets use it (the list holds active accounts only).
+            func mayGive(_ given: GroupRole) -> Bool {
+                member.role != given
+                    && GroupPolicy.refusal(giving: given, to: target, by: found.standing, access: found.access) == nil
+            }
             return MemberView(
                 userID: member.person.id.description, username: member.person.username,
                 displayName: member.person.displayName, initials: ViewerView.initials(of: member.person.displayName),
                 avatarURL: member.person.avatarURL, roleLabel: Self.label(member.role), isYou: isYou,
-                mayRemove: !isYou && role.map { GroupPolicy.mayRemove(Self.standing(member.role), by: $0) } == true,
-                mayMakeAdmin: isOwner && member.role == .member, mayMakeMember: isOwner && member.role == .admin,
-                mayTransfer: isOwner && member.role != .owner)
+                mayRemove: !isYou && role.map { GroupPolicy.mayRemove(target, by: $0) } == true,
+                mayMakeAdmin: mayGive(.admin), mayMakeMember: mayGive(.member),
+                mayTransfer: GroupPolicy.refusal(
+                    transferringTo: target, targetSuspended: false, by: found.standing, access: found.access) == nil)
         }
         let requests = group.isAdmin ? try await groups.requests(id, by: try context.requireWebViewer()) : []
         let bans = group.isAdmin ? try await groups.bans(id, by: try context.requireWebViewer()) : []

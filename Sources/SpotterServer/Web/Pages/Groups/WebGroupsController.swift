@@ -63,6 +63,9 @@ struct WebGroupsController {
         let memberIDs: String
         /// Of those, the ones the server made admins (or owner): added to the chain as admins.
         let adminIDs: String
+        /// The newest post, when the member has posts new to them here: the page's seen form marks the group seen
+        /// up to it (`POST /groups/<id>/seen`).
+        let seenUpTo: String?
     }
 
     struct ChildChoice {
@@ -108,6 +111,19 @@ struct WebGroupsController {
         }
         routes.get("groups/:id") { request, context in
             try await page(try context.webID("id"), request: request, context: context)
+        }
+        // The page's seen form: its script sends it on load (asking for JSON, answered 204); without script, its
+        // button does, and comes back to the group.
+        routes.post("groups/:id/seen") { request, context in
+            let id: GroupID = try context.webID("id")
+            guard let post = context.web.form["up_to"].flatMap(PostID.init) else {
+                throw SpotterError.invalid("up_to", "is not a post of this group")
+            }
+            _ = try await groups.markSeen(id, upTo: post, by: try context.requireWebViewer())
+            guard request.headers[.accept]?.contains("application/json") == true else {
+                return WebPages.redirect(to: "/groups/\(id)")
+            }
+            return Response(status: .noContent)
         }
         routes.post("groups/:id/join") { _, context in
             let group = try await groups.join(try context.webID("id"), by: try context.requireWebViewer())
@@ -183,6 +199,7 @@ struct WebGroupsController {
         let top = query["order"] == "top"
         var posts: [PostView] = []
         var nextHref: String?
+        var seenUpTo: String?
         if group.canReadPosts {
             let page =
                 top
@@ -192,9 +209,11 @@ struct WebGroupsController {
             let now = clock.now
             posts = page.items.map { PostView($0, now: now, viewer: viewer) }
             nextHref = page.nextCursor.map { "/groups/\(id)?\(top ? "order=top&" : "")cursor=\($0)" }
-            // A member who opens the newest posts has seen them: "N new" in their list starts again from here.
-            if let viewer, group.isMember, !top, cursor == nil, let newest = page.items.first {
-                _ = try await groups.markSeen(id, upTo: newest.id, by: viewer)
+            // A member who opens the newest posts has seen them: "N new" in their list starts again from here. A GET
+            // changes nothing (a link preview or a prefetch sees nothing for them), so the page says so with a POST
+            // its script sends (`groups.js`), as the API's clients do (`POST /api/v1/groups/<id>/seen`).
+            if viewer != nil, group.isMember, group.newLabel != nil, !top, cursor == nil {
+                seenUpTo = page.items.first?.id.description
             }
         }
         if query["fragment"] != nil {
@@ -221,7 +240,8 @@ struct WebGroupsController {
             sealedChildren: sealedChildren.map { ChildChoice(id: $0.id.description, name: $0.name) },
             hasSealedChildren: !sealedChildren.isEmpty,
             memberIDs: members.map(\.person.id.description).joined(separator: " "),
-            adminIDs: members.filter { $0.role >= .admin }.map(\.person.id.description).joined(separator: " "))
+            adminIDs: members.filter { $0.role >= .admin }.map(\.person.id.description).joined(separator: " "),
+            seenUpTo: seenUpTo)
         return try await pages.page("group", title: group.name, content: view, context: context, nav: .groups)
     }
 }
