@@ -97,14 +97,18 @@ struct PostgresGraphStore: GraphStore {
         try await client.query(
             PostgresQuery(
                 GraphSQL.mute.postgres,
-                ["muter": PostgresBind(muter.rawValue), "muted": PostgresBind(muted.rawValue), "at": PostgresBind(date)]),
+                [
+                    "muter": PostgresBind(muter.rawValue), "muted": PostgresBind(muted.rawValue),
+                    "at": PostgresBind(date),
+                ]),
             logger: logger)
     }
 
     func unmute(_ muter: UserID, _ muted: UserID) async throws {
         try await client.query(
             PostgresQuery(
-                GraphSQL.unmute.postgres, ["muter": PostgresBind(muter.rawValue), "muted": PostgresBind(muted.rawValue)]),
+                GraphSQL.unmute.postgres,
+                ["muter": PostgresBind(muter.rawValue), "muted": PostgresBind(muted.rawValue)]),
             logger: logger)
     }
 

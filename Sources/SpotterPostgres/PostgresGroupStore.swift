@@ -9,7 +9,6 @@ struct PostgresGroupStore: GroupStore {
     let client: PostgresDatabase
     let logger: Logger
 
-
     func create(_ group: GroupRecord) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
@@ -58,7 +57,8 @@ struct PostgresGroupStore: GroupStore {
     func standing(of user: UserID, in group: GroupID) async throws -> GroupStanding {
         let rows = try await client.query(
             PostgresQuery(
-                GroupSQL.standing.postgres, ["group": PostgresBind(group.rawValue), "user": PostgresBind(user.rawValue)]),
+                GroupSQL.standing.postgres,
+                ["group": PostgresBind(group.rawValue), "user": PostgresBind(user.rawValue)]),
             logger: logger)
         for try await standing in rows.decode(String.self) { return GroupStanding(rawValue: standing) ?? .none }
         return .none
@@ -221,7 +221,8 @@ struct PostgresGroupStore: GroupStore {
     func seenMarker(of user: UserID, in group: GroupID) async throws -> PostID? {
         let rows = try await client.query(
             PostgresQuery(
-                GroupSQL.seenMarker.postgres, ["group": PostgresBind(group.rawValue), "user": PostgresBind(user.rawValue)]),
+                GroupSQL.seenMarker.postgres,
+                ["group": PostgresBind(group.rawValue), "user": PostgresBind(user.rawValue)]),
             logger: logger)
         for try await marker in rows.decode(UUID?.self) { return marker.map(PostID.init(rawValue:)) }
         return nil
@@ -279,7 +280,8 @@ struct PostgresGroupStore: GroupStore {
 
     func revoke(_ invitation: GroupInvitationID, at date: Date) async throws {
         try await client.query(
-            PostgresQuery(GroupSQL.revoke.postgres, ["at": PostgresBind(date), "id": PostgresBind(invitation.rawValue)]),
+            PostgresQuery(
+                GroupSQL.revoke.postgres, ["at": PostgresBind(date), "id": PostgresBind(invitation.rawValue)]),
             logger: logger)
     }
 

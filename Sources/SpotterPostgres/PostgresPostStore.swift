@@ -14,18 +14,10 @@ struct PostgresPostStore: PostStore {
             try await connection.query(
                 PostgresQuery(
                     PostStoreSQL.insert.postgres,
-                    [
-                        "id": PostgresBind(post.id.rawValue), "author": PostgresBind(post.authorID.rawValue),
-                        "kind": PostgresBind(post.kind.rawValue), "text": PostgresBind(post.text),
-                        "visibility": PostgresBind(post.storedVisibility),
-                        "workout": PostgresBind(post.workout.map(StoredJSON.encode)),
-                        "records": PostgresBind(StoredJSON.encode(post.records)),
-                        "hashtags": PostgresBind(StoredJSON.encode(post.hashtags)),
-                        "mentions": PostgresBind(StoredJSON.encode(post.mentions)),
-                        "template": PostgresBind(post.workout?.templateID?.rawValue),
-                        "textHash": PostgresBind(post.textHash), "inGlobal": PostgresBind(post.inGlobal),
-                        "performedAt": PostgresBind(post.performedAt), "createdAt": PostgresBind(post.createdAt),
-                    ]), logger: logger)
+                    Self.contentBinds(post).merging([
+                        "author": PostgresBind(post.authorID.rawValue), "kind": PostgresBind(post.kind.rawValue),
+                        "createdAt": PostgresBind(post.createdAt),
+                    ]) { $1 }), logger: logger)
             // The group in its own statement, only for a group post (see the SQLite twin).
             if let group = post.groupID {
                 try await connection.query(
@@ -59,22 +51,28 @@ struct PostgresPostStore: PostStore {
             try await connection.query(
                 PostgresQuery(
                     PostStoreSQL.update.postgres,
-                    [
-                        "text": PostgresBind(post.text), "visibility": PostgresBind(post.storedVisibility),
-                        "workout": PostgresBind(post.workout.map(StoredJSON.encode)),
-                        "records": PostgresBind(StoredJSON.encode(post.records)),
-                        "hashtags": PostgresBind(StoredJSON.encode(post.hashtags)),
-                        "mentions": PostgresBind(StoredJSON.encode(post.mentions)),
-                        "template": PostgresBind(post.workout?.templateID?.rawValue),
-                        "textHash": PostgresBind(post.textHash), "inGlobal": PostgresBind(post.inGlobal),
-                        "performedAt": PostgresBind(post.performedAt), "editedAt": PostgresBind(post.editedAt),
-                        "media": PostgresBind(StoredMedia.encode(post.media)), "id": PostgresBind(post.id.rawValue),
-                    ]), logger: logger)
+                    Self.contentBinds(post).merging([
+                        "editedAt": PostgresBind(post.editedAt), "media": PostgresBind(StoredMedia.encode(post.media)),
+                    ]) { $1 }), logger: logger)
             try await connection.query(
                 PostgresQuery(PostStoreSQL.deleteTags.postgres, ["id": PostgresBind(post.id.rawValue)]),
                 logger: logger)
             try await Self.writeTags(post, connection, logger)
         }
+    }
+
+    /// The binds a post's insert and its update share: its id and what an edit may change.
+    private static func contentBinds(_ post: PostRecord) -> [String: PostgresBind] {
+        [
+            "id": PostgresBind(post.id.rawValue), "text": PostgresBind(post.text),
+            "visibility": PostgresBind(post.storedVisibility),
+            "workout": PostgresBind(post.workout.map(StoredJSON.encode)),
+            "records": PostgresBind(StoredJSON.encode(post.records)),
+            "hashtags": PostgresBind(StoredJSON.encode(post.hashtags)),
+            "mentions": PostgresBind(StoredJSON.encode(post.mentions)),
+            "template": PostgresBind(post.workout?.templateID?.rawValue), "textHash": PostgresBind(post.textHash),
+            "inGlobal": PostgresBind(post.inGlobal), "performedAt": PostgresBind(post.performedAt),
+        ]
     }
 
     private static func writeTags(_ post: PostRecord, _ connection: PostgresConnection, _ logger: Logger) async throws {
@@ -88,7 +86,8 @@ struct PostgresPostStore: PostStore {
 
     func tombstone(_ id: PostID, at date: Date) async throws {
         try await client.query(
-            PostgresQuery(PostStoreSQL.tombstone.postgres, ["at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
+            PostgresQuery(
+                PostStoreSQL.tombstone.postgres, ["at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
             logger: logger)
     }
 
@@ -185,9 +184,9 @@ struct PostgresPostStore: PostStore {
 
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
         let query = try PostgresQuery(
-            PostStoreSQL.kudosTarget.postgres, ["viewer": PostgresBind(viewer.rawValue), "id": PostgresBind(id.rawValue)])
-        for try await (author, count) in try await client.query(query, logger: logger).decode((UUID, Int).self)
-        {
+            PostStoreSQL.kudosTarget.postgres,
+            ["viewer": PostgresBind(viewer.rawValue), "id": PostgresBind(id.rawValue)])
+        for try await (author, count) in try await client.query(query, logger: logger).decode((UUID, Int).self) {
             return KudosTarget(author: UserID(rawValue: author), kudosCount: count)
         }
         return nil
@@ -420,7 +419,8 @@ struct PostgresPostStore: PostStore {
     func countPosts(by author: UserID, since: Date) async throws -> Int {
         let rows = try await client.query(
             PostgresQuery(
-                PostStoreSQL.countPosts.postgres, ["author": PostgresBind(author.rawValue), "since": PostgresBind(since)]),
+                PostStoreSQL.countPosts.postgres,
+                ["author": PostgresBind(author.rawValue), "since": PostgresBind(since)]),
             logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
@@ -429,7 +429,8 @@ struct PostgresPostStore: PostStore {
     func postTimes(by author: UserID, since: Date) async throws -> [Date] {
         let rows = try await client.query(
             PostgresQuery(
-                PostStoreSQL.postTimes.postgres, ["author": PostgresBind(author.rawValue), "since": PostgresBind(since)]),
+                PostStoreSQL.postTimes.postgres,
+                ["author": PostgresBind(author.rawValue), "since": PostgresBind(since)]),
             logger: logger)
         var times: [Date] = []
         for try await time in rows.decode(Date.self) { times.append(time) }
@@ -475,7 +476,8 @@ struct PostgresPostStore: PostStore {
     func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool {
         try await changed(
             PostgresQuery(
-                PostStoreSQL.removeKudos.postgres, ["post": PostgresBind(post.rawValue), "user": PostgresBind(user.rawValue)]
+                PostStoreSQL.removeKudos.postgres,
+                ["post": PostgresBind(post.rawValue), "user": PostgresBind(user.rawValue)]
             ))
     }
 

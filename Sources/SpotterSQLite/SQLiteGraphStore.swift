@@ -170,7 +170,8 @@ struct SQLiteGraphStore: GraphStore {
             }
             let rows = try Row.fetchAll(
                 cached: db,
-                sql: GraphSQL.restricted(table: table, owner: owner, other: other, cursor: cursor).rendered(.sqlite).text,
+                sql: GraphSQL.restricted(table: table, owner: owner, other: other, cursor: cursor).rendered(.sqlite)
+                    .text,
                 arguments: arguments)
             return rows.compactMap { row in
                 SQLiteAccountStore.record(row).map { FollowEntry(account: $0, since: Date(sqliteValue: row[15])) }

@@ -7,7 +7,6 @@ import SpotterSQL
 struct SQLiteGroupStore: GroupStore {
     let pool: SQLiteDatabase
 
-
     func create(_ group: GroupRecord) async throws {
         try await pool.write { db in
             try db.execute(

@@ -216,7 +216,8 @@ struct SQLitePostStore: PostStore {
 
     func post(_ id: PostID, viewer: UserID?) async throws -> Post? {
         try await hydrate(
-            sql: PostStoreSQL.post.sqlite, arguments: ["id": id.description, "viewer": viewer?.description], viewer: viewer
+            sql: PostStoreSQL.post.sqlite, arguments: ["id": id.description, "viewer": viewer?.description],
+            viewer: viewer
         )
         .first
     }
@@ -256,7 +257,8 @@ struct SQLitePostStore: PostStore {
 
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
         let found = try await hydrate(
-            sql: PostStoreSQL.rankingCandidates.sqlite, arguments: ["since": since.sqliteValue, "viewer": viewer?.description, "limit": limit],
+            sql: PostStoreSQL.rankingCandidates.sqlite,
+            arguments: ["since": since.sqliteValue, "viewer": viewer?.description, "limit": limit],
             viewer: viewer
         ) { row in
             let extra = SQLitePostSQL.Column.allCases.count  // the columns after the standard ones
