@@ -91,10 +91,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // SQL both storage adapters say the same, written once with its binds named (`SQL`) and rendered in
+        // each database's placeholders. It knows no driver and nothing of SpotterCore's types.
+        .target(
+            name: "SpotterSQL",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SpotterSQLite",
             dependencies: [
                 "SpotterCore",
+                "SpotterSQL",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -103,6 +110,7 @@ let package = Package(
             name: "SpotterPostgres",
             dependencies: [
                 "SpotterCore",
+                "SpotterSQL",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -204,6 +212,11 @@ let package = Package(
             dependencies: ["SpotterE2E", "SpotterModels", .product(name: "Crypto", package: "swift-crypto")],
             // pyhpke and mnemonic's check of our keys and words, run from the source tree by InteropTests.
             exclude: ["independent_check.py"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SpotterSQLTests",
+            dependencies: ["SpotterSQL"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,16 +3,13 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct PostgresAccountStore: AccountStore {
     let client: PostgresDatabase
     let logger: Logger
 
-    static let columns = """
-        users.id, users.username, users.email, users.password_hash, users.display_name, users.apple_subject,
-        users.created_at, users.bio, users.avatar_url, users.units, users.time_zone, users.privacy, users.role,
-        users.suspended_at, users.featured_at
-        """
+    static let columns = AccountSQL.columns.rendered(.postgres).text
 
     func create(_ account: AccountRecord) async throws {
         try await mappingConstraintErrors {

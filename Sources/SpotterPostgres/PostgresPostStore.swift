@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct PostgresPostStore: PostStore {
     let client: PostgresDatabase
@@ -11,30 +12,34 @@ struct PostgresPostStore: PostStore {
     func insert(_ post: PostRecord) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
-                """
-                INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
-                                   template_id, text_hash, in_global, performed_at, created_at)
-                VALUES (\(post.id.rawValue), \(post.authorID.rawValue), \(post.kind.rawValue), \(post.text),
-                        \(post.storedVisibility), \(post.workout.map(StoredJSON.encode)),
-                        \(StoredJSON.encode(post.records)), \(StoredJSON.encode(post.hashtags)),
-                        \(StoredJSON.encode(post.mentions)), \(post.workout?.templateID?.rawValue), \(post.textHash),
-                        \(post.inGlobal), \(post.performedAt), \(post.createdAt))
-                """, logger: logger)
+                PostgresQuery(
+                    PostStoreSQL.insert.postgres,
+                    Self.contentBinds(post).merging([
+                        "author": PostgresBind(post.authorID.rawValue), "kind": PostgresBind(post.kind.rawValue),
+                        "createdAt": PostgresBind(post.createdAt),
+                    ]) { $1 }), logger: logger)
             // The group in its own statement, only for a group post (see the SQLite twin).
             if let group = post.groupID {
                 try await connection.query(
-                    "UPDATE posts SET group_id = \(group.rawValue) WHERE id = \(post.id.rawValue)", logger: logger)
+                    PostgresQuery(
+                        PostStoreSQL.setGroup.postgres,
+                        ["group": PostgresBind(group.rawValue), "id": PostgresBind(post.id.rawValue)]),
+                    logger: logger)
             }
             // Photos in their own statement, only when there are some: the column's default is no photos.
             if !post.media.isEmpty {
                 try await connection.query(
-                    "UPDATE posts SET media = \(StoredMedia.encode(post.media)) WHERE id = \(post.id.rawValue)",
+                    PostgresQuery(
+                        PostStoreSQL.setMedia.postgres,
+                        ["media": PostgresBind(StoredMedia.encode(post.media)), "id": PostgresBind(post.id.rawValue)]),
                     logger: logger)
             }
             // Sealed content likewise, only in an encrypted group.
             if let sealed = post.sealed {
                 try await connection.query(
-                    "UPDATE posts SET sealed = \(StoredJSON.encode(sealed)) WHERE id = \(post.id.rawValue)",
+                    PostgresQuery(
+                        PostStoreSQL.setSealed.postgres,
+                        ["sealed": PostgresBind(StoredJSON.encode(sealed)), "id": PostgresBind(post.id.rawValue)]),
                     logger: logger)
             }
             try await Self.writeTags(post, connection, logger)
@@ -44,18 +49,30 @@ struct PostgresPostStore: PostStore {
     func update(_ post: PostRecord) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
-                """
-                UPDATE posts SET text = \(post.text), visibility = \(post.storedVisibility),
-                    workout = \(post.workout.map(StoredJSON.encode)), records = \(StoredJSON.encode(post.records)),
-                    hashtags = \(StoredJSON.encode(post.hashtags)), mentions = \(StoredJSON.encode(post.mentions)),
-                    template_id = \(post.workout?.templateID?.rawValue), text_hash = \(post.textHash),
-                    in_global = \(post.inGlobal), performed_at = \(post.performedAt), edited_at = \(post.editedAt),
-                    media = \(StoredMedia.encode(post.media))
-                WHERE id = \(post.id.rawValue)
-                """, logger: logger)
-            try await connection.query("DELETE FROM post_tags WHERE post_id = \(post.id.rawValue)", logger: logger)
+                PostgresQuery(
+                    PostStoreSQL.update.postgres,
+                    Self.contentBinds(post).merging([
+                        "editedAt": PostgresBind(post.editedAt), "media": PostgresBind(StoredMedia.encode(post.media)),
+                    ]) { $1 }), logger: logger)
+            try await connection.query(
+                PostgresQuery(PostStoreSQL.deleteTags.postgres, ["id": PostgresBind(post.id.rawValue)]),
+                logger: logger)
             try await Self.writeTags(post, connection, logger)
         }
+    }
+
+    /// The binds a post's insert and its update share: its id and what an edit may change.
+    private static func contentBinds(_ post: PostRecord) -> [String: PostgresBind] {
+        [
+            "id": PostgresBind(post.id.rawValue), "text": PostgresBind(post.text),
+            "visibility": PostgresBind(post.storedVisibility),
+            "workout": PostgresBind(post.workout.map(StoredJSON.encode)),
+            "records": PostgresBind(StoredJSON.encode(post.records)),
+            "hashtags": PostgresBind(StoredJSON.encode(post.hashtags)),
+            "mentions": PostgresBind(StoredJSON.encode(post.mentions)),
+            "template": PostgresBind(post.workout?.templateID?.rawValue), "textHash": PostgresBind(post.textHash),
+            "inGlobal": PostgresBind(post.inGlobal), "performedAt": PostgresBind(post.performedAt),
+        ]
     }
 
     private static func writeTags(_ post: PostRecord, _ connection: PostgresConnection, _ logger: Logger) async throws {
@@ -69,16 +86,14 @@ struct PostgresPostStore: PostStore {
 
     func tombstone(_ id: PostID, at date: Date) async throws {
         try await client.query(
-            "UPDATE posts SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
+            PostgresQuery(
+                PostStoreSQL.tombstone.postgres, ["at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
+            logger: logger)
     }
 
     func record(_ id: PostID) async throws -> PostRecord? {
         let rows = try await client.query(
-            """
-            SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
-                   in_global, performed_at, created_at, edited_at, deleted_at, media, group_id
-            FROM posts WHERE id = \(id.rawValue)
-            """, logger: logger)
+            PostgresQuery(PostStoreSQL.record.postgres, ["id": PostgresBind(id.rawValue)]), logger: logger)
         for try await row in rows {
             let r = row.makeRandomAccess()
             guard let kind = PostKind(rawValue: try r[2].decode(String.self)),
@@ -168,30 +183,24 @@ struct PostgresPostStore: PostStore {
     }
 
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
-        var builder = PostgresPostSQL.Builder(viewer: viewer.rawValue)
-        let sql = """
-            SELECT u.id, \(PostgresPostSQL.kudosCount) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.id = \(try builder.bind(id.rawValue)) AND \(PostgresPostSQL.visible)
-            """
-        for try await (author, count) in try await client.query(builder.query(sql), logger: logger)
-            .decode((UUID, Int).self)
-        {
+        let query = try PostgresQuery(
+            PostStoreSQL.kudosTarget.postgres,
+            ["viewer": PostgresBind(viewer.rawValue), "id": PostgresBind(id.rawValue)])
+        for try await (author, count) in try await client.query(query, logger: logger).decode((UUID, Int).self) {
             return KudosTarget(author: UserID(rawValue: author), kudosCount: count)
         }
         return nil
     }
 
     func post(_ id: PostID, viewer: UserID?) async throws -> Post? {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let sql = """
-            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.id = \(try builder.bind(id.rawValue)) AND \(PostgresPostSQL.visible)
-            """
-        return try await hydrate(builder.query(sql), viewer: viewer).first
+        let query = try PostgresQuery(
+            PostStoreSQL.post.postgres, ["viewer": PostgresBind(viewer?.rawValue), "id": PostgresBind(id.rawValue)])
+        return try await hydrate(query, viewer: viewer).first
     }
 
     func kudosGivers(of post: PostID) async throws -> Set<UserID> {
-        let rows = try await client.query("SELECT user_id FROM kudos WHERE post_id = \(post.rawValue)", logger: logger)
+        let rows = try await client.query(
+            PostgresQuery(PostStoreSQL.kudosGivers.postgres, ["post": PostgresBind(post.rawValue)]), logger: logger)
         var givers: Set<UserID> = []
         for try await id in rows.decode(UUID.self) { givers.insert(UserID(rawValue: id)) }
         return givers
@@ -214,18 +223,15 @@ struct PostgresPostStore: PostStore {
     }
 
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let sql = """
-            SELECT \(PostgresPostSQL.columns), p.performed_at, u.featured_at IS NOT NULL
-            FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.visibility = 'public' AND p.performed_at >= \(try builder.bind(since))
-              AND \(PostgresPostSQL.visible) AND \(PostgresPostSQL.notMuted)
-            ORDER BY p.performed_at DESC LIMIT \(try builder.bind(limit))
-            """
+        let query = try PostgresQuery(
+            PostStoreSQL.rankingCandidates.postgres,
+            ["viewer": PostgresBind(viewer?.rawValue), "since": PostgresBind(since), "limit": PostgresBind(limit)])
         var extras: [PostID: (Date, Bool)] = [:]
-        let posts = try await hydrate(builder.query(sql), viewer: viewer) { row, post in
-            let extra = PostgresPostSQL.columnCount
-            extras[post.id] = (try row[extra].decode(Date.self), try row[extra + 1].decode(Bool.self))
+        let posts = try await hydrate(query, viewer: viewer) { row, post in
+            extras[post.id] = (
+                try row.cell(named: "performed_at").decode(Date.self),
+                try row.cell(named: "author_featured").decode(Bool.self)
+            )
         }
         return posts.compactMap { post in
             extras[post.id].map { RankingCandidate(post: post, performedAt: $0.0, authorFeatured: $0.1) }
@@ -235,24 +241,16 @@ struct PostgresPostStore: PostStore {
     func groupRankingCandidates(
         in group: GroupID, viewer: UserID?, since: Date, limit: Int
     ) async throws -> [GroupRankingCandidate] {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        // The window by id (ids are time-ordered), so the read walks `posts_by_group` only.
-        let sql = """
-            SELECT p.id, p.author_id, p.performed_at,
-              (SELECT COUNT(*) FROM kudos k JOIN group_members gm ON gm.group_id = p.group_id AND gm.user_id = k.user_id
-                 AND gm.standing IN ('owner', 'admin', 'member') WHERE k.post_id = p.id),
-              (SELECT COUNT(*) FROM comments c JOIN group_members gm ON gm.group_id = p.group_id
-                 AND gm.user_id = c.author_id AND gm.standing IN ('owner', 'admin', 'member')
-               WHERE c.post_id = p.id AND c.deleted_at IS NULL)
-            FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.group_id = \(try builder.bind(group.rawValue))
-              AND p.id >= \(try builder.bind(UUIDv7.lowest(at: since))) AND \(PostgresPostSQL.visible)
-            ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
-            """
+        let query = try PostgresQuery(
+            PostStoreSQL.groupRankingCandidates.postgres,
+            [
+                "viewer": PostgresBind(viewer?.rawValue), "group": PostgresBind(group.rawValue),
+                "floor": PostgresBind(UUIDv7.lowest(at: since)), "limit": PostgresBind(limit),
+            ])
         var candidates: [GroupRankingCandidate] = []
-        for try await (id, author, performedAt, kudos, comments) in try await client.query(
-            builder.query(sql), logger: logger
-        ).decode((UUID, UUID, Date, Int, Int).self) {
+        for try await (id, author, performedAt, kudos, comments) in try await client.query(query, logger: logger)
+            .decode((UUID, UUID, Date, Int, Int).self)
+        {
             candidates.append(
                 GroupRankingCandidate(
                     id: PostID(rawValue: id), author: UserID(rawValue: author), performedAt: performedAt,
@@ -320,28 +318,36 @@ struct PostgresPostStore: PostStore {
         return posts
     }
 
+    /// A post from a row that selects `PostgresPostSQL.columns`, read by column name, so a select list in
+    /// another order cannot shift one field into another.
     static func post(from r: PostgresRandomAccessRow) throws -> Post? {
-        guard let kind = PostKind(rawValue: try r[1].decode(String.self)),
-            let visibility = Visibility(rawValue: try r[3].decode(String.self))
+        func cell(_ column: PostColumn) throws -> PostgresCell { try r.cell(named: column.name) }
+        guard let kind = PostKind(rawValue: try cell(.kind).decode(String.self)),
+            let visibility = Visibility(rawValue: try cell(.visibility).decode(String.self))
         else { return nil }
-        let group = try r[18].decode(UUID?.self).map {
-            GroupSummary(id: GroupID(rawValue: $0), name: try r[19].decode(String?.self) ?? "")
+        let group = try cell(.groupID).decode(UUID?.self).map {
+            GroupSummary(id: GroupID(rawValue: $0), name: try cell(.groupName).decode(String?.self) ?? "")
         }
         return Post(
-            id: PostID(rawValue: try r[0].decode(UUID.self)), kind: kind,
+            id: PostID(rawValue: try cell(.id).decode(UUID.self)), kind: kind,
             author: AuthorSummary(
-                id: UserID(rawValue: try r[10].decode(UUID.self)), username: try r[11].decode(String.self),
-                displayName: try r[12].decode(String.self), avatarURL: try r[13].decode(String?.self)),
-            text: try r[2].decode(String.self), visibility: group == nil ? visibility : .group,
-            workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: try r[4].decode(String?.self)),
-            hashtags: StoredJSON.decodeRemembered([String].self, from: try r[6].decode(String.self)) ?? [],
-            mentions: StoredJSON.decode([String].self, from: try r[7].decode(String.self)) ?? [],
-            personalRecords: StoredJSON.decode([PersonalRecord].self, from: try r[5].decode(String.self)) ?? [],
-            createdAt: try r[8].decode(Date.self), editedAt: try r[9].decode(Date?.self),
-            kudosCount: try r[14].decode(Int.self), commentsCount: try r[15].decode(Int.self), kudosPreview: [],
-            kudosedByMe: try r[16].decode(Bool.self), media: StoredMedia.decode(try r[17].decode(String.self)),
-            group: group, children: StoredJSON.decode([ChildSummary].self, from: try r[20].decode(String?.self)) ?? [],
-            sealed: StoredJSON.decode(SealedContent.self, from: try r[21].decode(String?.self)))
+                id: UserID(rawValue: try cell(.authorID).decode(UUID.self)),
+                username: try cell(.username).decode(String.self),
+                displayName: try cell(.displayName).decode(String.self),
+                avatarURL: try cell(.avatarURL).decode(String?.self)),
+            text: try cell(.text).decode(String.self), visibility: group == nil ? visibility : .group,
+            workout: StoredJSON.decodeRemembered(WorkoutRecord.self, from: try cell(.workout).decode(String?.self)),
+            hashtags: StoredJSON.decodeRemembered([String].self, from: try cell(.hashtags).decode(String.self)) ?? [],
+            mentions: StoredJSON.decode([String].self, from: try cell(.mentions).decode(String.self)) ?? [],
+            personalRecords: StoredJSON.decode([PersonalRecord].self, from: try cell(.records).decode(String.self))
+                ?? [],
+            createdAt: try cell(.createdAt).decode(Date.self), editedAt: try cell(.editedAt).decode(Date?.self),
+            kudosCount: try cell(.kudosCount).decode(Int.self),
+            commentsCount: try cell(.commentsCount).decode(Int.self), kudosPreview: [],
+            kudosedByMe: try cell(.kudosedByMe).decode(Bool.self),
+            media: StoredMedia.decode(try cell(.media).decode(String.self)), group: group,
+            children: StoredJSON.decode([ChildSummary].self, from: try cell(.children).decode(String?.self)) ?? [],
+            sealed: StoredJSON.decode(SealedContent.self, from: try cell(.sealed).decode(String?.self)))
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {
@@ -392,11 +398,7 @@ struct PostgresPostStore: PostStore {
     func recentTrainers(since: Date) async throws -> [RecentTrainer] {
         var trainers: [RecentTrainer] = []
         for try await (id, timeZone) in try await client.query(
-            """
-            SELECT DISTINCT u.id, u.time_zone FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= \(since)
-              AND u.suspended_at IS NULL
-            """, logger: logger
+            PostgresQuery(PostStoreSQL.recentTrainers.postgres, ["since": PostgresBind(since)]), logger: logger
         ).decode((UUID, String).self) {
             trainers.append(RecentTrainer(id: UserID(rawValue: id), timeZone: timeZone))
         }
@@ -404,28 +406,32 @@ struct PostgresPostStore: PostStore {
     }
 
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let sql = PostgresPostSQL.visiblePostsCount(author: try builder.bind(author.rawValue))
-        for try await count in try await client.query(builder.query(sql), logger: logger).decode(Int.self) {
+        let query = try PostgresQuery(
+            Self.visiblePostsCount, ["viewer": PostgresBind(viewer?.rawValue), "author": PostgresBind(author.rawValue)])
+        for try await count in try await client.query(query, logger: logger).decode(Int.self) {
             return count
         }
         return 0
     }
 
+    private static let visiblePostsCount = PostSQL.visiblePostsCount.rendered(.postgres)
+
     func countPosts(by author: UserID, since: Date) async throws -> Int {
         let rows = try await client.query(
-            "SELECT COUNT(*) FROM posts WHERE author_id = \(author.rawValue) AND created_at >= \(since)", logger: logger
-        )
+            PostgresQuery(
+                PostStoreSQL.countPosts.postgres,
+                ["author": PostgresBind(author.rawValue), "since": PostgresBind(since)]),
+            logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
 
     func postTimes(by author: UserID, since: Date) async throws -> [Date] {
         let rows = try await client.query(
-            """
-            SELECT created_at FROM posts WHERE author_id = \(author.rawValue) AND created_at >= \(since)
-            ORDER BY created_at
-            """, logger: logger)
+            PostgresQuery(
+                PostStoreSQL.postTimes.postgres,
+                ["author": PostgresBind(author.rawValue), "since": PostgresBind(since)]),
+            logger: logger)
         var times: [Date] = []
         for try await time in rows.decode(Date.self) { times.append(time) }
         return times
@@ -433,10 +439,12 @@ struct PostgresPostStore: PostStore {
 
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool {
         let rows = try await client.query(
-            """
-            SELECT EXISTS (SELECT 1 FROM posts WHERE author_id = \(author.rawValue) AND text_hash = \(textHash)
-                           AND created_at >= \(since) AND deleted_at IS NULL)
-            """, logger: logger)
+            PostgresQuery(
+                PostStoreSQL.hasPost.postgres,
+                [
+                    "author": PostgresBind(author.rawValue), "textHash": PostgresBind(textHash),
+                    "since": PostgresBind(since),
+                ]), logger: logger)
         for try await exists in rows.decode(Bool.self) { return exists }
         return false
     }
@@ -451,21 +459,29 @@ struct PostgresPostStore: PostStore {
 
     func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool {
         try await changed(
-            "DELETE FROM kudos WHERE post_id = \(post.rawValue) AND user_id = \(user.rawValue) RETURNING 1")
+            PostgresQuery(
+                PostStoreSQL.removeKudos.postgres,
+                ["post": PostgresBind(post.rawValue), "user": PostgresBind(user.rawValue)]
+            ))
     }
 
     func insertComment(_ comment: CommentRecord) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query(
-                """
-                INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at)
-                VALUES (\(comment.id.rawValue), \(comment.postID.rawValue), \(comment.parentID?.rawValue),
-                        \(comment.authorID.rawValue), \(comment.text), \(comment.createdAt))
-                """, logger: logger)
+                PostgresQuery(
+                    PostStoreSQL.insertComment.postgres,
+                    [
+                        "id": PostgresBind(comment.id.rawValue), "post": PostgresBind(comment.postID.rawValue),
+                        "parent": PostgresBind(comment.parentID?.rawValue),
+                        "author": PostgresBind(comment.authorID.rawValue), "text": PostgresBind(comment.text),
+                        "createdAt": PostgresBind(comment.createdAt),
+                    ]), logger: logger)
             // Sealed text in its own statement, only in an encrypted group (see the SQLite twin).
             if let sealed = comment.sealed {
                 try await connection.query(
-                    "UPDATE comments SET sealed = \(StoredJSON.encode(sealed)) WHERE id = \(comment.id.rawValue)",
+                    PostgresQuery(
+                        PostStoreSQL.sealComment.postgres,
+                        ["sealed": PostgresBind(StoredJSON.encode(sealed)), "id": PostgresBind(comment.id.rawValue)]),
                     logger: logger)
             }
         }
@@ -473,11 +489,7 @@ struct PostgresPostStore: PostStore {
 
     func comment(_ id: CommentID) async throws -> CommentRecord? {
         let rows = try await client.query(
-            """
-            SELECT id, post_id, parent_id, author_id, text, created_at, edited_at, deleted_at
-            FROM comments WHERE id = \(id.rawValue)
-            """,
-            logger: logger)
+            PostgresQuery(PostStoreSQL.comment.postgres, ["id": PostgresBind(id.rawValue)]), logger: logger)
         for try await (id, post, parent, author, text, createdAt, editedAt, deletedAt) in rows.decode(
             (UUID, UUID, UUID?, UUID, String, Date, Date?, Date?).self)
         {
@@ -491,32 +503,29 @@ struct PostgresPostStore: PostStore {
 
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
         try await client.query(
-            "UPDATE comments SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL", logger: logger)
+            PostgresQuery(
+                PostStoreSQL.tombstoneComment.postgres, ["at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
+            logger: logger)
     }
 
     func editComment(_ id: CommentID, text: String, at date: Date) async throws {
         try await client.query(
-            """
-            UPDATE comments SET text = \(text), edited_at = \(date)
-            WHERE id = \(id.rawValue) AND deleted_at IS NULL
-            """, logger: logger)
+            PostgresQuery(
+                PostStoreSQL.editComment.postgres,
+                ["text": PostgresBind(text), "at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
+            logger: logger)
     }
 
     func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment] {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        var clauses = ["c.post_id = \(try builder.bind(post.rawValue))", PostgresPostSQL.visibleComment("c")]
-        if let after { clauses.append("c.id > \(try builder.bind(after.rawValue))") }
-        let sql = """
-            SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name, u.avatar_url,
-                   c.edited_at, c.sealed
-            FROM comments c JOIN users u ON u.id = c.author_id
-            WHERE \(clauses.joined(separator: " AND "))
-            ORDER BY c.id LIMIT \(try builder.bind(limit))
-            """
+        var binds = [
+            "viewer": PostgresBind(viewer?.rawValue), "post": PostgresBind(post.rawValue), "limit": PostgresBind(limit),
+        ]
+        if let after { binds["after"] = PostgresBind(after.rawValue) }
+        let query = try PostgresQuery(after == nil ? Self.firstComments : Self.commentsAfter, binds)
         var comments: [Comment] = []
         for try await (id, postID, parent, text, createdAt, authorID, username, displayName, avatar, editedAt, sealed)
             in try await client
-            .query(builder.query(sql), logger: logger)
+            .query(query, logger: logger)
             .decode((UUID, UUID, UUID?, String, Date, UUID, String, String, String?, Date?, String?).self)
         {
             comments.append(
@@ -530,10 +539,13 @@ struct PostgresPostStore: PostStore {
         return comments
     }
 
+    private static let firstComments = PostStoreSQL.comments(cursor: "").rendered(.postgres)
+    private static let commentsAfter = PostStoreSQL.comments(cursor: "AND c.id > \(bind: "after")").rendered(.postgres)
+
     func personalBests(of user: UserID) async throws -> [String: ExerciseBests] {
         var bests: [String: ExerciseBests] = [:]
         for try await (key, json) in try await client.query(
-            "SELECT exercise_key, bests FROM personal_bests WHERE user_id = \(user.rawValue)", logger: logger
+            PostgresQuery(PostStoreSQL.personalBests.postgres, ["user": PostgresBind(user.rawValue)]), logger: logger
         ).decode((String, String).self) {
             if let value = StoredJSON.decode(ExerciseBests.self, from: json) { bests[key] = value }
         }
@@ -543,10 +555,12 @@ struct PostgresPostStore: PostStore {
     func savePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
         for (key, value) in bests {
             try await client.query(
-                """
-                INSERT INTO personal_bests (user_id, exercise_key, bests) VALUES (\(user.rawValue), \(key), \(StoredJSON.encode(value)))
-                ON CONFLICT (user_id, exercise_key) DO UPDATE SET bests = excluded.bests
-                """, logger: logger)
+                PostgresQuery(
+                    PostStoreSQL.savePersonalBests.postgres,
+                    [
+                        "user": PostgresBind(user.rawValue), "key": PostgresBind(key),
+                        "bests": PostgresBind(StoredJSON.encode(value)),
+                    ]), logger: logger)
         }
     }
 

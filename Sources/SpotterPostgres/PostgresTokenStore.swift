@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct PostgresTokenStore: TokenStore {
     let client: PostgresDatabase
@@ -81,16 +82,10 @@ struct PostgresTokenStore: TokenStore {
 
     func activeLogins(of user: UserID, at date: Date, limit: Int) async throws -> [LoginRecord] {
         let rows = try await client.query(
-            """
-            SELECT l.family, l.started, l.active, d.user_agent, d.address FROM (
-                SELECT family, MIN(created_at) AS started, MAX(created_at) AS active FROM tokens
-                WHERE user_id = \(user.rawValue) GROUP BY family
-                HAVING bool_or(kind = 'refresh' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > \(date))
-                ORDER BY MAX(created_at) DESC LIMIT \(limit)
-            ) AS l
-            LEFT JOIN login_devices AS d ON d.family = l.family AND d.user_id = \(user.rawValue)
-            ORDER BY l.active DESC
-            """, logger: logger)
+            PostgresQuery(
+                TokenSQL.activeLogins.postgres,
+                ["user": PostgresBind(user.rawValue), "now": PostgresBind(date), "limit": PostgresBind(limit)]),
+            logger: logger)
         var logins: [LoginRecord] = []
         for try await (family, started, active, userAgent, address) in rows.decode(
             (UUID, Date, Date, String?, String?).self)

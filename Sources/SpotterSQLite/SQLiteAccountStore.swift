@@ -2,15 +2,12 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLiteAccountStore: AccountStore {
     let pool: SQLiteDatabase
 
-    static let columns = """
-        users.id, users.username, users.email, users.password_hash, users.display_name, users.apple_subject,
-        users.created_at, users.bio, users.avatar_url, users.units, users.time_zone, users.privacy, users.role,
-        users.suspended_at, users.featured_at
-        """
+    static let columns = AccountSQL.columns.rendered(.sqlite).text
 
     func create(_ account: AccountRecord) async throws {
         try await mappingConstraintErrors {

@@ -2,22 +2,18 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// `E2EStore` on SQLite. The writer runs one write at a time, so a chain's length checked and its statement
 /// inserted inside one `write` is a compare-and-swap.
 struct SQLiteE2EStore: E2EStore {
     let pool: SQLiteDatabase
 
-    static let deviceColumns = "id, user_id, name, hpke_public, signing_public, recovery, added_at, revoked_at"
-    static let blobColumns = "id, group_id, owner_id, byte_size, ready, post_id, created_at, discarded_at"
-
     // MARK: Device chains
 
     func deviceStatements(of user: UserID) async throws -> [E2EStatement] {
         try await pool.read { db in
-            try Self.statements(
-                db, "SELECT body, signature, signer FROM e2e_device_statements WHERE user_id = ? ORDER BY seq",
-                [user.description])
+            try Self.statements(db, E2ESQL.deviceStatements.sqlite, ["user": user.description])
         }
     }
 
@@ -27,27 +23,21 @@ struct SQLiteE2EStore: E2EStore {
         try await pool.write { db in
             let length =
                 try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM e2e_device_statements WHERE user_id = ?",
-                    arguments: [user.description]) ?? 0
+                    db, sql: E2ESQL.deviceChainLength.sqlite, arguments: ["user": user.description]) ?? 0
             guard length == seq else { return false }
             try db.execute(
-                sql: """
-                    INSERT INTO e2e_device_statements (user_id, seq, body, signature, signer, hash)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
+                sql: E2ESQL.appendDeviceStatement.sqlite,
                 arguments: [
-                    user.description, seq, statement.body, statement.signature, UUIDText.format(statement.signer),
-                    hash,
+                    "user": user.description, "seq": seq, "body": statement.body, "signature": statement.signature,
+                    "signer": UUIDText.format(statement.signer), "hash": hash,
                 ])
             for device in devices {
                 try db.execute(
-                    sql: """
-                        INSERT INTO e2e_devices (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (id) DO UPDATE SET revoked_at = excluded.revoked_at
-                        """,
+                    sql: E2ESQL.upsertDevice.sqlite,
                     arguments: [
-                        UUIDText.format(device.id), device.userID.description, device.name, device.hpkePublic,
-                        device.signingPublic, device.recovery, device.addedAt, device.revokedAt,
+                        "id": UUIDText.format(device.id), "user": device.userID.description, "name": device.name,
+                        "hpke": device.hpkePublic, "signing": device.signingPublic, "recovery": device.recovery,
+                        "addedAt": device.addedAt, "revokedAt": device.revokedAt,
                     ])
             }
             return true
@@ -59,11 +49,7 @@ struct SQLiteE2EStore: E2EStore {
         return try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT \(Self.deviceColumns) FROM e2e_devices
-                    WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY user_id, added_at, id
-                    """,
-                arguments: [SQLiteIDList.json(users)]
+                sql: E2ESQL.devicesOf.sqlite, arguments: ["users": SQLiteIDList.json(users)]
             ).compactMap(Self.device)
         }
     }
@@ -71,8 +57,7 @@ struct SQLiteE2EStore: E2EStore {
     func device(_ id: UUID) async throws -> E2EDeviceRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT \(Self.deviceColumns) FROM e2e_devices WHERE id = ?",
-                arguments: [UUIDText.format(id)]
+                db, sql: E2ESQL.device.sqlite, arguments: ["id": UUIDText.format(id)]
             ).flatMap(Self.device)
         }
     }
@@ -80,18 +65,15 @@ struct SQLiteE2EStore: E2EStore {
     func recoveryKit(of user: UserID) async throws -> String? {
         try await pool.read { db in
             try String.fetchOne(
-                db, sql: "SELECT kit FROM e2e_recovery_kits WHERE user_id = ?", arguments: [user.description])
+                db, sql: E2ESQL.recoveryKit.sqlite, arguments: ["user": user.description])
         }
     }
 
     func setRecoveryKit(_ kit: String, of user: UserID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
-                    INSERT INTO e2e_recovery_kits (user_id, kit, updated_at) VALUES (?, ?, ?)
-                    ON CONFLICT (user_id) DO UPDATE SET kit = excluded.kit, updated_at = excluded.updated_at
-                    """,
-                arguments: [user.description, kit, date.sqliteValue])
+                sql: E2ESQL.setRecoveryKit.sqlite,
+                arguments: ["user": user.description, "kit": kit, "at": date.sqliteValue])
         }
     }
 
@@ -100,8 +82,7 @@ struct SQLiteE2EStore: E2EStore {
     func keyState(of group: GroupID) async throws -> E2EGroupRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT history, epoch, chain_length, head FROM e2e_groups WHERE group_id = ?",
-                arguments: [group.description]
+                db, sql: E2ESQL.keyState.sqlite, arguments: ["group": group.description]
             ).map { row in
                 E2EGroupRecord(groupID: group, history: row[0], epoch: row[1], chainLength: row[2], head: row[3])
             }
@@ -110,9 +91,7 @@ struct SQLiteE2EStore: E2EStore {
 
     func groupStatements(of group: GroupID) async throws -> [E2EStatement] {
         try await pool.read { db in
-            try Self.statements(
-                db, "SELECT body, signature, signer FROM e2e_group_statements WHERE group_id = ? ORDER BY seq",
-                [group.description])
+            try Self.statements(db, E2ESQL.groupStatements.sqlite, ["group": group.description])
         }
     }
 
@@ -123,31 +102,28 @@ struct SQLiteE2EStore: E2EStore {
         try await pool.write { db in
             let length =
                 try Int.fetchOne(
-                    db, sql: "SELECT chain_length FROM e2e_groups WHERE group_id = ?", arguments: [group.description])
+                    db, sql: E2ESQL.groupChainLength.sqlite, arguments: ["group": group.description])
                 ?? 0
             guard length == from, let head = statements.last?.hash else { return false }
             for (offset, item) in statements.enumerated() {
                 try db.execute(
-                    sql: """
-                        INSERT INTO e2e_group_statements (group_id, seq, body, signature, signer, hash)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """,
+                    sql: E2ESQL.appendGroupStatement.sqlite,
                     arguments: [
-                        group.description, from + offset, item.statement.body, item.statement.signature,
-                        UUIDText.format(item.statement.signer), item.hash,
+                        "group": group.description, "seq": from + offset, "body": item.statement.body,
+                        "signature": item.statement.signature, "signer": UUIDText.format(item.statement.signer),
+                        "hash": item.hash,
                     ])
             }
             try db.execute(
-                sql: """
-                    INSERT INTO e2e_groups (group_id, history, epoch, chain_length, head) VALUES (?, ?, NULL, ?, ?)
-                    ON CONFLICT (group_id) DO UPDATE SET chain_length = excluded.chain_length, head = excluded.head
-                    """,
-                arguments: [group.description, history, from + statements.count, head])
-            try db.execute(sql: "DELETE FROM e2e_chain_members WHERE group_id = ?", arguments: [group.description])
+                sql: E2ESQL.setGroupHead.sqlite,
+                arguments: [
+                    "group": group.description, "history": history, "length": from + statements.count, "head": head,
+                ])
+            try db.execute(sql: E2ESQL.clearChainMembers.sqlite, arguments: ["group": group.description])
             for (user, role) in members {
                 try db.execute(
-                    sql: "INSERT INTO e2e_chain_members (group_id, user_id, role) VALUES (?, ?, ?)",
-                    arguments: [group.description, user.description, role.rawValue])
+                    sql: E2ESQL.addChainMember.sqlite,
+                    arguments: ["group": group.description, "user": user.description, "role": role.rawValue])
             }
             return true
         }
@@ -157,8 +133,7 @@ struct SQLiteE2EStore: E2EStore {
         try await pool.read { db in
             var members: [UserID: GroupRole] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT user_id, role FROM e2e_chain_members WHERE group_id = ?",
-                arguments: [group.description])
+                db, sql: E2ESQL.chainMembers.sqlite, arguments: ["group": group.description])
             {
                 if let user = UserID(row[0] as String), let role = GroupRole(rawValue: row[1]) { members[user] = role }
             }
@@ -174,12 +149,14 @@ struct SQLiteE2EStore: E2EStore {
             else { return false }
             let current: Int? = row[0]
             guard number == (current.map { $0 + 1 } ?? 0) else { return false }
-            try db.execute(
-                sql: "UPDATE e2e_groups SET epoch = ? WHERE group_id = ?", arguments: [number, group.description])
+            try db.execute(sql: E2ESQL.setEpoch.sqlite, arguments: ["epoch": number, "group": group.description])
             for key in keys {
                 try db.execute(
-                    sql: "INSERT INTO e2e_wrapped_keys (group_id, device_id, epoch, key) VALUES (?, ?, ?, ?)",
-                    arguments: [group.description, UUIDText.format(key.deviceID), number, key.key])
+                    sql: E2ESQL.insertKey.sqlite,
+                    arguments: [
+                        "group": group.description, "device": UUIDText.format(key.deviceID), "epoch": number,
+                        "key": key.key,
+                    ])
             }
             return true
         }
@@ -189,11 +166,11 @@ struct SQLiteE2EStore: E2EStore {
         try await pool.write { db in
             for key in keys {
                 try db.execute(
-                    sql: """
-                        INSERT INTO e2e_wrapped_keys (group_id, device_id, epoch, key) VALUES (?, ?, ?, ?)
-                        ON CONFLICT DO NOTHING
-                        """,
-                    arguments: [group.description, UUIDText.format(key.deviceID), key.epoch, key.key])
+                    sql: E2ESQL.addKey.sqlite,
+                    arguments: [
+                        "group": group.description, "device": UUIDText.format(key.deviceID), "epoch": key.epoch,
+                        "key": key.key,
+                    ])
             }
         }
     }
@@ -202,8 +179,7 @@ struct SQLiteE2EStore: E2EStore {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT epoch, key FROM e2e_wrapped_keys WHERE group_id = ? AND device_id = ? ORDER BY epoch",
-                arguments: [group.description, UUIDText.format(device)]
+                sql: E2ESQL.keys.sqlite, arguments: ["group": group.description, "device": UUIDText.format(device)]
             ).map { E2EEpochKey(deviceID: device, epoch: $0[0], key: $0[1]) }
         }
     }
@@ -212,39 +188,30 @@ struct SQLiteE2EStore: E2EStore {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT d.id, d.user_id, d.name, d.hpke_public, d.signing_public, d.recovery, d.added_at,
-                           d.revoked_at
-                    FROM e2e_groups g
-                    JOIN e2e_wrapped_keys k ON k.group_id = g.group_id AND k.epoch = g.epoch
-                    JOIN e2e_devices d ON d.id = k.device_id
-                    WHERE g.group_id = ?
-                    """,
-                arguments: [group.description]
+                sql: E2ESQL.currentHolders.sqlite, arguments: ["group": group.description]
             ).compactMap(Self.device)
         }
     }
 
     func forget(_ group: GroupID) async throws {
         try await pool.write { db in
-            for table in ["e2e_wrapped_keys", "e2e_group_statements", "e2e_chain_members", "e2e_groups"] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE group_id = ?", arguments: [group.description])
+            for statement in E2ESQL.forget {
+                try db.execute(sql: statement.sqlite, arguments: ["group": group.description])
             }
         }
     }
 
     func eraseSealed(post: PostID) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE posts SET sealed = NULL WHERE id = ?", arguments: [post.description])
-            try db.execute(
-                sql: "UPDATE comments SET sealed = NULL WHERE post_id = ? AND sealed IS NOT NULL",
-                arguments: [post.description])
+            for statement in E2ESQL.eraseSealedPost {
+                try db.execute(sql: statement.sqlite, arguments: ["post": post.description])
+            }
         }
     }
 
     func eraseSealed(comment: CommentID) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE comments SET sealed = NULL WHERE id = ?", arguments: [comment.description])
+            try db.execute(sql: E2ESQL.eraseSealedComment.sqlite, arguments: ["comment": comment.description])
         }
     }
 
@@ -253,13 +220,10 @@ struct SQLiteE2EStore: E2EStore {
     func insertBlob(_ blob: SealedBlobRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: """
-                    INSERT INTO e2e_blobs (id, group_id, owner_id, byte_size, ready, created_at)
-                    VALUES (?, ?, ?, ?, 0, ?)
-                    """,
+                sql: E2ESQL.insertBlob.sqlite,
                 arguments: [
-                    UUIDText.format(blob.id), blob.groupID.description, blob.ownerID.description, blob.byteSize,
-                    blob.createdAt.sqliteValue,
+                    "id": UUIDText.format(blob.id), "group": blob.groupID.description,
+                    "owner": blob.ownerID.description, "size": blob.byteSize, "createdAt": blob.createdAt.sqliteValue,
                 ])
         }
     }
@@ -267,47 +231,42 @@ struct SQLiteE2EStore: E2EStore {
     func blob(_ id: UUID) async throws -> SealedBlobRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT \(Self.blobColumns) FROM e2e_blobs WHERE id = ?", arguments: [UUIDText.format(id)]
+                db, sql: E2ESQL.blob.sqlite, arguments: ["id": UUIDText.format(id)]
             ).flatMap(Self.blob)
         }
     }
 
     func markBlobReady(_ id: UUID) async throws {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE e2e_blobs SET ready = 1 WHERE id = ?", arguments: [UUIDText.format(id)])
+            try db.execute(sql: E2ESQL.markBlobReady.sqlite, arguments: ["id": UUIDText.format(id)])
         }
     }
 
     func attachBlobs(_ ids: [UUID], to post: PostID, owner: UserID, group: GroupID) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
         return try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE e2e_blobs SET post_id = ?
-                    WHERE id IN (SELECT value FROM json_each(?)) AND owner_id = ? AND group_id = ? AND ready = 1
-                      AND post_id IS NULL AND discarded_at IS NULL
-                    """,
+            try Row.fetchAll(
+                db, sql: E2ESQL.attachBlobs.sqlite,
                 arguments: [
-                    post.description, SQLiteIDList.json(uuids: ids), owner.description,
-                    group.description,
-                ])
-            return db.changesCount
+                    "post": post.description, "ids": SQLiteIDList.json(uuids: ids), "owner": owner.description,
+                    "group": group.description,
+                ]
+            ).count
         }
     }
 
     func discardBlobs(of post: PostID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE e2e_blobs SET discarded_at = ? WHERE post_id = ? AND discarded_at IS NULL",
-                arguments: [date.sqliteValue, post.description])
+                sql: E2ESQL.discardBlobsOfPost.sqlite, arguments: ["at": date.sqliteValue, "post": post.description])
         }
     }
 
     func discardBlobs(in group: GroupID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE e2e_blobs SET discarded_at = ? WHERE group_id = ? AND discarded_at IS NULL",
-                arguments: [date.sqliteValue, group.description])
+                sql: E2ESQL.discardBlobsInGroup.sqlite,
+                arguments: ["at": date.sqliteValue, "group": group.description])
         }
     }
 
@@ -315,12 +274,7 @@ struct SQLiteE2EStore: E2EStore {
         try await pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT \(Self.blobColumns) FROM e2e_blobs
-                    WHERE discarded_at IS NOT NULL OR (post_id IS NULL AND created_at < ?)
-                    LIMIT ?
-                    """,
-                arguments: [staleBefore.sqliteValue, limit]
+                sql: E2ESQL.sweepableBlobs.sqlite, arguments: ["staleBefore": staleBefore.sqliteValue, "limit": limit]
             ).compactMap(Self.blob)
         }
     }
@@ -329,8 +283,7 @@ struct SQLiteE2EStore: E2EStore {
         guard !ids.isEmpty else { return }
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM e2e_blobs WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [SQLiteIDList.json(uuids: ids)])
+                sql: E2ESQL.deleteBlobs.sqlite, arguments: ["ids": SQLiteIDList.json(uuids: ids)])
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLiteGraphStore: GraphStore {
     let pool: SQLiteDatabase
@@ -10,14 +11,8 @@ struct SQLiteGraphStore: GraphStore {
         try await pool.read { db in
             let row = try Row.fetchOne(
                 cached: db,
-                sql: """
-                    SELECT
-                      (SELECT state FROM follows WHERE follower_id = :v AND followee_id = :o),
-                      EXISTS (SELECT 1 FROM follows WHERE follower_id = :o AND followee_id = :v AND state = 'accepted'),
-                      EXISTS (SELECT 1 FROM blocks WHERE blocker_id = :v AND blocked_id = :o),
-                      EXISTS (SELECT 1 FROM mutes WHERE muter_id = :v AND muted_id = :o)
-                    """,
-                arguments: ["v": viewer.description, "o": other.description])
+                sql: GraphSQL.relationship.sqlite,
+                arguments: ["viewer": viewer.description, "other": other.description])
             let state: String? = row?[0]
             return Relationship(
                 following: state == "accepted" ? .following : state == "pending" ? .requested : .none,
@@ -33,13 +28,8 @@ struct SQLiteGraphStore: GraphStore {
     static func mayReach(_ recipient: UserID, from actor: UserID, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
             cached: db,
-            sql: """
-                SELECT EXISTS (SELECT 1 FROM users WHERE id = :a AND suspended_at IS NULL)
-                  AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = :r AND blocked_id = :a)
-                                                        OR (blocker_id = :a AND blocked_id = :r))
-                  AND NOT EXISTS (SELECT 1 FROM mutes WHERE muter_id = :r AND muted_id = :a)
-                """,
-            arguments: ["r": recipient.description, "a": actor.description]) ?? false
+            sql: GraphSQL.mayReach.sqlite,
+            arguments: ["recipient": recipient.description, "actor": actor.description]) ?? false
     }
 
     func follow(
@@ -48,83 +38,66 @@ struct SQLiteGraphStore: GraphStore {
         -> FollowEdgeState
     {
         try await pool.write { db in
+            let edge: StatementArguments = ["follower": follower.description, "followee": followee.description]
             try db.execute(
-                cached: """
-                    INSERT INTO follows (follower_id, followee_id, state, created_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (follower_id, followee_id) DO NOTHING
-                    """,
-                arguments: [follower.description, followee.description, state.rawValue, date.sqliteValue])
-            let current = try String.fetchOne(
-                cached: db, sql: "SELECT state FROM follows WHERE follower_id = ? AND followee_id = ?",
-                arguments: [follower.description, followee.description])
+                cached: GraphSQL.follow.sqlite,
+                arguments: edge + ["state": state.rawValue, "at": date.sqliteValue])
+            let current = try String.fetchOne(cached: db, sql: GraphSQL.followState.sqlite, arguments: edge)
             return FollowEdgeState(rawValue: current ?? state.rawValue) ?? state
         }
     }
 
     func unfollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(
-                cached: "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?",
-                arguments: [follower.description, followee.description])
-            return db.changesCount > 0
+            try Row.fetchOne(
+                cached: db, sql: GraphSQL.unfollow.sqlite,
+                arguments: ["follower": follower.description, "followee": followee.description]) != nil
         }
     }
 
     func acceptFollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(
-                cached:
-                    "UPDATE follows SET state = 'accepted' WHERE follower_id = ? AND followee_id = ? AND state = 'pending'",
-                arguments: [follower.description, followee.description])
-            return db.changesCount > 0
+            try Row.fetchOne(
+                cached: db, sql: GraphSQL.acceptFollow.sqlite,
+                arguments: ["follower": follower.description, "followee": followee.description]) != nil
         }
     }
 
     func acceptPendingFollows(of followee: UserID) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "UPDATE follows SET state = 'accepted' WHERE followee_id = ? AND state = 'pending'",
-                arguments: [followee.description])
+                cached: GraphSQL.acceptPendingFollows.sqlite, arguments: ["followee": followee.description])
         }
     }
 
     func block(_ blocker: UserID, _ blocked: UserID, at date: Date) async throws {
         try await pool.write { db in
-            let a = blocker.description
-            let b = blocked.description
-            try db.execute(
-                cached:
-                    "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                arguments: [a, b, date.sqliteValue])
-            try db.execute(
-                cached: """
-                    DELETE FROM follows WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)
-                    """,
-                arguments: [a, b, b, a])
+            let pair: StatementArguments = ["blocker": blocker.description, "blocked": blocked.description]
+            try db.execute(cached: GraphSQL.block.sqlite, arguments: pair + ["at": date.sqliteValue])
+            try db.execute(cached: GraphSQL.unfollowBothWays.sqlite, arguments: pair)
         }
     }
 
     func unblock(_ blocker: UserID, _ blocked: UserID) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?",
-                arguments: [blocker.description, blocked.description])
+                cached: GraphSQL.unblock.sqlite,
+                arguments: ["blocker": blocker.description, "blocked": blocked.description])
         }
     }
 
     func mute(_ muter: UserID, _ muted: UserID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "INSERT INTO mutes (muter_id, muted_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                arguments: [muter.description, muted.description, date.sqliteValue])
+                cached: GraphSQL.mute.sqlite,
+                arguments: ["muter": muter.description, "muted": muted.description, "at": date.sqliteValue])
         }
     }
 
     func unmute(_ muter: UserID, _ muted: UserID) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "DELETE FROM mutes WHERE muter_id = ? AND muted_id = ?",
-                arguments: [muter.description, muted.description])
+                cached: GraphSQL.unmute.sqlite, arguments: ["muter": muter.description, "muted": muted.description])
         }
     }
 
@@ -146,37 +119,31 @@ struct SQLiteGraphStore: GraphStore {
 
     func peopleInBlocks() async throws -> Set<UserID> {
         let ids = try await pool.read { db in
-            try String.fetchAll(cached: db, sql: "SELECT blocker_id FROM blocks UNION SELECT blocked_id FROM blocks")
+            try String.fetchAll(cached: db, sql: GraphSQL.peopleInBlocks.sqlite)
         }
         return Set(ids.compactMap(UserID.init))
     }
 
     func blockedEitherWay(with user: UserID) async throws -> Set<UserID> {
-        try await ids(
-            "SELECT blocked_id FROM blocks WHERE blocker_id = :u UNION SELECT blocker_id FROM blocks WHERE blocked_id = :u",
-            user)
+        try await ids(GraphSQL.blockedEitherWay, user)
     }
 
     func muters(of user: UserID) async throws -> Set<UserID> {
-        try await ids("SELECT muter_id FROM mutes WHERE muted_id = :u", user)
+        try await ids(GraphSQL.muters, user)
     }
 
     func followerIDs(of user: UserID) async throws -> Set<UserID> {
-        try await ids("SELECT follower_id FROM follows WHERE followee_id = :u AND state = 'accepted'", user)
+        try await ids(GraphSQL.followerIDs, user)
     }
 
     func followedPrivateAccounts(by user: UserID) async throws -> Set<UserID> {
-        try await ids(
-            """
-            SELECT f.followee_id FROM follows f JOIN users u ON u.id = f.followee_id
-            WHERE f.follower_id = :u AND f.state = 'accepted' AND u.privacy = 'private'
-            """, user)
+        try await ids(GraphSQL.followedPrivateAccounts, user)
     }
 
-    /// The ids one statement with a single `:u` argument selects.
-    private func ids(_ sql: String, _ user: UserID) async throws -> Set<UserID> {
+    /// The ids one statement with a single `user` argument selects.
+    private func ids(_ statement: SQLStatement, _ user: UserID) async throws -> Set<UserID> {
         let rows = try await pool.read { db in
-            try String.fetchAll(cached: db, sql: sql, arguments: ["u": user.description])
+            try String.fetchAll(cached: db, sql: statement.sqlite, arguments: ["user": user.description])
         }
         return Set(rows.compactMap(UserID.init))
     }
@@ -194,22 +161,17 @@ struct SQLiteGraphStore: GraphStore {
             }
         return try await pool.read { db in
             var arguments: StatementArguments = ["user": user.description, "limit": limit]
-            var cursorClause = ""
+            var cursor: SQLText = ""
             if let after {
-                cursorClause = "AND (r.created_at, r.\(other)) < (:afterTime, :afterID)"
+                cursor = "AND (r.created_at, r.\(raw: other)) < (\(bind: "afterTime"), \(bind: "afterID"))"
                 _ = arguments.append(contentsOf: [
                     "afterTime": after.createdAt.sqliteValue, "afterID": after.userID.description,
                 ])
             }
             let rows = try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(SQLiteAccountStore.columns), r.created_at FROM \(table) r
-                    JOIN users ON users.id = r.\(other)
-                    WHERE r.\(owner) = :user \(cursorClause)
-                    ORDER BY r.created_at DESC, r.\(other) DESC
-                    LIMIT :limit
-                    """,
+                sql: GraphSQL.restricted(table: table, owner: owner, other: other, cursor: cursor).rendered(.sqlite)
+                    .text,
                 arguments: arguments)
             return rows.compactMap { row in
                 SQLiteAccountStore.record(row).map { FollowEntry(account: $0, since: Date(sqliteValue: row[15])) }
@@ -221,16 +183,7 @@ struct SQLiteGraphStore: GraphStore {
         try await pool.read { db in
             let rows = try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(SQLiteAccountStore.columns) FROM users
-                    LEFT JOIN user_counts c ON c.user_id = users.id
-                    WHERE users.id <> :user AND users.suspended_at IS NULL
-                      AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = :user AND f.followee_id = users.id)
-                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = :user AND b.blocked_id = users.id)
-                                                              OR (b.blocker_id = users.id AND b.blocked_id = :user))
-                    ORDER BY users.featured_at IS NULL, COALESCE(c.followers, 0) DESC, users.id DESC
-                    LIMIT :limit
-                    """,
+                sql: GraphSQL.suggestions.sqlite,
                 arguments: ["user": user.description, "limit": limit])
             return rows.compactMap(SQLiteAccountStore.record)
         }
@@ -268,25 +221,16 @@ struct SQLiteGraphStore: GraphStore {
             var arguments: StatementArguments = [
                 "user": user.description, "state": state.rawValue, "viewer": viewer?.description, "limit": limit,
             ]
-            var cursorClause = ""
+            var cursor: SQLText = ""
             if let after {
-                cursorClause = "AND (f.created_at, f.\(otherColumn)) < (:afterTime, :afterID)"
+                cursor = "AND (f.created_at, f.\(raw: otherColumn)) < (\(bind: "afterTime"), \(bind: "afterID"))"
                 _ = arguments.append(contentsOf: [
                     "afterTime": after.createdAt.sqliteValue, "afterID": after.userID.description,
                 ])
             }
             let rows = try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(SQLiteAccountStore.columns), f.created_at FROM follows f
-                    JOIN users ON users.id = f.\(otherColumn)
-                    WHERE f.\(edgeColumn) = :user AND f.state = :state AND users.suspended_at IS NULL
-                      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = :viewer AND b.blocked_id = users.id)
-                                                              OR (b.blocker_id = users.id AND b.blocked_id = :viewer))
-                      \(cursorClause)
-                    ORDER BY f.created_at DESC, f.\(otherColumn) DESC
-                    LIMIT :limit
-                    """,
+                sql: GraphSQL.follows(edge: edgeColumn, other: otherColumn, cursor: cursor).rendered(.sqlite).text,
                 arguments: arguments)
             return rows.compactMap { row in
                 SQLiteAccountStore.record(row).map { FollowEntry(account: $0, since: Date(sqliteValue: row[15])) }

@@ -2,28 +2,20 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLiteGroupStore: GroupStore {
     let pool: SQLiteDatabase
 
-    static let columns = """
-        g.id, g.name, g.description, g.avatar_url, g.time_zone, g.access, g.owner_id, g.member_count, g.created_at,
-        g.encrypted
-        """
-    static let memberStandings = "('owner', 'admin', 'member')"
-
     func create(_ group: GroupRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO groups (id, name, name_folded, description, avatar_url, time_zone, access, owner_id,
-                                        created_at, encrypted)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: GroupSQL.create.sqlite,
                 arguments: [
-                    group.id.description, group.name, SearchTerms.folded(group.name), group.description,
-                    group.avatarURL, group.timeZone, group.access.rawValue, group.ownerID.description,
-                    group.createdAt.sqliteValue, group.encrypted,
+                    "id": group.id.description, "name": group.name, "folded": SearchTerms.folded(group.name),
+                    "description": group.description, "avatarURL": group.avatarURL, "timeZone": group.timeZone,
+                    "access": group.access.rawValue, "owner": group.ownerID.description,
+                    "createdAt": group.createdAt.sqliteValue, "encrypted": group.encrypted,
                 ])
             try Self.setStanding(.owner, of: group.ownerID, in: group.id, at: group.createdAt, db)
         }
@@ -32,59 +24,34 @@ struct SQLiteGroupStore: GroupStore {
     func find(_ id: GroupID) async throws -> GroupRecord? {
         try await pool.read { db in
             try Row.fetchOne(
-                cached: db, sql: "SELECT \(Self.columns) FROM groups g WHERE g.id = ? AND g.deleted_at IS NULL",
-                arguments: [id.description]
+                cached: db, sql: GroupSQL.find.sqlite, arguments: ["group": id.description]
             ).flatMap(Self.record)
         }
     }
 
     func update(_ group: GroupRecord) async throws {
         try await execute(
-            """
-            UPDATE groups SET name = ?, name_folded = ?, description = ?, avatar_url = ?, time_zone = ?, access = ?
-            WHERE id = ?
-            """,
+            GroupSQL.update,
             [
-                group.name, SearchTerms.folded(group.name), group.description, group.avatarURL, group.timeZone,
-                group.access.rawValue, group.id.description,
+                "name": group.name, "folded": SearchTerms.folded(group.name), "description": group.description,
+                "avatarURL": group.avatarURL, "timeZone": group.timeZone, "access": group.access.rawValue,
+                "group": group.id.description,
             ])
     }
 
     func delete(_ id: GroupID, at date: Date) async throws {
         try await pool.write { db in
-            let group = id.description
-            try db.execute(
-                cached: "UPDATE groups SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
-                arguments: [date.sqliteValue, group])
-            try db.execute(
-                cached: """
-                    UPDATE media SET discarded_at = ?
-                    WHERE post_id IN (SELECT id FROM posts WHERE group_id = ? AND deleted_at IS NULL)
-                      AND discarded_at IS NULL
-                    """,
-                arguments: [date.sqliteValue, group])
-            try db.execute(
-                cached: "UPDATE posts SET deleted_at = ? WHERE group_id = ? AND deleted_at IS NULL",
-                arguments: [date.sqliteValue, group])
+            let arguments: StatementArguments = ["group": id.description, "at": date.sqliteValue]
             // An encrypted group's ciphertext goes for good, its posts' and their comments'.
-            try db.execute(
-                cached:
-                    "UPDATE comments SET sealed = NULL WHERE sealed IS NOT NULL AND post_id IN (SELECT id FROM posts WHERE group_id = ?)",
-                arguments: [group])
-            try db.execute(
-                cached: "UPDATE posts SET sealed = NULL WHERE group_id = ? AND sealed IS NOT NULL", arguments: [group])
-            try db.execute(cached: "DELETE FROM group_members WHERE group_id = ?", arguments: [group])
-            try db.execute(
-                cached: "UPDATE group_invitations SET revoked_at = ? WHERE group_id = ? AND revoked_at IS NULL",
-                arguments: [date.sqliteValue, group])
+            for statement in GroupSQL.delete { try db.execute(cached: statement.sqlite, arguments: arguments) }
         }
     }
 
     func standing(of user: UserID, in group: GroupID) async throws -> GroupStanding {
         try await pool.read { db in
             try String.fetchOne(
-                cached: db, sql: "SELECT standing FROM group_members WHERE group_id = ? AND user_id = ?",
-                arguments: [group.description, user.description]
+                cached: db, sql: GroupSQL.standing.sqlite,
+                arguments: ["group": group.description, "user": user.description]
             ).flatMap(GroupStanding.init(rawValue:)) ?? GroupStanding.none
         }
     }
@@ -101,27 +68,19 @@ struct SQLiteGroupStore: GroupStore {
         _ standing: GroupStanding, of user: UserID, in group: GroupID, at date: Date, _ db: Database
     ) throws {
         try db.execute(
-            cached: """
-                INSERT INTO group_members (group_id, user_id, standing, since) VALUES (?, ?, ?, ?)
-                ON CONFLICT (group_id, user_id) DO UPDATE SET standing = excluded.standing,
-                    since = CASE WHEN group_members.standing IN \(memberStandings)
-                                  AND excluded.standing IN \(memberStandings)
-                                 THEN group_members.since ELSE excluded.since END
-                """,
-            arguments: [group.description, user.description, standing.rawValue, date.sqliteValue])
+            cached: GroupSQL.setStanding.sqlite,
+            arguments: [
+                "group": group.description, "user": user.description, "standing": standing.rawValue,
+                "at": date.sqliteValue,
+            ])
     }
 
     func removeMember(_ user: UserID, from group: GroupID) async throws -> Bool {
         try await pool.write { db in
-            let wasMember =
-                try String.fetchOne(
-                    cached: db, sql: "SELECT standing FROM group_members WHERE group_id = ? AND user_id = ?",
-                    arguments: [group.description, user.description]
-                ).flatMap(GroupStanding.init(rawValue:))?.role != nil
-            try db.execute(
-                cached: "DELETE FROM group_members WHERE group_id = ? AND user_id = ? AND standing <> 'banned'",
-                arguments: [group.description, user.description])
-            return wasMember
+            try String.fetchOne(
+                cached: db, sql: GroupSQL.removeMember.sqlite,
+                arguments: ["group": group.description, "user": user.description]
+            ).flatMap(GroupStanding.init(rawValue:))?.role != nil
         }
     }
 
@@ -130,32 +89,23 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func unban(_ user: UserID, from group: GroupID) async throws {
-        try await execute(
-            "DELETE FROM group_members WHERE group_id = ? AND user_id = ? AND standing = 'banned'",
-            [group.description, user.description])
+        try await execute(GroupSQL.unban, ["group": group.description, "user": user.description])
     }
 
     func transfer(_ group: GroupID, to newOwner: UserID) async throws {
         try await pool.write { db in
-            try db.execute(
-                cached: "UPDATE group_members SET standing = 'admin' WHERE group_id = ? AND standing = 'owner'",
-                arguments: [group.description])
-            try db.execute(
-                cached: "UPDATE group_members SET standing = 'owner' WHERE group_id = ? AND user_id = ?",
-                arguments: [group.description, newOwner.description])
-            try db.execute(
-                cached: "UPDATE groups SET owner_id = ? WHERE id = ?",
-                arguments: [newOwner.description, group.description])
+            let arguments: StatementArguments = ["group": group.description, "user": newOwner.description]
+            for statement in GroupSQL.transfer { try db.execute(cached: statement.sqlite, arguments: arguments) }
         }
     }
 
     func addRequest(_ user: UserID, to group: GroupID, at date: Date) async throws {
         try await execute(
-            """
-            INSERT INTO group_members (group_id, user_id, standing, since) VALUES (?, ?, 'requested', ?)
-            ON CONFLICT (group_id, user_id) DO NOTHING
-            """,
-            [group.description, user.description, date.sqliteValue])
+            GroupSQL.addStanding,
+            [
+                "group": group.description, "user": user.description, "standing": GroupStanding.requested.rawValue,
+                "at": date.sqliteValue,
+            ])
     }
 
     func requests(for group: GroupID) async throws -> [(account: AccountRecord, at: Date)] {
@@ -172,13 +122,8 @@ struct SQLiteGroupStore: GroupStore {
         try await pool.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(SQLiteAccountStore.columns), m.since FROM group_members m
-                    JOIN users ON users.id = m.user_id
-                    WHERE m.group_id = ? AND m.standing = ? AND (? OR users.suspended_at IS NULL)
-                    ORDER BY m.since, users.id
-                    """,
-                arguments: [group.description, standing, withSuspended]
+                sql: GroupSQL.people.sqlite,
+                arguments: ["group": group.description, "standing": standing, "withSuspended": withSuspended]
             ).compactMap { row in
                 SQLiteAccountStore.record(row).map { ($0, Date(sqliteValue: row[15])) }
             }
@@ -193,13 +138,7 @@ struct SQLiteGroupStore: GroupStore {
         try await pool.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(SQLiteAccountStore.columns), m.standing, m.since FROM group_members m
-                    JOIN users ON users.id = m.user_id
-                    WHERE m.group_id = :group AND m.standing IN \(Self.memberStandings)
-                      AND (:after IS NULL OR users.id > :after) AND \(SQLitePostSQL.listable("users"))
-                    ORDER BY users.id LIMIT :limit
-                    """,
+                sql: Self.membersSQL,
                 arguments: [
                     "group": group.description, "after": after?.description, "viewer": viewer?.description,
                     "limit": limit,
@@ -213,14 +152,17 @@ struct SQLiteGroupStore: GroupStore {
         }
     }
 
+    /// The members' page past `:after`, when there is one.
+    private static let membersSQL = GroupSQL.members(
+        cursor: "AND (\(bind: "after") IS NULL OR users.id > \(bind: "after"))"
+    ).rendered(.sqlite).text
+
     func memberRoles(of group: GroupID) async throws -> [UserID: GroupRole] {
         try await pool.read { db in
             var roles: [UserID: GroupRole] = [:]
             for row in try Row.fetchAll(
                 cached: db,
-                sql:
-                    "SELECT user_id, standing FROM group_members WHERE group_id = ? AND standing IN \(Self.memberStandings)",
-                arguments: [group.description])
+                sql: GroupSQL.memberRoles.sqlite, arguments: ["group": group.description])
             {
                 if let id = UserID(row[0] as String), let role = GroupRole(rawValue: row[1]) { roles[id] = role }
             }
@@ -232,12 +174,7 @@ struct SQLiteGroupStore: GroupStore {
         try await pool.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(Self.columns), m.standing FROM group_members m JOIN groups g ON g.id = m.group_id
-                    WHERE m.user_id = ? AND m.standing IN \(Self.memberStandings) AND g.deleted_at IS NULL
-                    ORDER BY g.name_folded, g.id
-                    """,
-                arguments: [user.description]
+                sql: GroupSQL.groupsOf.sqlite, arguments: ["user": user.description]
             ).compactMap { row in
                 guard let group = Self.record(row), let role = GroupRole(rawValue: row[10]) else { return nil }
                 return (group, role)
@@ -249,12 +186,7 @@ struct SQLiteGroupStore: GroupStore {
         try await pool.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(Self.columns) FROM group_members m JOIN groups g ON g.id = m.group_id
-                    WHERE m.user_id = ? AND m.standing = 'requested' AND g.deleted_at IS NULL
-                    ORDER BY g.name_folded, g.id
-                    """,
-                arguments: [user.description]
+                sql: GroupSQL.requested.sqlite, arguments: ["user": user.description]
             ).compactMap(Self.record)
         }
     }
@@ -264,12 +196,7 @@ struct SQLiteGroupStore: GroupStore {
         return try await pool.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(Self.columns) FROM groups g
-                    WHERE g.deleted_at IS NULL AND g.access <> 'private'
-                      AND (:query = '' OR instr(g.name_folded, :query) > 0)
-                    ORDER BY g.member_count DESC, g.id LIMIT :limit
-                    """,
+                sql: GroupSQL.discoverable.sqlite,
                 arguments: ["query": folded, "limit": limit]
             ).compactMap(Self.record)
         }
@@ -277,19 +204,15 @@ struct SQLiteGroupStore: GroupStore {
 
     func markSeen(_ user: UserID, in group: GroupID, upTo post: PostID) async throws {
         try await execute(
-            """
-            UPDATE group_members SET seen_up_to = :post
-            WHERE group_id = :group AND user_id = :user AND standing IN \(Self.memberStandings)
-              AND (seen_up_to IS NULL OR seen_up_to < :post)
-            """,
+            GroupSQL.markSeen,
             ["post": post.description, "group": group.description, "user": user.description])
     }
 
     func seenMarker(of user: UserID, in group: GroupID) async throws -> PostID? {
         try await pool.read { db in
             try String.fetchOne(
-                cached: db, sql: "SELECT seen_up_to FROM group_members WHERE group_id = ? AND user_id = ?",
-                arguments: [group.description, user.description]
+                cached: db, sql: GroupSQL.seenMarker.sqlite,
+                arguments: ["group": group.description, "user": user.description]
             ).flatMap(PostID.init)
         }
     }
@@ -297,57 +220,48 @@ struct SQLiteGroupStore: GroupStore {
     func insert(_ invitation: GroupInvitationRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO group_invitations (id, group_id, invited_by, invitee_id, code_hash, expires_at, max_uses,
-                                                   created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: GroupSQL.insertInvitation.sqlite,
                 arguments: [
-                    invitation.id.description, invitation.groupID.description, invitation.invitedBy.description,
-                    invitation.invitee?.description, invitation.codeHash, invitation.expiresAt?.sqliteValue,
-                    invitation.maxUses, invitation.createdAt.sqliteValue,
+                    "id": invitation.id.description, "group": invitation.groupID.description,
+                    "invitedBy": invitation.invitedBy.description, "invitee": invitation.invitee?.description,
+                    "codeHash": invitation.codeHash, "expiresAt": invitation.expiresAt?.sqliteValue,
+                    "maxUses": invitation.maxUses, "createdAt": invitation.createdAt.sqliteValue,
                 ])
             if let invitee = invitation.invitee {
                 try db.execute(
-                    cached: """
-                        INSERT INTO group_members (group_id, user_id, standing, since) VALUES (?, ?, 'invited', ?)
-                        ON CONFLICT (group_id, user_id) DO NOTHING
-                        """,
+                    cached: GroupSQL.addStanding.sqlite,
                     arguments: [
-                        invitation.groupID.description, invitee.description, invitation.createdAt.sqliteValue,
+                        "group": invitation.groupID.description, "user": invitee.description,
+                        "standing": GroupStanding.invited.rawValue, "at": invitation.createdAt.sqliteValue,
                     ])
             }
         }
     }
 
-    static let invitationColumns = """
-        id, group_id, invited_by, invitee_id, code_hash, expires_at, max_uses, uses, revoked_at, created_at
-        """
-
     func invitation(_ id: GroupInvitationID) async throws -> GroupInvitationRecord? {
-        try await invitations(where: "id = ?", [id.description]).first
+        try await invitations(GroupSQL.invitationByID, ["id": id.description]).first
     }
 
     func invitation(codeHash: String) async throws -> GroupInvitationRecord? {
-        try await invitations(where: "code_hash = ?", [codeHash]).first
+        try await invitations(GroupSQL.invitationByCode, ["codeHash": codeHash]).first
     }
 
     func invitations(for group: GroupID) async throws -> [GroupInvitationRecord] {
-        try await invitations(where: "group_id = ? ORDER BY id DESC", [group.description])
+        try await invitations(GroupSQL.invitationsFor, ["group": group.description])
     }
 
     func invitations(to user: UserID) async throws -> [GroupInvitationRecord] {
-        try await invitations(where: "invitee_id = ? AND revoked_at IS NULL ORDER BY id DESC", [user.description])
+        try await invitations(GroupSQL.invitationsTo, ["user": user.description])
     }
 
     private func invitations(
-        where clause: String, _ arguments: StatementArguments
+        _ statement: SQLStatement, _ arguments: StatementArguments
     ) async throws
         -> [GroupInvitationRecord]
     {
         try await pool.read { db in
             try Row.fetchAll(
-                cached: db, sql: "SELECT \(Self.invitationColumns) FROM group_invitations WHERE \(clause)",
+                cached: db, sql: statement.sqlite,
                 arguments: arguments
             ).compactMap(Self.invitation)
         }
@@ -355,24 +269,16 @@ struct SQLiteGroupStore: GroupStore {
 
     func use(_ invitation: GroupInvitationID) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(
-                cached: """
-                    UPDATE group_invitations SET uses = uses + 1
-                    WHERE id = ? AND (max_uses IS NULL OR uses < max_uses)
-                    """,
-                arguments: [invitation.description])
-            return db.changesCount > 0
+            try Row.fetchOne(cached: db, sql: GroupSQL.use.sqlite, arguments: ["id": invitation.description]) != nil
         }
     }
 
     func revoke(_ invitation: GroupInvitationID, at date: Date) async throws {
-        try await execute(
-            "UPDATE group_invitations SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-            [date.sqliteValue, invitation.description])
+        try await execute(GroupSQL.revoke, ["at": date.sqliteValue, "id": invitation.description])
     }
 
-    private func execute(_ sql: String, _ arguments: StatementArguments) async throws {
-        try await pool.write { db in try db.execute(cached: sql, arguments: arguments) }
+    private func execute(_ statement: SQLStatement, _ arguments: StatementArguments) async throws {
+        try await pool.write { db in try db.execute(cached: statement.sqlite, arguments: arguments) }
     }
 
     static func record(_ row: Row) -> GroupRecord? {

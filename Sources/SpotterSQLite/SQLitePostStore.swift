@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLitePostStore: PostStore {
     let pool: SQLiteDatabase
@@ -9,37 +10,35 @@ struct SQLitePostStore: PostStore {
     func insert(_ post: PostRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO posts (id, author_id, kind, text, visibility, workout, records, hashtags, mentions,
-                                       template_id, text_hash, in_global, performed_at, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: PostStoreSQL.insert.sqlite,
                 arguments: [
-                    post.id.description, post.authorID.description, post.kind.rawValue, post.text,
-                    post.storedVisibility, post.workout.map(StoredJSON.encode), StoredJSON.encode(post.records),
-                    StoredJSON.encode(post.hashtags), StoredJSON.encode(post.mentions),
-                    post.workout?.templateID?.description, post.textHash, post.inGlobal,
-                    post.performedAt.sqliteValue, post.createdAt.sqliteValue,
+                    "id": post.id.description, "author": post.authorID.description, "kind": post.kind.rawValue,
+                    "text": post.text, "visibility": post.storedVisibility,
+                    "workout": post.workout.map(StoredJSON.encode), "records": StoredJSON.encode(post.records),
+                    "hashtags": StoredJSON.encode(post.hashtags), "mentions": StoredJSON.encode(post.mentions),
+                    "template": post.workout?.templateID?.description, "textHash": post.textHash,
+                    "inGlobal": post.inGlobal, "performedAt": post.performedAt.sqliteValue,
+                    "createdAt": post.createdAt.sqliteValue,
                 ])
             // The group in its own statement, only for a group post, as the photos below: the column's default
             // is none, and the statement above stays valid for a schema migrated only part way (the counting
             // migrations' tests write posts before later migrations run).
             if let group = post.groupID {
                 try db.execute(
-                    cached: "UPDATE posts SET group_id = ? WHERE id = ?",
-                    arguments: [group.description, post.id.description])
+                    cached: PostStoreSQL.setGroup.sqlite,
+                    arguments: ["group": group.description, "id": post.id.description])
             }
             // Photos in their own statement, only when there are some: the column's default is no photos.
             if !post.media.isEmpty {
                 try db.execute(
-                    cached: "UPDATE posts SET media = ? WHERE id = ?",
-                    arguments: [StoredMedia.encode(post.media), post.id.description])
+                    cached: PostStoreSQL.setMedia.sqlite,
+                    arguments: ["media": StoredMedia.encode(post.media), "id": post.id.description])
             }
             // Sealed content likewise, only in an encrypted group.
             if let sealed = post.sealed {
                 try db.execute(
-                    cached: "UPDATE posts SET sealed = ? WHERE id = ?",
-                    arguments: [StoredJSON.encode(sealed), post.id.description])
+                    cached: PostStoreSQL.setSealed.sqlite,
+                    arguments: ["sealed": StoredJSON.encode(sealed), "id": post.id.description])
             }
             try Self.writeTags(post, db)
         }
@@ -48,19 +47,17 @@ struct SQLitePostStore: PostStore {
     func update(_ post: PostRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: """
-                    UPDATE posts SET text = ?, visibility = ?, workout = ?, records = ?, hashtags = ?, mentions = ?,
-                        template_id = ?, text_hash = ?, in_global = ?, performed_at = ?, edited_at = ?, media = ?
-                    WHERE id = ?
-                    """,
+                cached: PostStoreSQL.update.sqlite,
                 arguments: [
-                    post.text, post.storedVisibility, post.workout.map(StoredJSON.encode),
-                    StoredJSON.encode(post.records), StoredJSON.encode(post.hashtags),
-                    StoredJSON.encode(post.mentions), post.workout?.templateID?.description, post.textHash,
-                    post.inGlobal, post.performedAt.sqliteValue, post.editedAt?.sqliteValue,
-                    StoredMedia.encode(post.media), post.id.description,
+                    "text": post.text, "visibility": post.storedVisibility,
+                    "workout": post.workout.map(StoredJSON.encode), "records": StoredJSON.encode(post.records),
+                    "hashtags": StoredJSON.encode(post.hashtags), "mentions": StoredJSON.encode(post.mentions),
+                    "template": post.workout?.templateID?.description, "textHash": post.textHash,
+                    "inGlobal": post.inGlobal, "performedAt": post.performedAt.sqliteValue,
+                    "editedAt": post.editedAt?.sqliteValue, "media": StoredMedia.encode(post.media),
+                    "id": post.id.description,
                 ])
-            try db.execute(cached: "DELETE FROM post_tags WHERE post_id = ?", arguments: [post.id.description])
+            try db.execute(cached: PostStoreSQL.deleteTags.sqlite, arguments: ["id": post.id.description])
             try Self.writeTags(post, db)
         }
     }
@@ -76,8 +73,7 @@ struct SQLitePostStore: PostStore {
     func tombstone(_ id: PostID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "UPDATE posts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
-                arguments: [date.sqliteValue, id.description])
+                cached: PostStoreSQL.tombstone.sqlite, arguments: ["at": date.sqliteValue, "id": id.description])
         }
     }
 
@@ -89,12 +85,8 @@ struct SQLitePostStore: PostStore {
     static func record(_ id: PostID, _ db: Database) throws -> PostRecord? {
         try Row.fetchOne(
             cached: db,
-            sql: """
-                SELECT id, author_id, kind, text, visibility, workout, records, hashtags, mentions, text_hash,
-                       in_global, performed_at, created_at, edited_at, deleted_at, media, group_id
-                FROM posts WHERE id = ?
-                """,
-            arguments: [id.description]
+            sql: PostStoreSQL.record.sqlite,
+            arguments: ["id": id.description]
         ).flatMap { row in
             guard let id = PostID(row[0] as String), let author = UserID(row[1] as String),
                 let kind = PostKind(rawValue: row[2]), let visibility = Visibility(rawValue: row[4])
@@ -223,12 +215,9 @@ struct SQLitePostStore: PostStore {
     }
 
     func post(_ id: PostID, viewer: UserID?) async throws -> Post? {
-        let sql = """
-            SELECT \(SQLitePostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.id = :id AND \(SQLitePostSQL.visible)
-            """
-        return try await hydrate(
-            sql: sql, arguments: ["id": id.description, "viewer": viewer?.description], viewer: viewer
+        try await hydrate(
+            sql: PostStoreSQL.post.sqlite, arguments: ["id": id.description, "viewer": viewer?.description],
+            viewer: viewer
         )
         .first
     }
@@ -238,10 +227,7 @@ struct SQLitePostStore: PostStore {
         try await pool.unsafeRead { db in
             try Row.fetchOne(
                 cached: db,
-                sql: """
-                    SELECT u.id, \(SQLitePostSQL.kudosCount) FROM posts p JOIN users u ON u.id = p.author_id
-                    WHERE p.id = :id AND \(SQLitePostSQL.visible)
-                    """,
+                sql: PostStoreSQL.kudosTarget.sqlite,
                 arguments: ["id": id.description, "viewer": viewer.description]
             ).flatMap { row in UserID(row[0] as String).map { KudosTarget(author: $0, kudosCount: row[1]) } }
         }
@@ -250,7 +236,7 @@ struct SQLitePostStore: PostStore {
     func kudosGivers(of post: PostID) async throws -> Set<UserID> {
         let ids = try await pool.read { db in
             try String.fetchAll(
-                cached: db, sql: "SELECT user_id FROM kudos WHERE post_id = ?", arguments: [post.description])
+                cached: db, sql: PostStoreSQL.kudosGivers.sqlite, arguments: ["post": post.description])
         }
         return Set(ids.compactMap(UserID.init))
     }
@@ -270,15 +256,9 @@ struct SQLitePostStore: PostStore {
     }
 
     func rankingCandidates(viewer: UserID?, since: Date, limit: Int) async throws -> [RankingCandidate] {
-        let sql = """
-            SELECT \(SQLitePostSQL.columns), p.performed_at, u.featured_at IS NOT NULL
-            FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.visibility = 'public' AND p.performed_at >= :since AND \(SQLitePostSQL.visible)
-              AND \(SQLitePostSQL.notMuted)
-            ORDER BY p.performed_at DESC LIMIT :limit
-            """
         let found = try await hydrate(
-            sql: sql, arguments: ["since": since.sqliteValue, "viewer": viewer?.description, "limit": limit],
+            sql: PostStoreSQL.rankingCandidates.sqlite,
+            arguments: ["since": since.sqliteValue, "viewer": viewer?.description, "limit": limit],
             viewer: viewer
         ) { row in
             let extra = SQLitePostSQL.Column.allCases.count  // the columns after the standard ones
@@ -293,17 +273,7 @@ struct SQLitePostStore: PostStore {
         in group: GroupID, viewer: UserID?, since: Date, limit: Int
     ) async throws -> [GroupRankingCandidate] {
         // The window by id (ids are time-ordered), so the read walks `posts_by_group` only.
-        let sql = """
-            SELECT p.id, p.author_id, p.performed_at,
-              (SELECT COUNT(*) FROM kudos k JOIN group_members gm ON gm.group_id = p.group_id AND gm.user_id = k.user_id
-                 AND gm.standing IN ('owner', 'admin', 'member') WHERE k.post_id = p.id),
-              (SELECT COUNT(*) FROM comments c JOIN group_members gm ON gm.group_id = p.group_id
-                 AND gm.user_id = c.author_id AND gm.standing IN ('owner', 'admin', 'member')
-               WHERE c.post_id = p.id AND c.deleted_at IS NULL)
-            FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.group_id = :group AND p.id >= :floor AND \(SQLitePostSQL.visible)
-            ORDER BY p.id DESC LIMIT :limit
-            """
+        let sql = PostStoreSQL.groupRankingCandidates.sqlite
         let arguments: StatementArguments = [
             "group": group.description, "floor": UUIDText.format(UUIDv7.lowest(at: since)),
             "viewer": viewer?.description, "limit": limit,
@@ -483,12 +453,8 @@ struct SQLitePostStore: PostStore {
         try await pool.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT DISTINCT u.id, u.time_zone FROM posts p JOIN users u ON u.id = p.author_id
-                    WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= ?
-                      AND u.suspended_at IS NULL
-                    """,
-                arguments: [since.sqliteValue]
+                sql: PostStoreSQL.recentTrainers.sqlite,
+                arguments: ["since": since.sqliteValue]
             ).compactMap { row in UserID(row[0] as String).map { RecentTrainer(id: $0, timeZone: row[1]) } }
         }
     }
@@ -504,8 +470,8 @@ struct SQLitePostStore: PostStore {
     func countPosts(by author: UserID, since: Date) async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(
-                cached: db, sql: "SELECT COUNT(*) FROM posts WHERE author_id = ? AND created_at >= ?",
-                arguments: [author.description, since.sqliteValue]) ?? 0
+                cached: db, sql: PostStoreSQL.countPosts.sqlite,
+                arguments: ["author": author.description, "since": since.sqliteValue]) ?? 0
         }
     }
 
@@ -513,8 +479,8 @@ struct SQLitePostStore: PostStore {
         try await pool.read { db in
             try Double.fetchAll(
                 cached: db,
-                sql: "SELECT created_at FROM posts WHERE author_id = ? AND created_at >= ? ORDER BY created_at",
-                arguments: [author.description, since.sqliteValue]
+                sql: PostStoreSQL.postTimes.sqlite,
+                arguments: ["author": author.description, "since": since.sqliteValue]
             ).map(Date.init(sqliteValue:))
         }
     }
@@ -523,11 +489,8 @@ struct SQLitePostStore: PostStore {
         try await pool.read { db in
             try Bool.fetchOne(
                 cached: db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM posts WHERE author_id = ? AND text_hash = ? AND created_at >= ?
-                                   AND deleted_at IS NULL)
-                    """,
-                arguments: [author.description, textHash, since.sqliteValue]) ?? false
+                sql: PostStoreSQL.hasPost.sqlite,
+                arguments: ["author": author.description, "textHash": textHash, "since": since.sqliteValue]) ?? false
         }
     }
 
@@ -542,28 +505,26 @@ struct SQLitePostStore: PostStore {
 
     func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool {
         try await pool.write { db in
-            try db.execute(
-                cached: "DELETE FROM kudos WHERE post_id = ? AND user_id = ?",
-                arguments: [post.description, user.description])
-            return db.changesCount > 0
+            try Row.fetchOne(
+                cached: db, sql: PostStoreSQL.removeKudos.sqlite,
+                arguments: ["post": post.description, "user": user.description]) != nil
         }
     }
 
     func insertComment(_ comment: CommentRecord) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO comments (id, post_id, parent_id, author_id, text, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                    """,
+                cached: PostStoreSQL.insertComment.sqlite,
                 arguments: [
-                    comment.id.description, comment.postID.description, comment.parentID?.description,
-                    comment.authorID.description, comment.text, comment.createdAt.sqliteValue,
+                    "id": comment.id.description, "post": comment.postID.description,
+                    "parent": comment.parentID?.description, "author": comment.authorID.description,
+                    "text": comment.text, "createdAt": comment.createdAt.sqliteValue,
                 ])
             // Sealed text in its own statement, only in an encrypted group (as a post's group and photos).
             if let sealed = comment.sealed {
                 try db.execute(
-                    cached: "UPDATE comments SET sealed = ? WHERE id = ?",
-                    arguments: [StoredJSON.encode(sealed), comment.id.description])
+                    cached: PostStoreSQL.sealComment.sqlite,
+                    arguments: ["sealed": StoredJSON.encode(sealed), "id": comment.id.description])
             }
         }
     }
@@ -572,12 +533,8 @@ struct SQLitePostStore: PostStore {
         try await pool.read { db in
             try Row.fetchOne(
                 cached: db,
-                sql:
-                    """
-                    SELECT id, post_id, parent_id, author_id, text, created_at, deleted_at, edited_at
-                    FROM comments WHERE id = ?
-                    """,
-                arguments: [id.description]
+                sql: PostStoreSQL.comment.sqlite,
+                arguments: ["id": id.description]
             ).flatMap { row in
                 guard let id = CommentID(row[0] as String), let post = PostID(row[1] as String),
                     let author = UserID(row[3] as String)
@@ -585,8 +542,8 @@ struct SQLitePostStore: PostStore {
                 return CommentRecord(
                     id: id, postID: post, parentID: (row[2] as String?).flatMap(CommentID.init), authorID: author,
                     text: row[4], createdAt: Date(sqliteValue: row[5]),
-                    editedAt: (row[7] as Double?).map(Date.init(sqliteValue:)),
-                    deletedAt: (row[6] as Double?).map(Date.init(sqliteValue:)))
+                    editedAt: (row[6] as Double?).map(Date.init(sqliteValue:)),
+                    deletedAt: (row[7] as Double?).map(Date.init(sqliteValue:)))
             }
         }
     }
@@ -594,16 +551,15 @@ struct SQLitePostStore: PostStore {
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "UPDATE comments SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
-                arguments: [date.sqliteValue, id.description])
+                cached: PostStoreSQL.tombstoneComment.sqlite, arguments: ["at": date.sqliteValue, "id": id.description])
         }
     }
 
     func editComment(_ id: CommentID, text: String, at date: Date) async throws {
         try await pool.write { db in
             try db.execute(
-                cached: "UPDATE comments SET text = ?, edited_at = ? WHERE id = ? AND deleted_at IS NULL",
-                arguments: [text, date.sqliteValue, id.description])
+                cached: PostStoreSQL.editComment.sqlite,
+                arguments: ["text": text, "at": date.sqliteValue, "id": id.description])
         }
     }
 
@@ -611,14 +567,7 @@ struct SQLitePostStore: PostStore {
         try await pool.read { db in
             let rows = try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT c.id, c.post_id, c.parent_id, c.text, c.created_at, u.id, u.username, u.display_name,
-                           u.avatar_url, c.edited_at, c.sealed
-                    FROM comments c JOIN users u ON u.id = c.author_id
-                    WHERE c.post_id = :post AND \(SQLitePostSQL.visibleComment("c"))
-                      AND (:after IS NULL OR c.id > :after)
-                    ORDER BY c.id LIMIT :limit
-                    """,
+                sql: Self.commentsSQL,
                 arguments: [
                     "post": post.description, "viewer": viewer?.description, "after": after?.description,
                     "limit": limit,
@@ -637,13 +586,17 @@ struct SQLitePostStore: PostStore {
         }
     }
 
+    /// The comments' page past `:after`, when there is one.
+    private static let commentsSQL = PostStoreSQL.comments(
+        cursor: "AND (\(bind: "after") IS NULL OR c.id > \(bind: "after"))"
+    ).rendered(.sqlite).text
+
     func personalBests(of user: UserID) async throws -> [String: ExerciseBests] {
         // On the writer: a workout's new bests are computed from these and written in the same unit.
         try await pool.readOnWriter { db in
             var bests: [String: ExerciseBests] = [:]
             for row in try Row.fetchAll(
-                cached: db, sql: "SELECT exercise_key, bests FROM personal_bests WHERE user_id = ?",
-                arguments: [user.description])
+                cached: db, sql: PostStoreSQL.personalBests.sqlite, arguments: ["user": user.description])
             {
                 if let value = StoredJSON.decode(ExerciseBests.self, from: row[1]) { bests[row[0]] = value }
             }
@@ -655,11 +608,8 @@ struct SQLitePostStore: PostStore {
         try await pool.write { db in
             for (key, value) in bests {
                 try db.execute(
-                    cached: """
-                        INSERT INTO personal_bests (user_id, exercise_key, bests) VALUES (?, ?, ?)
-                        ON CONFLICT (user_id, exercise_key) DO UPDATE SET bests = excluded.bests
-                        """,
-                    arguments: [user.description, key, StoredJSON.encode(value)])
+                    cached: PostStoreSQL.savePersonalBests.sqlite,
+                    arguments: ["user": user.description, "key": key, "bests": StoredJSON.encode(value)])
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLiteTokenStore: TokenStore {
     let pool: SQLiteDatabase
@@ -108,16 +109,7 @@ struct SQLiteTokenStore: TokenStore {
         try await pool.read { db in
             let rows = try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT l.family, l.started, l.active, d.user_agent, d.address FROM (
-                        SELECT family, MIN(created_at) AS started, MAX(created_at) AS active FROM tokens
-                        WHERE user_id = :user GROUP BY family
-                        HAVING SUM(kind = 'refresh' AND used_at IS NULL AND revoked_at IS NULL AND expires_at > :now) > 0
-                        ORDER BY MAX(created_at) DESC LIMIT :limit
-                    ) AS l
-                    LEFT JOIN login_devices AS d ON d.family = l.family AND d.user_id = :user
-                    ORDER BY l.active DESC
-                    """,
+                sql: TokenSQL.activeLogins.sqlite,
                 arguments: ["user": user.description, "now": date.sqliteValue, "limit": limit])
             return rows.compactMap { row in
                 UUID(uuidString: row[0] as String).map {
