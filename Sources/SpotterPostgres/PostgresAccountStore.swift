@@ -13,7 +13,7 @@ struct PostgresAccountStore: AccountStore {
 
     func create(_ account: AccountRecord) async throws {
         try await mappingConstraintErrors {
-            try await client.query(
+            try await client.guardedQuery(
                 """
                 INSERT INTO users (id, username, username_key, email, email_key, password_hash, display_name,
                                    apple_subject, created_at, bio, avatar_url, units, time_zone, privacy, role)
@@ -57,7 +57,7 @@ struct PostgresAccountStore: AccountStore {
 
     func setAppleSubject(_ subject: String, for id: UserID) async throws {
         try await mappingConstraintErrors {
-            try await client.query(
+            try await client.guardedQuery(
                 "UPDATE users SET apple_subject = \(subject) WHERE id = \(id.rawValue)", logger: logger)
         }
     }
@@ -86,7 +86,7 @@ struct PostgresAccountStore: AccountStore {
 
     func setEmail(_ id: UserID, _ email: String) async throws {
         try await mappingConstraintErrors {
-            try await client.query(
+            try await client.guardedQuery(
                 "UPDATE users SET email = \(email), email_key = \(email.lowercased()) WHERE id = \(id.rawValue)",
                 logger: logger)
         }

@@ -129,6 +129,14 @@ private final class OpenUnit: Sendable {
 }
 
 extension PostgresDatabase {
+    /// Runs a statement that may break a constraint in a savepoint of its own inside a unit (a transaction of
+    /// its own outside one): a failed statement aborts PostgreSQL's whole transaction, and the unit must stay
+    /// usable for what the caller does with the refusal (a form shown again with "This username is taken").
+    func guardedQuery(_ query: PostgresQuery, logger: Logger) async throws {
+        try await withTransaction(logger: logger) { connection in _ = try await connection.query(query, logger: logger)
+        }
+    }
+
     /// Whether a statement that returns a row for each change it made changed anything.
     func changed(_ query: PostgresQuery, logger: Logger) async throws -> Bool {
         for try await _ in try await self.query(query, logger: logger) { return true }

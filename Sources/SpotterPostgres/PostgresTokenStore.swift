@@ -11,7 +11,7 @@ struct PostgresTokenStore: TokenStore {
 
     func insert(_ token: TokenRecord) async throws {
         try await mappingConstraintErrors {
-            try await client.query(
+            try await client.guardedQuery(
                 """
                 INSERT INTO tokens (hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at)
                 VALUES (\(token.hash), \(token.userID.rawValue), \(token.family), \(token.kind.rawValue),

@@ -177,13 +177,11 @@ public struct AccountService: Sendable {
         else { throw SpotterError.unauthorized("The refresh token is not valid.") }
         guard token.usedAt == nil, try await storage.tokens.markUsed(hash: token.hash, at: now) else {
             // The revocation stands although the request fails: the unit commits it, then the error goes out.
-            try await storage.write {
+            return try await storage.keepingWrites { () async throws -> TokenResponse in
                 try await storage.tokens.revokeFamily(token.family, at: now)
                 await events?.publish(.loginsRevoked(token.userID, .logins([token.family])))
-                throw FailureAfterCommit(
-                    SpotterError.unauthorized("The refresh token was already used; this login has been signed out."))
+                throw SpotterError.unauthorized("The refresh token was already used; this login has been signed out.")
             }
-            preconditionFailure("the unit of work rethrows the refusal after its commit")
         }
         guard token.expiresAt > now else { throw SpotterError.unauthorized("The refresh token has expired.") }
         guard let account = try await storage.accounts.find(id: token.userID) else {

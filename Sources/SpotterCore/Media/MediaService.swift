@@ -98,12 +98,32 @@ public struct MediaService: Sendable {
             let reason =
                 refusal.field == "byte_size"
                 ? "The photo \(refusal.detail)." : "The upload \(refusal.field) \(refusal.detail)."
-            try await storage.media.markFailed(id, reason: reason, at: now)
-            throw SpotterError.validation([refusal])
+            // The upload stays failed, with its reason, although the request fails.
+            try await storage.keepingWrites {
+                try await storage.media.markFailed(id, reason: reason, at: now)
+                throw SpotterError.validation([refusal])
+            }
         }
         _ = try await storage.media.startProcessing(id, at: now)
         wake()
         return try await links.view(try await own(id, owner: owner), now: now)
+    }
+
+    /// `upload`, committed on its own before it returns, even inside a request's unit of work: for a caller
+    /// that then waits for the photo's processing (the web's forms without script), which sees only committed
+    /// uploads. The request must not have written before it (on SQLite the two units would wait for each
+    /// other's writer).
+    public func uploadCommitted(
+        _ data: Data, contentType: String, purpose: MediaPurpose, description: String?, focus: FocalPoint?,
+        owner: AccountRecord
+    ) async throws -> Media {
+        try await Task.detached { [self] in
+            try await storage.write {
+                try await upload(
+                    data, contentType: contentType, purpose: purpose, description: description, focus: focus,
+                    owner: owner)
+            }
+        }.value
     }
 
     /// The small-upload path (the web app's form, a terminal upload): the bytes come in the request, and go to

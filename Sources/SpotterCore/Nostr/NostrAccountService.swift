@@ -79,16 +79,20 @@ public struct NostrAccountService: Sendable {
             throw SpotterError.invalid("event", problem)
         }
         let challenge = event.firstTagValue("challenge") ?? ""
-        guard challenge.utf8.count <= 200,
-            try await storage.nostr.consumeChallenge(hash: OpaqueToken.hash(challenge), at: now) == session.account.id
-        else {
-            throw SpotterError.invalid(
-                "event", "its challenge is not one this server gave you, or it was used already or has expired")
-        }
-        do {
-            try await storage.nostr.link(event.pubkey, to: session.account.id, at: now)
-        } catch StorageError.duplicate {
-            throw SpotterError.conflict(field: "pubkey", detail: "This key is linked to an account already.")
+        // A challenge is spent by any answer, right or wrong: the refusals below keep its consumption.
+        try await storage.keepingWrites {
+            guard challenge.utf8.count <= 200,
+                try await storage.nostr.consumeChallenge(hash: OpaqueToken.hash(challenge), at: now)
+                    == session.account.id
+            else {
+                throw SpotterError.invalid(
+                    "event", "its challenge is not one this server gave you, or it was used already or has expired")
+            }
+            do {
+                try await storage.nostr.link(event.pubkey, to: session.account.id, at: now)
+            } catch StorageError.duplicate {
+                throw SpotterError.conflict(field: "pubkey", detail: "This key is linked to an account already.")
+            }
         }
         return Self.key(LinkedNostrKey(pubkey: event.pubkey, user: session.account.id, linkedAt: now))
     }

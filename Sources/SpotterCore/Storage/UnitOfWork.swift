@@ -98,6 +98,24 @@ public struct FailureAfterCommit: Error {
     }
 }
 
+extension SpotterStorage {
+    /// Runs `body` as a unit (a savepoint inside the request's) whose writes stand even when it throws: its
+    /// error leaves through `FailureAfterCommit`, so the request's unit commits them and then fails with it.
+    /// For a refusal that must leave its record: a one-time challenge spent by a wrong answer, an upload marked
+    /// failed, a login revoked for a reused refresh token.
+    public func keepingWrites<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await write {
+            do {
+                return try await body()
+            } catch let failure as FailureAfterCommit {
+                throw failure
+            } catch {
+                throw FailureAfterCommit(error)
+            }
+        }
+    }
+}
+
 extension EventBus {
     /// Whether the current unit of work keeps `event` for after its commit. Every bus asks this first in
     /// `publish`: nobody may hear of a change that could still roll back.

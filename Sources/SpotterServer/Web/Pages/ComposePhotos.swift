@@ -51,7 +51,7 @@ struct ComposePhotos {
         for file in chosen {
             let name = file.filename.map { "\($0): " } ?? ""
             do {
-                let media = try await media.upload(
+                let media = try await media.uploadCommitted(
                     file.data, contentType: file.contentType ?? "application/octet-stream", purpose: .post,
                     description: newAlt, focus: nil, owner: owner)
                 uploaded.append((name, media.id))

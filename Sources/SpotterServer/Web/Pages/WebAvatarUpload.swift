@@ -19,7 +19,7 @@ struct WebAvatarUpload {
         guard let file = context.web.files.first(where: { $0.name == "photo" && !$0.data.isEmpty }) else {
             throw SpotterError.invalid("photo", "is required: choose a photo")
         }
-        let uploaded = try await media.upload(
+        let uploaded = try await media.uploadCommitted(
             file.data, contentType: file.contentType ?? "application/octet-stream", purpose: .avatar,
             description: nil, focus: nil, owner: owner)
         let settled = try await media.settled(uploaded.id, owner: owner, within: ComposePhotos.processingWait)
