@@ -28,9 +28,11 @@ public final class SQLiteStorage: SpotterStorage {
     public let e2e: any E2EStore
     public let nostr: any NostrStore
 
-    /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use.
-    public init(path: String) throws {
-        pool = try DatabasePool(path: path, configuration: Self.configuration)
+    /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use. `durable: false`
+    /// commits without syncing the log (`synchronous = NORMAL`): for throwaway databases only (the test
+    /// suite's, hundreds at once, where a sync per commit only queues on the disk).
+    public init(path: String, durable: Bool = true) throws {
+        pool = try DatabasePool(path: path, configuration: Self.configuration(durable: durable))
         let database = SQLiteDatabase(pool: pool)
         self.database = database
         accounts = SQLiteAccountStore(pool: database)
@@ -58,7 +60,7 @@ public final class SQLiteStorage: SpotterStorage {
     }
 
     /// How every Spotter SQLite file is opened (and `SQLiteWriteCeiling`, so its figure is comparable).
-    static var configuration: Configuration {
+    static func configuration(durable: Bool = true) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Concurrent writers wait for each other instead of failing with SQLITE_BUSY.
@@ -70,7 +72,7 @@ public final class SQLiteStorage: SpotterStorage {
             // FULL: each commit syncs the write-ahead log, so an acknowledged write survives power loss, not
             // only a crash of the process (NORMAL's promise). Commits come in batches (`SQLiteDatabase`), so
             // one sync carries every write of a batch.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
             // No memory map (`mmap_size`): it spares a read-only feed its `read(2)` copies, but in WAL mode
             // every reader unmaps the whole file whenever anyone has written since its last read, and maps and
             // faults it in again. With kudos arriving, that remapping cost far more than the copies it saved.

@@ -10,7 +10,7 @@ import GRDB
 public enum SQLiteWriteCeiling {
     /// Commits single-row transactions into a new database at `path` for `duration`; returns commits per second.
     public static func measure(path: String, duration: Duration) throws -> Double {
-        let pool = try DatabasePool(path: path, configuration: SQLiteStorage.configuration)
+        let pool = try DatabasePool(path: path, configuration: SQLiteStorage.configuration())
         try pool.write { db in
             try db.execute(
                 sql: """

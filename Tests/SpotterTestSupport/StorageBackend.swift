@@ -90,7 +90,9 @@ public enum StorageBackend: String, Sendable, CaseIterable, CustomStringConverti
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let path = folder.appendingPathComponent("test.sqlite").path
-            return try await body(try SQLiteStorage(path: path), .sqliteFile(path))
+            // Not durable: a test's database is thrown away, and a sync per commit across the suite's hundreds of
+            // databases only queues on the disk (the whole suite timed out so). Spawned servers stay durable.
+            return try await body(try SQLiteStorage(path: path, durable: false), .sqliteFile(path))
         case .postgres:
             return try await Self.withFreshSchema { url, schema in
                 try await body(try Self.node(url, schema), .postgresSchema(url: url, schema: schema))
