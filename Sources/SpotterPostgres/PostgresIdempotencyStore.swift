@@ -13,14 +13,7 @@ struct PostgresIdempotencyStore: IdempotencyStore {
             SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys
             WHERE scope = \(scope) AND key = \(key)
             """, logger: logger)
-        var existing: IdempotencyRow?
-        for try await (stored, createdAt, status, contentType, body) in rows.decode(
-            (String, Date, Int?, String?, Data?).self)
-        {
-            existing = IdempotencyRow(
-                fingerprint: stored, createdAt: createdAt, status: status, contentType: contentType, body: body)
-        }
-        return existing
+        return try await Self.first(of: rows)
     }
 
     func begin(
@@ -60,14 +53,7 @@ struct PostgresIdempotencyStore: IdempotencyStore {
             SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys
             WHERE scope = \(scope) AND key = \(key) FOR UPDATE
             """, logger: logger)
-        var existing: IdempotencyRow?
-        for try await (stored, createdAt, status, contentType, body) in rows.decode(
-            (String, Date, Int?, String?, Data?).self)
-        {
-            existing = IdempotencyRow(
-                fingerprint: stored, createdAt: createdAt, status: status, contentType: contentType, body: body)
-        }
-        return existing
+        return try await Self.first(of: rows)
     }
 
     func complete(scope: String, key: String, response: StoredResponse) async throws {
@@ -85,5 +71,17 @@ struct PostgresIdempotencyStore: IdempotencyStore {
         var count = 0
         for try await _ in rows { count += 1 }
         return count
+    }
+
+    /// The one record a key's SELECT finds, if any.
+    private static func first(of rows: PostgresRowSequence) async throws -> IdempotencyRow? {
+        var existing: IdempotencyRow?
+        for try await (stored, createdAt, status, contentType, body) in rows.decode(
+            (String, Date, Int?, String?, Data?).self)
+        {
+            existing = IdempotencyRow(
+                fingerprint: stored, createdAt: createdAt, status: status, contentType: contentType, body: body)
+        }
+        return existing
     }
 }
