@@ -129,11 +129,18 @@ private final class OpenUnit: Sendable {
 }
 
 extension PostgresDatabase {
-    /// Runs a statement that may break a constraint in a savepoint of its own inside a unit (a transaction of
-    /// its own outside one): a failed statement aborts PostgreSQL's whole transaction, and the unit must stay
-    /// usable for what the caller does with the refusal (a form shown again with "This username is taken").
+    /// Runs a statement that may break a constraint in a savepoint of its own inside a unit: a failed
+    /// statement aborts PostgreSQL's whole transaction, and the unit must stay usable for what the caller does
+    /// with the refusal (a form shown again with "This username is taken"). Outside a unit the statement is a
+    /// transaction of its own already, and runs as it is, so its error reaches the caller unwrapped (the
+    /// stores turn a unique violation into `StorageError.duplicate` by it).
     func guardedQuery(_ query: PostgresQuery, logger: Logger) async throws {
-        try await withTransaction(logger: logger) { connection in _ = try await connection.query(query, logger: logger)
+        guard let connection = unitConnection else {
+            try await self.query(query, logger: logger)
+            return
+        }
+        try await Self.savepoint(on: connection, logger: logger) {
+            _ = try await connection.query(query, logger: logger)
         }
     }
 
