@@ -146,9 +146,11 @@ extension NIP101e {
             if let reps, reps < 0 || reps != reps.rounded() || reps > Double(Int32.max) {
                 throw NIP101eError.invalidTag("exercise", value: named["reps"] ?? "")
             }
-            guard weight != nil || reps != nil else { continue }
-            exercises[index].targetSets.append(
-                TargetSet(weightKg: weight.map { max($0, 0) }, reps: reps.map { Int($0) }))
+            // Other clients write "0" where they set no target; Spotter's templates leave a target of no reps
+            // out (a set has at least one rep), so 0 reads as none.
+            let targetReps = reps.flatMap { $0 == 0 ? nil : Int($0) }
+            guard weight != nil || targetReps != nil else { continue }
+            exercises[index].targetSets.append(TargetSet(weightKg: weight.map { max($0, 0) }, reps: targetReps))
         }
         guard !exercises.isEmpty else { throw NIP101eError.noExercises }
         let template = CreateWorkoutTemplateRequest(

@@ -297,5 +297,16 @@ struct NIP101eTests {
         let metcon = try Self.event(
             kind: .workoutRecord, tags: [["type", "METCON"], ["exercise", ref, "", "0", "10", "7", "normal"]])
         #expect(try NIP101e.workoutRecord(from: metcon).workout.type == .circuit)
+        // A template's "0" reps is another client's "no target": Spotter's targets have at least one rep.
+        let plan = try Self.event(
+            kind: .workoutTemplate,
+            tags: [
+                ["d", "plan"], ["title", "Pull"], ["exercise", ref, "", "10", "0", "", "normal"],
+                ["exercise", ref, "", "", "0", "", "normal"], ["exercise", ref, "", "", "5", "", "normal"],
+            ])
+        #expect(
+            try NIP101e.workoutTemplate(from: plan).template.exercises[0].targetSets == [
+                TargetSet(weightKg: 10), TargetSet(reps: 5),
+            ])
     }
 }

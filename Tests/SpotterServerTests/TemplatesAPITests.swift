@@ -94,11 +94,15 @@ struct TemplatesAPITests {
                     name: "Plan", type: .strength,
                     exercises: [
                         TemplateExercise(
-                            name: "Squat", exerciseID: ExerciseTemplateID.generate(), targetSets: [TargetSet(reps: -1)])
+                            name: "Squat", exerciseID: ExerciseTemplateID.generate(),
+                            targetSets: [TargetSet(reps: -1), TargetSet(reps: 0), TargetSet(reps: 1)])
                     ]))
             #expect(
                 Set(try badPlan.problem().errors?.map(\.field) ?? [])
-                    == ["exercises[0].exercise_id", "exercises[0].target_sets[0].reps"])
+                    == [
+                        "exercises[0].exercise_id", "exercises[0].target_sets[0].reps",
+                        "exercises[0].target_sets[1].reps",
+                    ])
         }
     }
 }

@@ -158,8 +158,12 @@ public struct TemplateService: Sendable {
                     problems.append(
                         .init(field: "\(path).target_sets[\(setIndex)].weight_kg", detail: "must be 0 to 2000"))
                 }
-                if let reps = set.reps, !(0...10_000).contains(reps) {
-                    problems.append(.init(field: "\(path).target_sets[\(setIndex)].reps", detail: "must be 0 to 10000"))
+                // As a logged set has at least one rep (PostRules), so has a target; no target leaves reps out.
+                if let reps = set.reps, !(1...10_000).contains(reps) {
+                    problems.append(
+                        .init(
+                            field: "\(path).target_sets[\(setIndex)].reps",
+                            detail: "must be 1 to 10000, or left out for no target"))
                 }
             }
             if let exerciseID = exercise.exerciseID,
