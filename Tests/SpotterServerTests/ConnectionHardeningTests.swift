@@ -183,13 +183,14 @@ struct ConnectionHardeningTests {
             },
             log: folder.appendingPathComponent("server.log"))
         try await server.start(descriptorLimit: descriptorLimit.map { (limit: $0.0, hardToo: $0.hardToo) })
-        defer { server.stop() }
         do {
             try await body(server)
         } catch {
             print(server.logTail())
+            await server.stop()
             throw error
         }
+        await server.stop()
     }
 
     /// `GET /healthz` on a new connection; its status, or nil if none came. With `retryingFor`, tries again

@@ -88,9 +88,9 @@ struct CrashRecoveryTests {
         var answered: [String: String] = [:]
         for await (key, id) in answers {
             if let id { answered[key] = id }
-            if answered.count == after { server.kill() }
+            if answered.count == after { await server.kill() }
         }
-        server.kill()  // no-op when already killed
+        await server.kill()  // no-op when already killed
         await posting.value
         return answered
     }
@@ -132,11 +132,11 @@ struct CrashRecoveryTests {
                 try await body(server, http)
             } catch {
                 print(server.logTail())
-                server.stop()
+                await server.stop()
                 try? await http.client.shutdown()
                 throw error
             }
-            server.stop()
+            await server.stop()
             try await http.client.shutdown()
         }
         switch backend {

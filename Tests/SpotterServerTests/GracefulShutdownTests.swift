@@ -50,7 +50,7 @@ struct GracefulShutdownTests {
             #expect(took < .seconds(5), "the server took \(took) to stop")
             if status == nil {
                 for (_, socket) in sockets { await socket.close() }
-                server.kill()
+                await server.kill()
             }
         }
     }

@@ -84,19 +84,21 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// `kill -9`: the process ends at once, in the middle of whatever it does, as in a crash or an OOM kill.
-    func kill() {
+    /// Waits for the exit by polling rather than `Process.waitUntilExit`, which runs a run loop on the calling
+    /// thread: that is one of the two threads of Swift's cooperative pool here, and with other tests beside it
+    /// the whole suite could stall.
+    func kill() async {
         guard let process else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        self.process = nil
+        _ = await waitForExit(within: .seconds(60))
     }
 
-    /// Stops the server gracefully (SIGTERM) and waits for it.
-    func stop() {
+    /// Stops the server gracefully (SIGTERM) and waits for it; one that has not ended within a minute is
+    /// killed.
+    func stop() async {
         guard let process else { return }
         process.terminate()
-        process.waitUntilExit()
-        self.process = nil
+        if await waitForExit(within: .seconds(60)) == nil { await kill() }
     }
 
     /// Sends `signal` (SIGTERM, as systemd stops a service) and returns at once; `waitForExit` waits.
