@@ -5,6 +5,8 @@ import SpotterModels
 public enum PostRules {
     public static let textMaxLength = 5000
     public static let commentMaxLength = 2000
+    /// A set's reps, logged or a template's target: a set of 0 reps says nothing was lifted.
+    public static let setReps = 1...10_000
     /// How far past the server's clock a workout form may say it was done (a phone's clock runs a little ahead).
     public static let futureSlack: TimeInterval = 15 * 60
 
@@ -88,8 +90,8 @@ public enum PostRules {
                 if !(0...2000).contains(set.weightKg) || !set.weightKg.isFinite {
                     add("\(setPath).weight_kg", "must be 0 to 2000")
                 }
-                // A set of 0 reps says nothing was lifted: refused on every surface (API, web, relay, CLI).
-                if !(1...10_000).contains(set.reps) {
+                // Refused on every surface (API, web, relay, CLI).
+                if !setReps.contains(set.reps) {
                     add("\(setPath).reps", "must be 1 to 10000 (a set has at least one rep)")
                 }
                 if let rpe = set.rpe, !(1...10).contains(rpe) { add("\(setPath).rpe", "must be 1 to 10") }

@@ -158,8 +158,8 @@ public struct TemplateService: Sendable {
                     problems.append(
                         .init(field: "\(path).target_sets[\(setIndex)].weight_kg", detail: "must be 0 to 2000"))
                 }
-                // As a logged set has at least one rep (PostRules), so has a target; no target leaves reps out.
-                if let reps = set.reps, !(1...10_000).contains(reps) {
+                // A target has the reps a logged set may have; no target leaves reps out.
+                if let reps = set.reps, !PostRules.setReps.contains(reps) {
                     problems.append(
                         .init(
                             field: "\(path).target_sets[\(setIndex)].reps",
