@@ -5,11 +5,11 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresAccountLinkStore: AccountLinkStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     func insert(_ link: AccountLinkRecord) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO account_links (hash, user_id, purpose, new_email, created_at, expires_at, used_at)
             VALUES (\(link.hash), \(link.userID.rawValue), \(link.purpose.rawValue), \(link.newEmail),
@@ -19,7 +19,7 @@ struct PostgresAccountLinkStore: AccountLinkStore {
 
     func consume(hash: String, purpose: AccountLinkPurpose, at date: Date) async throws -> AccountLinkRecord? {
         // The conditional UPDATE is atomic: of two concurrent uses exactly one gets the row back.
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             UPDATE account_links SET used_at = \(date)
             WHERE hash = \(hash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND expires_at > \(date)
@@ -32,7 +32,7 @@ struct PostgresAccountLinkStore: AccountLinkStore {
                 createdAt: createdAt, expiresAt: expiresAt, usedAt: date)
         }
         guard let used else { return nil }
-        try await client.query(
+        try await database.query(
             """
             UPDATE account_links SET used_at = \(date)
             WHERE user_id = \(used.userID.rawValue) AND purpose = \(purpose.rawValue) AND used_at IS NULL
@@ -41,7 +41,7 @@ struct PostgresAccountLinkStore: AccountLinkStore {
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
-        let rows = try await client.query(
+        let rows = try await database.query(
             "DELETE FROM account_links WHERE expires_at < \(date) RETURNING hash", logger: logger)
         var count = 0
         for try await _ in rows { count += 1 }

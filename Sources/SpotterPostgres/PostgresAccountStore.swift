@@ -6,14 +6,14 @@ import SpotterModels
 import SpotterSQL
 
 struct PostgresAccountStore: AccountStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     static let columns = AccountSQL.columns.rendered(.postgres).text
 
     func create(_ account: AccountRecord) async throws {
         try await mappingConstraintErrors {
-            try await client.guardedQuery(
+            try await database.guardedQuery(
                 """
                 INSERT INTO users (id, username, username_key, email, email_key, password_hash, display_name,
                                    apple_subject, created_at, bio, avatar_url, units, time_zone, privacy, role)
@@ -35,7 +35,7 @@ struct PostgresAccountStore: AccountStore {
         var accounts: [AccountRecord] = []
         let query: PostgresQuery =
             "SELECT \(unescaped: Self.columns) FROM users WHERE id = ANY(\(ids.map(\.rawValue)))"
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             accounts.append(try Self.record(row.makeRandomAccess(), offset: 0))
         }
         return accounts
@@ -57,13 +57,13 @@ struct PostgresAccountStore: AccountStore {
 
     func setAppleSubject(_ subject: String, for id: UserID) async throws {
         try await mappingConstraintErrors {
-            try await client.guardedQuery(
+            try await database.guardedQuery(
                 "UPDATE users SET apple_subject = \(subject) WHERE id = \(id.rawValue)", logger: logger)
         }
     }
 
     func updateProfile(_ id: UserID, displayName: String, profile: ProfileFields) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE users SET display_name = \(displayName), bio = \(profile.bio), avatar_url = \(profile.avatarURL),
                 units = \(profile.units.rawValue), time_zone = \(profile.timeZone),
@@ -73,31 +73,31 @@ struct PostgresAccountStore: AccountStore {
     }
 
     func setSuspended(_ id: UserID, at date: Date?) async throws {
-        try await client.query("UPDATE users SET suspended_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
+        try await database.query("UPDATE users SET suspended_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
     }
 
     func setRole(_ id: UserID, _ role: Role) async throws {
-        try await client.query("UPDATE users SET role = \(role.rawValue) WHERE id = \(id.rawValue)", logger: logger)
+        try await database.query("UPDATE users SET role = \(role.rawValue) WHERE id = \(id.rawValue)", logger: logger)
     }
 
     func setPasswordHash(_ id: UserID, _ hash: String) async throws {
-        try await client.query("UPDATE users SET password_hash = \(hash) WHERE id = \(id.rawValue)", logger: logger)
+        try await database.query("UPDATE users SET password_hash = \(hash) WHERE id = \(id.rawValue)", logger: logger)
     }
 
     func setEmail(_ id: UserID, _ email: String) async throws {
         try await mappingConstraintErrors {
-            try await client.guardedQuery(
+            try await database.guardedQuery(
                 "UPDATE users SET email = \(email), email_key = \(email.lowercased()) WHERE id = \(id.rawValue)",
                 logger: logger)
         }
     }
 
     func setFeatured(_ id: UserID, at date: Date?) async throws {
-        try await client.query("UPDATE users SET featured_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
+        try await database.query("UPDATE users SET featured_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> AccountRecord? {
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             return try Self.record(row.makeRandomAccess(), offset: 0)
         }
         return nil

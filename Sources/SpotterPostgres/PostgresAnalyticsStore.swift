@@ -5,11 +5,11 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresAnalyticsStore: AnalyticsStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     func insert(_ events: [AnalyticsRecord]) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             for record in events {
                 try await connection.query(
                     """
@@ -22,7 +22,7 @@ struct PostgresAnalyticsStore: AnalyticsStore {
     }
 
     func dailyActiveUsers(since: Date) async throws -> [DailyCount] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, COUNT(DISTINCT user_id)::BIGINT
             FROM analytics_events WHERE occurred_at >= \(since) GROUP BY day ORDER BY day
@@ -35,7 +35,7 @@ struct PostgresAnalyticsStore: AnalyticsStore {
     }
 
     func topEvents(since: Date, limit: Int) async throws -> [NameCount] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             SELECT name, COUNT(*)::BIGINT FROM analytics_events WHERE occurred_at >= \(since)
             GROUP BY name ORDER BY 2 DESC, name LIMIT \(limit)

@@ -5,13 +5,13 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresChildProfileStore: ChildProfileStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     static let columns = "c.id, c.name, c.birth_year, c.avatar_url, c.created_by, c.created_at"
 
     func create(_ child: ChildProfileRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 """
                 INSERT INTO children (id, name, birth_year, avatar_url, created_by, created_at)
@@ -31,7 +31,7 @@ struct PostgresChildProfileStore: ChildProfileStore {
     }
 
     func update(_ child: ChildProfileRecord) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE children SET name = \(child.name), birth_year = \(child.birthYear), avatar_url = \(child.avatarURL)
             WHERE id = \(child.id.rawValue)
@@ -39,7 +39,7 @@ struct PostgresChildProfileStore: ChildProfileStore {
     }
 
     func delete(_ id: ChildProfileID, at date: Date) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 """
                 UPDATE media SET discarded_at = \(date)
@@ -70,14 +70,14 @@ struct PostgresChildProfileStore: ChildProfileStore {
 
     func guardians(of child: ChildProfileID) async throws -> [UserID: Bool] {
         var result: [UserID: Bool] = [:]
-        let rows = try await client.query(
+        let rows = try await database.query(
             "SELECT user_id, accepted FROM child_guardians WHERE child_id = \(child.rawValue)", logger: logger)
         for try await (id, accepted) in rows.decode((UUID, Bool).self) { result[UserID(rawValue: id)] = accepted }
         return result
     }
 
     func inviteGuardian(_ user: UserID, to child: ChildProfileID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO child_guardians (child_id, user_id, accepted, since)
             VALUES (\(child.rawValue), \(user.rawValue), FALSE, \(date))
@@ -86,7 +86,7 @@ struct PostgresChildProfileStore: ChildProfileStore {
     }
 
     func acceptGuardianship(_ user: UserID, of child: ChildProfileID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             UPDATE child_guardians SET accepted = TRUE
             WHERE child_id = \(child.rawValue) AND user_id = \(user.rawValue) AND NOT accepted RETURNING user_id
@@ -96,7 +96,7 @@ struct PostgresChildProfileStore: ChildProfileStore {
     }
 
     func removeGuardian(_ user: UserID, from child: ChildProfileID) async throws {
-        try await client.query(
+        try await database.query(
             "DELETE FROM child_guardians WHERE child_id = \(child.rawValue) AND user_id = \(user.rawValue)",
             logger: logger)
     }
@@ -111,7 +111,7 @@ struct PostgresChildProfileStore: ChildProfileStore {
 
     func name(_ children: [ChildProfileID], in post: PostID) async throws {
         guard !children.isEmpty else { return }
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO post_children (post_id, child_id)
             SELECT \(post.rawValue), unnest(\(children.map(\.rawValue))::uuid[]) ON CONFLICT DO NOTHING
@@ -119,7 +119,7 @@ struct PostgresChildProfileStore: ChildProfileStore {
     }
 
     func groupHoldsChildContent(_ group: GroupID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             SELECT EXISTS (SELECT 1 FROM posts p JOIN post_children pc ON pc.post_id = p.id
                            WHERE p.group_id = \(group.rawValue) AND p.deleted_at IS NULL)
@@ -130,7 +130,7 @@ struct PostgresChildProfileStore: ChildProfileStore {
 
     private func records(_ query: PostgresQuery) async throws -> [ChildProfileRecord] {
         var result: [ChildProfileRecord] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let r = row.makeRandomAccess()
             result.append(
                 ChildProfileRecord(

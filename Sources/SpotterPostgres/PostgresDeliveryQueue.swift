@@ -7,7 +7,7 @@ import SpotterModels
 /// The delivery job queue on PostgreSQL, drained by every node at once: claims take rows with
 /// `FOR UPDATE SKIP LOCKED`, so two nodes never take the same job, and neither waits for the other.
 struct PostgresDeliveryQueue: DeliveryQueue {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's transaction.
@@ -52,7 +52,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
 
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {
         var ids: [UUID] = []
-        for try await id in try await client.query(
+        for try await id in try await database.query(
             """
             UPDATE delivery_jobs SET state = 'running', leased_until = \(leaseUntil)
             WHERE id IN (
@@ -72,7 +72,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
 
     func job(_ id: UUID) async throws -> DeliveryJob? {
         var job: DeliveryJob?
-        for try await (id, recipient, channel, batchKey, runAt, attempts) in try await client.query(
+        for try await (id, recipient, channel, batchKey, runAt, attempts) in try await database.query(
             "SELECT id, recipient_id, channel, batch_key, run_at, attempts FROM delivery_jobs WHERE id = \(id)",
             logger: logger
         ).decode((UUID, UUID, String, String?, Date, Int32).self) {
@@ -81,7 +81,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
                 batchKey: batchKey, notificationIDs: [], runAt: runAt, attempts: Int(attempts))
         }
         guard var job else { return nil }
-        for try await item in try await client.query(
+        for try await item in try await database.query(
             "SELECT notification_id FROM delivery_items WHERE job_id = \(id) ORDER BY notification_id", logger: logger
         ).decode(UUID.self) {
             job.notificationIDs.append(NotificationID(rawValue: item))
@@ -91,7 +91,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
 
     func deliveredTargets(of job: UUID) async throws -> Set<String> {
         var targets = Set<String>()
-        for try await target in try await client.query(
+        for try await target in try await database.query(
             "SELECT target FROM delivery_attempts WHERE job_id = \(job) AND status = 'delivered'", logger: logger
         ).decode(String.self) {
             targets.insert(target)
@@ -100,7 +100,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
     }
 
     func recordAttempt(_ attempt: DeliveryAttempt) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO delivery_attempts (job_id, target, status, detail, at)
             VALUES (\(attempt.jobID), \(attempt.target), \(attempt.status.rawValue), \(attempt.detail), \(attempt.at))
@@ -108,7 +108,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
     }
 
     func finish(_ job: UUID, sent: Bool, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE delivery_jobs SET state = \(sent ? "sent" : "failed"), finished_at = \(date),
                 attempts = attempts + 1, leased_until = NULL
@@ -117,7 +117,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
     }
 
     func retry(_ job: UUID, at runAt: Date, error: String) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE delivery_jobs SET state = 'retrying', run_at = \(runAt), attempts = attempts + 1,
                 last_error = \(error), leased_until = NULL
@@ -127,7 +127,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
 
     func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob] {
         var ids: [UUID] = []
-        for try await id in try await client.query(
+        for try await id in try await database.query(
             """
             SELECT id FROM delivery_jobs WHERE recipient_id = \(recipient.rawValue)
             AND state IN ('pending', 'retrying', 'running') ORDER BY run_at, id
@@ -142,7 +142,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
 
     func attempts(of job: UUID) async throws -> [DeliveryAttempt] {
         var attempts: [DeliveryAttempt] = []
-        for try await (jobID, target, status, detail, at) in try await client.query(
+        for try await (jobID, target, status, detail, at) in try await database.query(
             "SELECT job_id, target, status, detail, at FROM delivery_attempts WHERE job_id = \(job) ORDER BY id",
             logger: logger
         ).decode((UUID, String, String, String, Date).self) {

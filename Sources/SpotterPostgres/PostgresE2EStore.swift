@@ -9,7 +9,7 @@ import SpotterSQL
 /// of its transaction, so a chain's length checked and its statements inserted are one compare-and-swap across
 /// nodes.
 struct PostgresE2EStore: E2EStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     // MARK: Device chains
@@ -21,7 +21,7 @@ struct PostgresE2EStore: E2EStore {
     func appendDeviceStatement(
         _ statement: E2EStatement, hash: String, seq: Int, of user: UserID, devices: [E2EDeviceRecord]
     ) async throws -> Bool {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             _ = try await connection.query("SELECT 1 FROM users WHERE id = \(user.rawValue) FOR UPDATE", logger: logger)
                 .collect()
             var length = 0
@@ -64,14 +64,14 @@ struct PostgresE2EStore: E2EStore {
     }
 
     func recoveryKit(of user: UserID) async throws -> String? {
-        for try await kit in try await client.query(
+        for try await kit in try await database.query(
             PostgresQuery(E2ESQL.recoveryKit.postgres, ["user": PostgresBind(user.rawValue)]), logger: logger
         ).decode(String.self) { return kit }
         return nil
     }
 
     func setRecoveryKit(_ kit: String, of user: UserID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 E2ESQL.setRecoveryKit.postgres,
                 ["user": PostgresBind(user.rawValue), "kit": PostgresBind(kit), "at": PostgresBind(date)]),
@@ -81,7 +81,7 @@ struct PostgresE2EStore: E2EStore {
     // MARK: Group chains and keys
 
     func keyState(of group: GroupID) async throws -> E2EGroupRecord? {
-        for try await (history, epoch, length, head) in try await client.query(
+        for try await (history, epoch, length, head) in try await database.query(
             PostgresQuery(E2ESQL.keyState.postgres, ["group": PostgresBind(group.rawValue)]), logger: logger
         ).decode((Bool, Int?, Int, String).self) {
             return E2EGroupRecord(groupID: group, history: history, epoch: epoch, chainLength: length, head: head)
@@ -98,7 +98,7 @@ struct PostgresE2EStore: E2EStore {
         members: [UserID: GroupRole]
     ) async throws -> Bool {
         guard let head = statements.last?.hash else { return false }
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await database.withTransaction(logger: logger) { connection in
             _ = try await connection.query(
                 "SELECT 1 FROM groups WHERE id = \(group.rawValue) FOR UPDATE", logger: logger
             ).collect()
@@ -143,7 +143,7 @@ struct PostgresE2EStore: E2EStore {
 
     func chainMembers(of group: GroupID) async throws -> [UserID: GroupRole] {
         var members: [UserID: GroupRole] = [:]
-        for try await (user, role) in try await client.query(
+        for try await (user, role) in try await database.query(
             PostgresQuery(E2ESQL.chainMembers.postgres, ["group": PostgresBind(group.rawValue)]), logger: logger
         ).decode((UUID, String).self) {
             if let role = GroupRole(rawValue: role) { members[UserID(rawValue: user)] = role }
@@ -152,7 +152,7 @@ struct PostgresE2EStore: E2EStore {
     }
 
     func startEpoch(_ number: Int, of group: GroupID, keys: [E2EDeviceKey]) async throws -> Bool {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             var found = false
             var current: Int?
             for try await epoch in try await connection.query(
@@ -181,7 +181,7 @@ struct PostgresE2EStore: E2EStore {
 
     func addKeys(_ keys: [E2EEpochKey], in group: GroupID) async throws {
         guard !keys.isEmpty else { return }
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             for key in keys {
                 try await connection.query(
                     PostgresQuery(
@@ -196,7 +196,7 @@ struct PostgresE2EStore: E2EStore {
 
     func keys(of device: UUID, in group: GroupID) async throws -> [E2EEpochKey] {
         var keys: [E2EEpochKey] = []
-        for try await (epoch, key) in try await client.query(
+        for try await (epoch, key) in try await database.query(
             PostgresQuery(
                 E2ESQL.keys.postgres, ["group": PostgresBind(group.rawValue), "device": PostgresBind(device)]),
             logger: logger
@@ -210,7 +210,7 @@ struct PostgresE2EStore: E2EStore {
     }
 
     func forget(_ group: GroupID) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             for statement in E2ESQL.forget {
                 try await connection.query(
                     PostgresQuery(statement.postgres, ["group": PostgresBind(group.rawValue)]), logger: logger)
@@ -219,7 +219,7 @@ struct PostgresE2EStore: E2EStore {
     }
 
     func eraseSealed(post: PostID) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             for statement in E2ESQL.eraseSealedPost {
                 try await connection.query(
                     PostgresQuery(statement.postgres, ["post": PostgresBind(post.rawValue)]), logger: logger)
@@ -228,7 +228,7 @@ struct PostgresE2EStore: E2EStore {
     }
 
     func eraseSealed(comment: CommentID) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(E2ESQL.eraseSealedComment.postgres, ["comment": PostgresBind(comment.rawValue)]),
             logger: logger)
     }
@@ -236,7 +236,7 @@ struct PostgresE2EStore: E2EStore {
     // MARK: Encrypted blobs
 
     func insertBlob(_ blob: SealedBlobRecord) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 E2ESQL.insertBlob.postgres,
                 [
@@ -251,13 +251,13 @@ struct PostgresE2EStore: E2EStore {
     }
 
     func markBlobReady(_ id: UUID) async throws {
-        try await client.query(PostgresQuery(E2ESQL.markBlobReady.postgres, ["id": PostgresBind(id)]), logger: logger)
+        try await database.query(PostgresQuery(E2ESQL.markBlobReady.postgres, ["id": PostgresBind(id)]), logger: logger)
     }
 
     func attachBlobs(_ ids: [UUID], to post: PostID, owner: UserID, group: GroupID) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
         var count = 0
-        for try await _ in try await client.query(
+        for try await _ in try await database.query(
             PostgresQuery(
                 E2ESQL.attachBlobs.postgres,
                 [
@@ -270,14 +270,14 @@ struct PostgresE2EStore: E2EStore {
     }
 
     func discardBlobs(of post: PostID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 E2ESQL.discardBlobsOfPost.postgres, ["at": PostgresBind(date), "post": PostgresBind(post.rawValue)]),
             logger: logger)
     }
 
     func discardBlobs(in group: GroupID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 E2ESQL.discardBlobsInGroup.postgres, ["at": PostgresBind(date), "group": PostgresBind(group.rawValue)]),
             logger: logger)
@@ -292,14 +292,14 @@ struct PostgresE2EStore: E2EStore {
 
     func deleteBlobs(_ ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
-        try await client.query(PostgresQuery(E2ESQL.deleteBlobs.postgres, ["ids": PostgresBind(ids)]), logger: logger)
+        try await database.query(PostgresQuery(E2ESQL.deleteBlobs.postgres, ["ids": PostgresBind(ids)]), logger: logger)
     }
 
     // MARK: Rows
 
     private func statements(_ query: PostgresQuery) async throws -> [E2EStatement] {
         var statements: [E2EStatement] = []
-        for try await (body, signature, signer) in try await client.query(query, logger: logger).decode(
+        for try await (body, signature, signer) in try await database.query(query, logger: logger).decode(
             (String, String, UUID).self)
         {
             statements.append(E2EStatement(body: body, signature: signature, signer: signer))
@@ -309,7 +309,7 @@ struct PostgresE2EStore: E2EStore {
 
     private func deviceRecords(_ query: PostgresQuery) async throws -> [E2EDeviceRecord] {
         var devices: [E2EDeviceRecord] = []
-        for try await (id, user, name, hpke, signing, recovery, added, revoked) in try await client.query(
+        for try await (id, user, name, hpke, signing, recovery, added, revoked) in try await database.query(
             query, logger: logger
         ).decode((UUID, UUID, String, String, String, Bool, Int64, Int64?).self) {
             devices.append(
@@ -322,7 +322,7 @@ struct PostgresE2EStore: E2EStore {
 
     private func blobs(_ query: PostgresQuery) async throws -> [SealedBlobRecord] {
         var blobs: [SealedBlobRecord] = []
-        for try await (id, group, owner, size, ready, post, created, discarded) in try await client.query(
+        for try await (id, group, owner, size, ready, post, created, discarded) in try await database.query(
             query, logger: logger
         ).decode((UUID, UUID, UUID, Int, Bool, UUID?, Date, Date?).self) {
             blobs.append(

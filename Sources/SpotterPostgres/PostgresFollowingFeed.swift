@@ -134,7 +134,7 @@ extension PostgresPostStore {
         _: Cursor.Type, _: Rows.Type, viewer: UserID, past edge: UUID, floor: UUID
     ) async throws -> [UUID] {
         var ids: [UUID] = []
-        for try await id in try await client.execute(
+        for try await id in try await database.execute(
             FollowingCandidatesStatement<Cursor, Rows>(viewer: viewer.rawValue, cursor: edge, floor: floor),
             logger: logger)
         {
@@ -148,15 +148,15 @@ extension PostgresPostStore {
         let skip = FollowingFeedShape.window - 1
         let rows =
             if let after = query.after {
-                try await client.query(
+                try await database.query(
                     "SELECT id FROM posts WHERE id > \(after.rawValue) ORDER BY id ASC OFFSET \(skip) LIMIT 1",
                     logger: logger)
             } else if let before = query.before {
-                try await client.query(
+                try await database.query(
                     "SELECT id FROM posts WHERE id < \(before.rawValue) ORDER BY id DESC OFFSET \(skip) LIMIT 1",
                     logger: logger)
             } else {
-                try await client.query(
+                try await database.query(
                     "SELECT id FROM posts ORDER BY id DESC OFFSET \(skip) LIMIT 1", logger: logger)
             }
         for try await id in rows.decode(UUID.self) { return id }

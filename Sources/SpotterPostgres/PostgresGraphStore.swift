@@ -6,11 +6,11 @@ import SpotterModels
 import SpotterSQL
 
 struct PostgresGraphStore: GraphStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     func relationship(of viewer: UserID, with other: UserID) async throws -> Relationship {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 GraphSQL.relationship.postgres,
                 ["viewer": PostgresBind(viewer.rawValue), "other": PostgresBind(other.rawValue)]),
@@ -24,7 +24,7 @@ struct PostgresGraphStore: GraphStore {
     }
 
     func mayReach(_ recipient: UserID, from actor: UserID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 GraphSQL.mayReach.postgres,
                 ["recipient": PostgresBind(recipient.rawValue), "actor": PostgresBind(actor.rawValue)]),
@@ -45,12 +45,12 @@ struct PostgresGraphStore: GraphStore {
         -> FollowEdgeState
     {
         let edge = ["follower": PostgresBind(follower.rawValue), "followee": PostgresBind(followee.rawValue)]
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GraphSQL.follow.postgres,
                 edge.merging(["state": PostgresBind(state.rawValue), "at": PostgresBind(date)]) { $1 }),
             logger: logger)
-        let rows = try await client.query(PostgresQuery(GraphSQL.followState.postgres, edge), logger: logger)
+        let rows = try await database.query(PostgresQuery(GraphSQL.followState.postgres, edge), logger: logger)
         for try await current in rows.decode(String.self) { return FollowEdgeState(rawValue: current) ?? state }
         return state
     }
@@ -70,7 +70,7 @@ struct PostgresGraphStore: GraphStore {
     }
 
     func acceptPendingFollows(of followee: UserID) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(GraphSQL.acceptPendingFollows.postgres, ["followee": PostgresBind(followee.rawValue)]),
             logger: logger)
     }
@@ -79,14 +79,14 @@ struct PostgresGraphStore: GraphStore {
         let pair = ["blocker": PostgresBind(blocker.rawValue), "blocked": PostgresBind(blocked.rawValue)]
         let block = try PostgresQuery(GraphSQL.block.postgres, pair.merging(["at": PostgresBind(date)]) { $1 })
         let unfollow = try PostgresQuery(GraphSQL.unfollowBothWays.postgres, pair)
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(block, logger: logger)
             try await connection.query(unfollow, logger: logger)
         }
     }
 
     func unblock(_ blocker: UserID, _ blocked: UserID) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GraphSQL.unblock.postgres,
                 ["blocker": PostgresBind(blocker.rawValue), "blocked": PostgresBind(blocked.rawValue)]),
@@ -94,7 +94,7 @@ struct PostgresGraphStore: GraphStore {
     }
 
     func mute(_ muter: UserID, _ muted: UserID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GraphSQL.mute.postgres,
                 [
@@ -105,7 +105,7 @@ struct PostgresGraphStore: GraphStore {
     }
 
     func unmute(_ muter: UserID, _ muted: UserID) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GraphSQL.unmute.postgres,
                 ["muter": PostgresBind(muter.rawValue), "muted": PostgresBind(muted.rawValue)]),
@@ -131,7 +131,7 @@ struct PostgresGraphStore: GraphStore {
     func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
         let u = user.rawValue
         // The kept counts less suspended people's follows (see the SQLite twin).
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             SELECT
               c.followers - (SELECT COUNT(*) FROM users s JOIN follows f ON f.follower_id = s.id
@@ -147,7 +147,7 @@ struct PostgresGraphStore: GraphStore {
     }
 
     func peopleInBlocks() async throws -> Set<UserID> {
-        let rows = try await client.query(PostgresQuery(GraphSQL.peopleInBlocks.postgres, [:]), logger: logger)
+        let rows = try await database.query(PostgresQuery(GraphSQL.peopleInBlocks.postgres, [:]), logger: logger)
         var people: Set<UserID> = []
         for try await id in rows.decode(UUID.self) { people.insert(UserID(rawValue: id)) }
         return people
@@ -173,7 +173,7 @@ struct PostgresGraphStore: GraphStore {
     private func ids(_ statement: SQLStatement, _ user: UserID) async throws -> Set<UserID> {
         var people: Set<UserID> = []
         let query = try PostgresQuery(statement.postgres, ["user": PostgresBind(user.rawValue)])
-        for try await id in try await client.query(query, logger: logger).decode(UUID.self) {
+        for try await id in try await database.query(query, logger: logger).decode(UUID.self) {
             people.insert(UserID(rawValue: id))
         }
         return people
@@ -207,7 +207,7 @@ struct PostgresGraphStore: GraphStore {
                 "afterID": PostgresBind(afterID), "limit": PostgresBind(limit),
             ])
         var entries: [FollowEntry] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let access = row.makeRandomAccess()
             entries.append(
                 FollowEntry(
@@ -218,7 +218,7 @@ struct PostgresGraphStore: GraphStore {
     }
 
     func suggestions(for user: UserID, limit: Int) async throws -> [AccountRecord] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 GraphSQL.suggestions.postgres, ["user": PostgresBind(user.rawValue), "limit": PostgresBind(limit)]),
             logger: logger)
@@ -246,7 +246,7 @@ struct PostgresGraphStore: GraphStore {
         let query = try PostgresQuery(
             GraphSQL.follows(edge: edgeColumn, other: otherColumn, cursor: cursor).rendered(.postgres), binds)
         var entries: [FollowEntry] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let access = row.makeRandomAccess()
             entries.append(
                 FollowEntry(
@@ -257,7 +257,7 @@ struct PostgresGraphStore: GraphStore {
     }
 
     private func changed(_ query: PostgresQuery) async throws -> Bool {
-        for try await _ in try await client.query(query, logger: logger) { return true }
+        for try await _ in try await database.query(query, logger: logger) { return true }
         return false
     }
 }

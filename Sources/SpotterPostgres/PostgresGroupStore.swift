@@ -6,11 +6,11 @@ import SpotterModels
 import SpotterSQL
 
 struct PostgresGroupStore: GroupStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     func create(_ group: GroupRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 PostgresQuery(
                     GroupSQL.create.postgres,
@@ -32,7 +32,7 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func update(_ group: GroupRecord) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GroupSQL.update.postgres,
                 [
@@ -49,13 +49,13 @@ struct PostgresGroupStore: GroupStore {
         let statements = try GroupSQL.delete.map { statement in
             try PostgresQuery(statement.postgres, binds.filter { statement.postgres.binds.contains($0.key) })
         }
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             for statement in statements { try await connection.query(statement, logger: logger) }
         }
     }
 
     func standing(of user: UserID, in group: GroupID) async throws -> GroupStanding {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 GroupSQL.standing.postgres,
                 ["group": PostgresBind(group.rawValue), "user": PostgresBind(user.rawValue)]),
@@ -65,7 +65,7 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func setMember(_ user: UserID, in group: GroupID, role: GroupRole, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             try Self.setStanding(GroupStanding(rawValue: role.rawValue) ?? .member, of: user, in: group, at: date),
             logger: logger)
     }
@@ -83,7 +83,7 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func removeMember(_ user: UserID, from group: GroupID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 GroupSQL.removeMember.postgres,
                 ["group": PostgresBind(group.rawValue), "user": PostgresBind(user.rawValue)]),
@@ -96,11 +96,11 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func ban(_ user: UserID, from group: GroupID, at date: Date) async throws {
-        try await client.query(try Self.setStanding(.banned, of: user, in: group, at: date), logger: logger)
+        try await database.query(try Self.setStanding(.banned, of: user, in: group, at: date), logger: logger)
     }
 
     func unban(_ user: UserID, from group: GroupID) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GroupSQL.unban.postgres, ["group": PostgresBind(group.rawValue), "user": PostgresBind(user.rawValue)]),
             logger: logger)
@@ -111,13 +111,13 @@ struct PostgresGroupStore: GroupStore {
         let statements = try GroupSQL.transfer.map { statement in
             try PostgresQuery(statement.postgres, binds.filter { statement.postgres.binds.contains($0.key) })
         }
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             for statement in statements { try await connection.query(statement, logger: logger) }
         }
     }
 
     func addRequest(_ user: UserID, to group: GroupID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GroupSQL.addStanding.postgres,
                 [
@@ -137,7 +137,7 @@ struct PostgresGroupStore: GroupStore {
     private func people(
         in group: GroupID, standing: String, withSuspended: Bool
     ) async throws -> [(account: AccountRecord, at: Date)] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 GroupSQL.people.postgres,
                 [
@@ -162,7 +162,7 @@ struct PostgresGroupStore: GroupStore {
         if let after { binds["after"] = PostgresBind(after.rawValue) }
         let query = try PostgresQuery(after == nil ? Self.firstMembers : Self.membersAfter, binds)
         var result: [(account: AccountRecord, role: GroupRole, joinedAt: Date)] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let r = row.makeRandomAccess()
             guard let role = GroupRole(rawValue: try r[15].decode(String.self)) else { continue }
             result.append((try PostgresAccountStore.record(r, offset: 0), role, try r[16].decode(Date.self)))
@@ -174,7 +174,7 @@ struct PostgresGroupStore: GroupStore {
     private static let membersAfter = GroupSQL.members(cursor: "AND users.id > \(bind: "after")").rendered(.postgres)
 
     func memberRoles(of group: GroupID) async throws -> [UserID: GroupRole] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(GroupSQL.memberRoles.postgres, ["group": PostgresBind(group.rawValue)]), logger: logger)
         var roles: [UserID: GroupRole] = [:]
         for try await (id, standing) in rows.decode((UUID, String).self) {
@@ -184,7 +184,7 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func groups(of user: UserID) async throws -> [(group: GroupRecord, role: GroupRole)] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(GroupSQL.groupsOf.postgres, ["user": PostgresBind(user.rawValue)]), logger: logger)
         var result: [(group: GroupRecord, role: GroupRole)] = []
         for try await row in rows {
@@ -209,7 +209,7 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func markSeen(_ user: UserID, in group: GroupID, upTo post: PostID) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GroupSQL.markSeen.postgres,
                 [
@@ -219,7 +219,7 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func seenMarker(of user: UserID, in group: GroupID) async throws -> PostID? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 GroupSQL.seenMarker.postgres,
                 ["group": PostgresBind(group.rawValue), "user": PostgresBind(user.rawValue)]),
@@ -229,7 +229,7 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func insert(_ invitation: GroupInvitationRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 PostgresQuery(
                     GroupSQL.insertInvitation.postgres,
@@ -272,14 +272,14 @@ struct PostgresGroupStore: GroupStore {
     }
 
     func use(_ invitation: GroupInvitationID) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(GroupSQL.use.postgres, ["id": PostgresBind(invitation.rawValue)]), logger: logger)
         for try await _ in rows { return true }
         return false
     }
 
     func revoke(_ invitation: GroupInvitationID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 GroupSQL.revoke.postgres, ["at": PostgresBind(date), "id": PostgresBind(invitation.rawValue)]),
             logger: logger)
@@ -287,7 +287,7 @@ struct PostgresGroupStore: GroupStore {
 
     private func groups(_ query: PostgresQuery) async throws -> [GroupRecord] {
         var result: [GroupRecord] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             if let group = try Self.record(row.makeRandomAccess()) { result.append(group) }
         }
         return result
@@ -295,7 +295,7 @@ struct PostgresGroupStore: GroupStore {
 
     private func invitations(_ query: PostgresQuery) async throws -> [GroupInvitationRecord] {
         var result: [GroupInvitationRecord] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let r = row.makeRandomAccess()
             result.append(
                 GroupInvitationRecord(

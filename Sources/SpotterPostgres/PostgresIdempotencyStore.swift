@@ -4,11 +4,11 @@ import PostgresNIO
 import SpotterCore
 
 struct PostgresIdempotencyStore: IdempotencyStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     func find(scope: String, key: String) async throws -> IdempotencyRow? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys
             WHERE scope = \(scope) AND key = \(key)
@@ -23,7 +23,7 @@ struct PostgresIdempotencyStore: IdempotencyStore {
     {
         // Several nodes may race for one key: the row lock taken by SELECT … FOR UPDATE (or the unique
         // insert, which waits for a concurrent insert of the same key to commit or roll back) decides.
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             if let existing = try await Self.record(scope: scope, key: key, connection, logger) {
                 if let claim = existing.claim(fingerprint: fingerprint, now: now, retention: retention) { return claim }
                 try await connection.query(
@@ -57,7 +57,7 @@ struct PostgresIdempotencyStore: IdempotencyStore {
     }
 
     func complete(scope: String, key: String, response: StoredResponse) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE idempotency_keys
             SET status = \(response.status), content_type = \(response.contentType), body = \(response.body)
@@ -66,7 +66,7 @@ struct PostgresIdempotencyStore: IdempotencyStore {
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
-        let rows = try await client.query(
+        let rows = try await database.query(
             "DELETE FROM idempotency_keys WHERE created_at < \(date) RETURNING key", logger: logger)
         var count = 0
         for try await _ in rows { count += 1 }

@@ -7,7 +7,7 @@ import SpotterCore
 import SpotterModels
 
 struct PostgresMediaStore: MediaStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     static let columns = """
@@ -16,7 +16,7 @@ struct PostgresMediaStore: MediaStore {
         """
 
     func insert(_ media: MediaRecord) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO media (id, owner_id, purpose, status, content_type, byte_size, description, focus_x, focus_y,
                                created_at, run_at)
@@ -36,7 +36,7 @@ struct PostgresMediaStore: MediaStore {
     }
 
     func startProcessing(_ id: MediaID, at date: Date) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             UPDATE media SET status = 'processing', run_at = \(date)
             WHERE id = \(id.rawValue) AND status = 'pending' RETURNING id
@@ -64,7 +64,7 @@ struct PostgresMediaStore: MediaStore {
     }
 
     func markReady(_ id: MediaID, width: Int, height: Int, blurhash: String, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE media SET status = 'ready', width = \(width), height = \(height), blurhash = \(blurhash),
                 reason = NULL, lease_until = NULL
@@ -73,20 +73,20 @@ struct PostgresMediaStore: MediaStore {
     }
 
     func markFailed(_ id: MediaID, reason: String, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             "UPDATE media SET status = 'failed', reason = \(reason), lease_until = NULL WHERE id = \(id.rawValue)",
             logger: logger)
     }
 
     func retry(_ id: MediaID, at runAt: Date) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE media SET attempts = attempts + 1, run_at = \(runAt), lease_until = NULL WHERE id = \(id.rawValue)
             """, logger: logger)
     }
 
     func updateDetails(_ id: MediaID, description: String?, focus: FocalPoint?) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE media SET description = \(description), focus_x = \(focus?.x), focus_y = \(focus?.y)
             WHERE id = \(id.rawValue)
@@ -95,7 +95,7 @@ struct PostgresMediaStore: MediaStore {
 
     func attach(_ ids: [MediaID], to post: PostID, at date: Date) async throws {
         let keep = ids.map(\.rawValue)
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 """
                 UPDATE media SET discarded_at = \(date)
@@ -113,7 +113,7 @@ struct PostgresMediaStore: MediaStore {
     }
 
     func setAvatar(_ id: MediaID?, of subject: AvatarSubject, at date: Date) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 """
                 UPDATE media SET discarded_at = \(date)
@@ -131,14 +131,14 @@ struct PostgresMediaStore: MediaStore {
 
     func discard(_ ids: [MediaID], at date: Date) async throws {
         guard !ids.isEmpty else { return }
-        try await client.query(
+        try await database.query(
             """
             UPDATE media SET discarded_at = \(date) WHERE id = ANY(\(ids.map(\.rawValue))) AND discarded_at IS NULL
             """, logger: logger)
     }
 
     func discard(post: PostID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             "UPDATE media SET discarded_at = \(date) WHERE post_id = \(post.rawValue) AND discarded_at IS NULL",
             logger: logger)
     }
@@ -159,11 +159,11 @@ struct PostgresMediaStore: MediaStore {
 
     func delete(_ ids: [MediaID]) async throws {
         guard !ids.isEmpty else { return }
-        try await client.query("DELETE FROM media WHERE id = ANY(\(ids.map(\.rawValue)))", logger: logger)
+        try await database.query("DELETE FROM media WHERE id = ANY(\(ids.map(\.rawValue)))", logger: logger)
     }
 
     func countUnattached(of owner: UserID, since: Date) async throws -> Int {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             SELECT count(*) FROM media
             WHERE owner_id = \(owner.rawValue) AND attached_at IS NULL AND discarded_at IS NULL
@@ -175,19 +175,19 @@ struct PostgresMediaStore: MediaStore {
 
     func signingKey(candidate: Data) async throws -> Data {
         let bytes = ByteBuffer(bytes: candidate)  // bytea; a [UInt8] would bind as "char"[]
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO server_keys (name, key, created_at) VALUES ('media-urls', \(bytes), \(Date()))
             ON CONFLICT (name) DO NOTHING
             """, logger: logger)
-        let rows = try await client.query("SELECT key FROM server_keys WHERE name = 'media-urls'", logger: logger)
+        let rows = try await database.query("SELECT key FROM server_keys WHERE name = 'media-urls'", logger: logger)
         for try await key in rows.decode(ByteBuffer.self) { return Data(buffer: key) }
         return candidate
     }
 
     private func records(_ query: PostgresQuery) async throws -> [MediaRecord] {
         var records: [MediaRecord] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let r = row.makeRandomAccess()
             guard let purpose = MediaPurpose(rawValue: try r[2].decode(String.self)),
                 let status = MediaStatus(rawValue: try r[3].decode(String.self))

@@ -10,7 +10,7 @@ extension PostgresNostrStore {
     // MARK: Linked keys
 
     func link(_ key: NostrPublicKey, to user: UserID, at date: Date) async throws {
-        let linked = try await client.withTransaction(logger: logger) { connection in
+        let linked = try await database.withTransaction(logger: logger) { connection in
             // The insert waits for a concurrent link of the same key to commit, then does nothing.
             let inserted = try await Self.any(
                 connection.query(
@@ -28,13 +28,13 @@ extension PostgresNostrStore {
     }
 
     func unlink(_ key: NostrPublicKey, from user: UserID) async throws -> Bool {
-        try await client.changed(
+        try await database.changed(
             "DELETE FROM nostr_keys WHERE pubkey = \(key.rawValue) AND user_id = \(user.rawValue) RETURNING pubkey",
             logger: logger)
     }
 
     func keys(of user: UserID) async throws -> [LinkedNostrKey] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             "SELECT pubkey, linked_at FROM nostr_keys WHERE user_id = \(user.rawValue) ORDER BY linked_at, pubkey",
             logger: logger)
         var keys: [LinkedNostrKey] = []
@@ -45,7 +45,7 @@ extension PostgresNostrStore {
     }
 
     func owner(of key: NostrPublicKey) async throws -> UserID? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             "SELECT user_id FROM nostr_keys WHERE pubkey = \(key.rawValue)", logger: logger)
         var owner: UserID?
         for try await user in rows.decode(UUID.self) { owner = UserID(rawValue: user) }
@@ -55,14 +55,14 @@ extension PostgresNostrStore {
     // MARK: One-time values
 
     func insertChallenge(hash: String, user: UserID, expiresAt: Date) async throws {
-        try await client.query(
+        try await database.query(
             "INSERT INTO nostr_challenges (hash, user_id, expires_at) VALUES (\(hash), \(user.rawValue), \(expiresAt))",
             logger: logger)
     }
 
     /// The DELETE is atomic: of two concurrent uses, the second waits for the first and then finds no row.
     func consumeChallenge(hash: String, at date: Date) async throws -> UserID? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             "DELETE FROM nostr_challenges WHERE hash = \(hash) RETURNING user_id, expires_at", logger: logger)
         var user: UserID?
         for try await (owner, expiresAt) in rows.decode((UUID, Date).self) where expiresAt > date {
@@ -72,7 +72,7 @@ extension PostgresNostrStore {
     }
 
     func markAuthorizationUsed(_ id: NostrEventID, expiresAt: Date) async throws -> Bool {
-        try await client.changed(
+        try await database.changed(
             """
             INSERT INTO nostr_used_authorizations (event_id, expires_at) VALUES (\(id.rawValue), \(expiresAt))
             ON CONFLICT DO NOTHING RETURNING event_id
@@ -80,15 +80,15 @@ extension PostgresNostrStore {
     }
 
     func deleteExpiredOneTimeValues(before date: Date) async throws {
-        try await client.query("DELETE FROM nostr_challenges WHERE expires_at < \(date)", logger: logger)
-        try await client.query("DELETE FROM nostr_used_authorizations WHERE expires_at < \(date)", logger: logger)
+        try await database.query("DELETE FROM nostr_challenges WHERE expires_at < \(date)", logger: logger)
+        try await database.query("DELETE FROM nostr_used_authorizations WHERE expires_at < \(date)", logger: logger)
     }
 
     // MARK: Imports
 
     func recordImport(_ record: NostrImport) async throws {
         let target = record.target.stored
-        let recorded = try await client.changed(
+        let recorded = try await database.changed(
             """
             INSERT INTO nostr_imports (event_id, target, target_id, target_second_id, imported_at)
             VALUES (\(record.eventID.rawValue), \(target.kind), \(target.first), \(target.second), \(record.importedAt))
@@ -132,7 +132,7 @@ extension PostgresNostrStore {
 
     private func imports(_ query: PostgresQuery) async throws -> [NostrImport] {
         var found: [NostrImport] = []
-        for try await (id, kind, first, second, importedAt) in try await client.query(query, logger: logger).decode(
+        for try await (id, kind, first, second, importedAt) in try await database.query(query, logger: logger).decode(
             (String, String, UUID?, UUID?, Date).self)
         {
             guard let target = NostrImport.Target(stored: kind, first: first, second: second) else { continue }

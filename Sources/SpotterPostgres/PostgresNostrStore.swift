@@ -9,7 +9,7 @@ import SpotterNostr
 /// or addressable event holds a transaction lock on its address, so of two versions saved together the one
 /// that comes second sees the first and keeps the newer.
 struct PostgresNostrStore: NostrStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     /// The first key of the address locks (`pg_advisory_xact_lock(int, int)`), apart from other advisory locks.
@@ -20,7 +20,7 @@ struct PostgresNostrStore: NostrStore {
     func save(_ event: NostrEvent, author: UserID?, receivedAt: Date) async throws -> NostrSaveOutcome {
         let form = try NostrStoredForm(event)
         let (id, pubkey, kind) = (event.id.rawValue, event.pubkey.rawValue, Int32(event.kind.rawValue))
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await database.withTransaction(logger: logger) { connection in
             if let address = event.address {
                 try await connection.query(
                     "SELECT pg_advisory_xact_lock(\(Self.addressLocks), hashtext(\(address)))", logger: logger)
@@ -100,7 +100,7 @@ struct PostgresNostrStore: NostrStore {
         var found: [String: (createdAt: Int64, raw: String)] = [:]
         for filter in filters where !filter.matchesNothing && filter.effectiveLimit(cap: limitCap) > 0 {
             let query = try PostgresNostrQuery.newest(filter, reader: reader.user?.rawValue, limitCap: limitCap)
-            for try await (createdAt, id, raw) in try await client.query(query, logger: logger).decode(
+            for try await (createdAt, id, raw) in try await database.query(query, logger: logger).decode(
                 (Int64, String, String).self)
             {
                 found[id] = (createdAt, raw)
@@ -115,12 +115,12 @@ struct PostgresNostrStore: NostrStore {
         let wanted = filters.filter { !$0.matchesNothing }
         guard !wanted.isEmpty else { return 0 }
         let query = try PostgresNostrQuery.count(wanted, reader: reader.user?.rawValue)
-        for try await count in try await client.query(query, logger: logger).decode(Int.self) { return count }
+        for try await count in try await database.query(query, logger: logger).decode(Int.self) { return count }
         return 0
     }
 
     func find(_ id: NostrEventID) async throws -> StoredNostrEvent? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             "SELECT raw, author_id, hidden, received_at FROM nostr_events WHERE id = \(id.rawValue)", logger: logger)
         for try await (raw, author, hidden, receivedAt) in rows.decode((String, UUID?, Bool, Date).self) {
             return StoredNostrEvent(
@@ -133,7 +133,7 @@ struct PostgresNostrStore: NostrStore {
     func applyDeletion(_ deletion: NostrEvent) async throws -> [NostrEventID] {
         let targets = NostrDeletionTargets(deletion)
         let pubkey = deletion.pubkey.rawValue
-        let ids = try await client.withTransaction(logger: logger) { connection in
+        let ids = try await database.withTransaction(logger: logger) { connection in
             var hidden: [String] = []
             // A deletion request never deletes another one (NIP-09).
             let byID = try await connection.query(
@@ -159,7 +159,7 @@ struct PostgresNostrStore: NostrStore {
     }
 
     func setHidden(_ id: NostrEventID, _ hidden: Bool) async throws {
-        try await client.query("UPDATE nostr_events SET hidden = \(hidden) WHERE id = \(id.rawValue)", logger: logger)
+        try await database.query("UPDATE nostr_events SET hidden = \(hidden) WHERE id = \(id.rawValue)", logger: logger)
     }
 
     static func decode(_ raw: String) throws -> NostrEvent {

@@ -7,7 +7,7 @@ import SpotterModels
 /// Notifications on PostgreSQL: the inbox and preferences. Push addresses are `PostgresPushAddressStore`'s,
 /// and the job queue, shared by every node, `PostgresDeliveryQueue`'s.
 struct PostgresNotificationStore: NotificationStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     /// A notification (alias `n`) its recipient (bind `$1`) may still see; the SQLite twin states the rule.
@@ -37,20 +37,20 @@ struct PostgresNotificationStore: NotificationStore {
 
     func records(_ query: PostgresQuery) async throws -> [NotificationRecord] {
         var records: [NotificationRecord] = []
-        for try await row in try await client.query(query, logger: logger).decode(Row.self) {
+        for try await row in try await database.query(query, logger: logger).decode(Row.self) {
             records.append(Self.record(row))
         }
         return records
     }
 
     func changed(_ query: PostgresQuery) async throws -> Bool {
-        try await client.changed(query, logger: logger)
+        try await database.changed(query, logger: logger)
     }
 
     // MARK: Preferences
 
     func deliveryRules(of user: UserID, from actor: UserID?, pushesSince: Date) async throws -> DeliveryRules? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             SELECT u.time_zone,
                    (SELECT preferences FROM notification_preferences WHERE user_id = u.id),
@@ -73,7 +73,7 @@ struct PostgresNotificationStore: NotificationStore {
     }
 
     func preferences(of user: UserID) async throws -> NotificationPreferences? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             "SELECT preferences FROM notification_preferences WHERE user_id = \(user.rawValue)", logger: logger)
         for try await text in rows.decode(String.self) {
             return StoredJSON.decode(NotificationPreferences.self, from: text)
@@ -82,7 +82,7 @@ struct PostgresNotificationStore: NotificationStore {
     }
 
     func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO notification_preferences (user_id, preferences)
             VALUES (\(user.rawValue), \(StoredJSON.encode(preferences)))
@@ -93,7 +93,7 @@ struct PostgresNotificationStore: NotificationStore {
     // MARK: Inbox
 
     func insert(_ n: NotificationRecord, deliveries: [ScheduledDelivery]) async throws -> Bool {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await Self.insert(n, deliveries: deliveries, on: connection, logger: logger)
         }
     }
@@ -139,7 +139,7 @@ struct PostgresNotificationStore: NotificationStore {
             ORDER BY 4 DESC LIMIT \(try builder.bind(limit))
             """
         var groups: [NotificationGroupRow] = []
-        for try await (key, count, unread, latestID) in try await client.query(builder.query(sql), logger: logger)
+        for try await (key, count, unread, latestID) in try await database.query(builder.query(sql), logger: logger)
             .decode((String, Int, Bool, UUID).self)
         {
             if let latest = try await notification(NotificationID(rawValue: latestID)) {
@@ -171,13 +171,13 @@ struct PostgresNotificationStore: NotificationStore {
         let people = FoundNotificationGroup.actorsInOrder(of: members).prefix(actors)
         var post: PostRecord?
         if let postID = latest.postID {
-            post = try await PostgresPostStore(client: client, logger: logger).record(postID)
+            post = try await PostgresPostStore(database: database, logger: logger).record(postID)
         }
         return FoundNotificationGroup(
             recipient: record.recipientID,
             row: NotificationGroupRow(groupKey: record.groupKey, count: count, unread: unread, latest: latest),
             members: members,
-            actors: try await PostgresAccountStore(client: client, logger: logger).find(ids: Array(people)),
+            actors: try await PostgresAccountStore(database: database, logger: logger).find(ids: Array(people)),
             post: post, counts: withCounts ? try await counts(of: record.recipientID) : nil)
     }
 
@@ -187,7 +187,7 @@ struct PostgresNotificationStore: NotificationStore {
             SELECT COUNT(*)::BIGINT, COALESCE(bool_or(n.read_at IS NULL), false) FROM notifications n
             WHERE n.recipient_id = $1 AND n.group_key = \(try builder.bind(groupKey)) AND \(Self.visible)
             """
-        for try await (count, unread) in try await client.query(builder.query(sql), logger: logger)
+        for try await (count, unread) in try await database.query(builder.query(sql), logger: logger)
             .decode((Int, Bool).self)
         {
             return (count, unread)
@@ -205,7 +205,7 @@ struct PostgresNotificationStore: NotificationStore {
               WHERE n.recipient_id = $1 AND n.read_at IS NULL AND \(Self.visible)
               ORDER BY n.id DESC LIMIT \(NotificationCounts.limit)) AS unread
             """
-        for try await (unread, unseen) in try await client.query(builder.query(sql), logger: logger)
+        for try await (unread, unseen) in try await database.query(builder.query(sql), logger: logger)
             .decode((Int, Int).self)
         {
             return NotificationCounts(unread: unread, unseen: unseen)
@@ -214,7 +214,7 @@ struct PostgresNotificationStore: NotificationStore {
     }
 
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE notifications SET seen_at = \(date) WHERE recipient_id = \(recipient.rawValue) AND seen_at IS NULL
             AND (\(upTo?.rawValue)::uuid IS NULL OR id <= \(upTo?.rawValue)::uuid)
@@ -222,7 +222,7 @@ struct PostgresNotificationStore: NotificationStore {
     }
 
     func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE notifications SET read_at = \(date), seen_at = COALESCE(seen_at, \(date))
             WHERE recipient_id = \(recipient.rawValue) AND read_at IS NULL

@@ -7,7 +7,7 @@ import SpotterModels
 extension PostgresPostStore {
     func loggedWorkouts(of author: UserID) async throws -> [LoggedWorkout] {
         var logged: [LoggedWorkout] = []
-        for try await (id, workout, records, deleted) in try await client.query(
+        for try await (id, workout, records, deleted) in try await database.query(
             """
             SELECT id, workout, records, deleted_at IS NOT NULL FROM posts
             WHERE author_id = \(author.rawValue) AND kind = 'workout' ORDER BY id
@@ -22,12 +22,12 @@ extension PostgresPostStore {
     }
 
     func setRecords(_ records: [PersonalRecord], of post: PostID) async throws {
-        try await client.query(
+        try await database.query(
             "UPDATE posts SET records = \(StoredJSON.encode(records)) WHERE id = \(post.rawValue)", logger: logger)
     }
 
     func replacePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 "DELETE FROM personal_bests WHERE user_id = \(user.rawValue)", logger: logger)
             for (key, value) in bests {

@@ -6,11 +6,11 @@ import SpotterModels
 import SpotterSQL
 
 struct PostgresPostStore: PostStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     func insert(_ post: PostRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 PostgresQuery(
                     PostStoreSQL.insert.postgres,
@@ -47,7 +47,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func update(_ post: PostRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 PostgresQuery(
                     PostStoreSQL.update.postgres,
@@ -85,14 +85,14 @@ struct PostgresPostStore: PostStore {
     }
 
     func tombstone(_ id: PostID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 PostStoreSQL.tombstone.postgres, ["at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
             logger: logger)
     }
 
     func record(_ id: PostID) async throws -> PostRecord? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(PostStoreSQL.record.postgres, ["id": PostgresBind(id.rawValue)]), logger: logger)
         for try await row in rows {
             let r = row.makeRandomAccess()
@@ -176,7 +176,7 @@ struct PostgresPostStore: PostStore {
         -> [Post]
     {
         var posts: [Post] = []
-        for try await row in try await client.execute(statement, logger: logger) where posts.count < statement.limit {
+        for try await row in try await database.execute(statement, logger: logger) where posts.count < statement.limit {
             if let post = try Self.post(from: row) { posts.append(post) }
         }
         return posts
@@ -186,7 +186,7 @@ struct PostgresPostStore: PostStore {
         let query = try PostgresQuery(
             PostStoreSQL.kudosTarget.postgres,
             ["viewer": PostgresBind(viewer.rawValue), "id": PostgresBind(id.rawValue)])
-        for try await (author, count) in try await client.query(query, logger: logger).decode((UUID, Int).self) {
+        for try await (author, count) in try await database.query(query, logger: logger).decode((UUID, Int).self) {
             return KudosTarget(author: UserID(rawValue: author), kudosCount: count)
         }
         return nil
@@ -199,7 +199,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func kudosGivers(of post: PostID) async throws -> Set<UserID> {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(PostStoreSQL.kudosGivers.postgres, ["post": PostgresBind(post.rawValue)]), logger: logger)
         var givers: Set<UserID> = []
         for try await id in rows.decode(UUID.self) { givers.insert(UserID(rawValue: id)) }
@@ -216,7 +216,7 @@ struct PostgresPostStore: PostStore {
             ORDER BY users.id LIMIT \(try builder.bind(limit))
             """
         var accounts: [AccountRecord] = []
-        for try await row in try await client.query(builder.query(sql), logger: logger) {
+        for try await row in try await database.query(builder.query(sql), logger: logger) {
             accounts.append(try PostgresAccountStore.record(row.makeRandomAccess(), offset: 0))
         }
         return accounts
@@ -248,7 +248,7 @@ struct PostgresPostStore: PostStore {
                 "floor": PostgresBind(UUIDv7.lowest(at: since)), "limit": PostgresBind(limit),
             ])
         var candidates: [GroupRankingCandidate] = []
-        for try await (id, author, performedAt, kudos, comments) in try await client.query(query, logger: logger)
+        for try await (id, author, performedAt, kudos, comments) in try await database.query(query, logger: logger)
             .decode((UUID, UUID, Date, Int, Int).self)
         {
             candidates.append(
@@ -279,7 +279,7 @@ struct PostgresPostStore: PostStore {
               WHERE \(clauses.joined(separator: " AND ")) AND \(PostgresPostSQL.visible)
               LIMIT \(try builder.bind(cap))) newer
             """
-        for try await count in try await client.query(builder.query(sql), logger: logger).decode(Int.self) {
+        for try await count in try await database.query(builder.query(sql), logger: logger).decode(Int.self) {
             return count
         }
         return 0
@@ -292,7 +292,7 @@ struct PostgresPostStore: PostStore {
         inspect: (PostgresRandomAccessRow, Post) throws -> Void = { _, _ in }
     ) async throws -> [Post] {
         var posts: [Post] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let access = row.makeRandomAccess()
             if let post = try Self.post(from: access) {
                 try inspect(access, post)
@@ -307,7 +307,7 @@ struct PostgresPostStore: PostStore {
     func withKudosPreview(_ posts: consuming [Post], viewer: UserID?) async throws -> [Post] {
         guard !posts.isEmpty else { return posts }
         var preview: [UUID: [AuthorSummary]] = [:]
-        for try await (postID, userID, username, displayName, avatar) in try await client.execute(
+        for try await (postID, userID, username, displayName, avatar) in try await database.execute(
             KudosPreviewStatement(viewer: viewer?.rawValue, posts: posts.map(\.id.rawValue)), logger: logger)
         {
             preview[postID, default: []].append(
@@ -360,7 +360,7 @@ struct PostgresPostStore: PostStore {
             ORDER BY p.performed_at
             """
         var history: [WorkoutHistoryEntry] = []
-        for try await (performedAt, workoutJSON, recordsJSON) in try await client.query(
+        for try await (performedAt, workoutJSON, recordsJSON) in try await database.query(
             builder.query(sql), logger: logger
         )
         .decode((Date, String?, String).self) {
@@ -378,7 +378,7 @@ struct PostgresPostStore: PostStore {
         var histories: [UserID: [WorkoutHistoryEntry]] = [:]
         // The period's workouts come from `posts_workouts_by_performed`, whose entries carry the author, so
         // only the asked-for authors' rows are read.
-        for try await (author, performedAt, workoutJSON, recordsJSON) in try await client.query(
+        for try await (author, performedAt, workoutJSON, recordsJSON) in try await database.query(
             """
             SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p
             WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= \(since)
@@ -397,7 +397,7 @@ struct PostgresPostStore: PostStore {
 
     func recentTrainers(since: Date) async throws -> [RecentTrainer] {
         var trainers: [RecentTrainer] = []
-        for try await (id, timeZone) in try await client.query(
+        for try await (id, timeZone) in try await database.query(
             PostgresQuery(PostStoreSQL.recentTrainers.postgres, ["since": PostgresBind(since)]), logger: logger
         ).decode((UUID, String).self) {
             trainers.append(RecentTrainer(id: UserID(rawValue: id), timeZone: timeZone))
@@ -408,7 +408,7 @@ struct PostgresPostStore: PostStore {
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
         let query = try PostgresQuery(
             Self.visiblePostsCount, ["viewer": PostgresBind(viewer?.rawValue), "author": PostgresBind(author.rawValue)])
-        for try await count in try await client.query(query, logger: logger).decode(Int.self) {
+        for try await count in try await database.query(query, logger: logger).decode(Int.self) {
             return count
         }
         return 0
@@ -417,7 +417,7 @@ struct PostgresPostStore: PostStore {
     private static let visiblePostsCount = PostSQL.visiblePostsCount.rendered(.postgres)
 
     func countPosts(by author: UserID, since: Date) async throws -> Int {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 PostStoreSQL.countPosts.postgres,
                 ["author": PostgresBind(author.rawValue), "since": PostgresBind(since)]),
@@ -427,7 +427,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func postTimes(by author: UserID, since: Date) async throws -> [Date] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 PostStoreSQL.postTimes.postgres,
                 ["author": PostgresBind(author.rawValue), "since": PostgresBind(since)]),
@@ -438,7 +438,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 PostStoreSQL.hasPost.postgres,
                 [
@@ -466,7 +466,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func insertComment(_ comment: CommentRecord) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
                 PostgresQuery(
                     PostStoreSQL.insertComment.postgres,
@@ -488,7 +488,7 @@ struct PostgresPostStore: PostStore {
     }
 
     func comment(_ id: CommentID) async throws -> CommentRecord? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(PostStoreSQL.comment.postgres, ["id": PostgresBind(id.rawValue)]), logger: logger)
         for try await (id, post, parent, author, text, createdAt, editedAt, deletedAt) in rows.decode(
             (UUID, UUID, UUID?, UUID, String, Date, Date?, Date?).self)
@@ -502,14 +502,14 @@ struct PostgresPostStore: PostStore {
     }
 
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 PostStoreSQL.tombstoneComment.postgres, ["at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
             logger: logger)
     }
 
     func editComment(_ id: CommentID, text: String, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             PostgresQuery(
                 PostStoreSQL.editComment.postgres,
                 ["text": PostgresBind(text), "at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
@@ -524,7 +524,7 @@ struct PostgresPostStore: PostStore {
         let query = try PostgresQuery(after == nil ? Self.firstComments : Self.commentsAfter, binds)
         var comments: [Comment] = []
         for try await (id, postID, parent, text, createdAt, authorID, username, displayName, avatar, editedAt, sealed)
-            in try await client
+            in try await database
             .query(query, logger: logger)
             .decode((UUID, UUID, UUID?, String, Date, UUID, String, String, String?, Date?, String?).self)
         {
@@ -544,7 +544,7 @@ struct PostgresPostStore: PostStore {
 
     func personalBests(of user: UserID) async throws -> [String: ExerciseBests] {
         var bests: [String: ExerciseBests] = [:]
-        for try await (key, json) in try await client.query(
+        for try await (key, json) in try await database.query(
             PostgresQuery(PostStoreSQL.personalBests.postgres, ["user": PostgresBind(user.rawValue)]), logger: logger
         ).decode((String, String).self) {
             if let value = StoredJSON.decode(ExerciseBests.self, from: json) { bests[key] = value }
@@ -554,7 +554,7 @@ struct PostgresPostStore: PostStore {
 
     func savePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
         for (key, value) in bests {
-            try await client.query(
+            try await database.query(
                 PostgresQuery(
                     PostStoreSQL.savePersonalBests.postgres,
                     [
@@ -565,7 +565,7 @@ struct PostgresPostStore: PostStore {
     }
 
     private func changed(_ query: PostgresQuery) async throws -> Bool {
-        for try await _ in try await client.query(query, logger: logger) { return true }
+        for try await _ in try await database.query(query, logger: logger) { return true }
         return false
     }
 }

@@ -6,7 +6,7 @@ import SpotterModels
 
 /// Push addresses and known devices on PostgreSQL.
 struct PostgresPushAddressStore: PushAddressStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool {
@@ -18,7 +18,7 @@ struct PostgresPushAddressStore: PushAddressStore {
     }
 
     func addDevice(_ token: String, of user: UserID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO push_devices (token, user_id, created_at) VALUES (\(token), \(user.rawValue), \(date))
             ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, created_at = excluded.created_at
@@ -32,7 +32,7 @@ struct PostgresPushAddressStore: PushAddressStore {
 
     func devices(of user: UserID) async throws -> [String] {
         var tokens: [String] = []
-        for try await token in try await client.query(
+        for try await token in try await database.query(
             "SELECT token FROM push_devices WHERE user_id = \(user.rawValue) ORDER BY created_at", logger: logger
         ).decode(String.self) {
             tokens.append(token)
@@ -41,7 +41,7 @@ struct PostgresPushAddressStore: PushAddressStore {
     }
 
     func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO web_push_subscriptions (endpoint, user_id, p256dh, auth, created_at)
             VALUES (\(subscription.endpoint), \(user.rawValue), \(subscription.keys.p256dh),
@@ -59,7 +59,7 @@ struct PostgresPushAddressStore: PushAddressStore {
 
     func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration] {
         var subscriptions: [WebPushRegistration] = []
-        for try await (endpoint, p256dh, auth) in try await client.query(
+        for try await (endpoint, p256dh, auth) in try await database.query(
             """
             SELECT endpoint, p256dh, auth FROM web_push_subscriptions WHERE user_id = \(user.rawValue)
             ORDER BY created_at
@@ -73,9 +73,9 @@ struct PostgresPushAddressStore: PushAddressStore {
     func prune(_ target: DeliveryTarget) async throws {
         switch target {
         case .apns(let token):
-            try await client.query("DELETE FROM push_devices WHERE token = \(token)", logger: logger)
+            try await database.query("DELETE FROM push_devices WHERE token = \(token)", logger: logger)
         case .webPush(let subscription):
-            try await client.query(
+            try await database.query(
                 "DELETE FROM web_push_subscriptions WHERE endpoint = \(subscription.endpoint)", logger: logger)
         case .email:
             break
@@ -83,6 +83,6 @@ struct PostgresPushAddressStore: PushAddressStore {
     }
 
     private func changed(_ query: PostgresQuery) async throws -> Bool {
-        try await client.changed(query, logger: logger)
+        try await database.changed(query, logger: logger)
     }
 }

@@ -7,7 +7,7 @@ import SpotterModels
 /// Search on PostgreSQL: pg_trgm similarity for names, `to_tsvector('simple', …)` for post text, both
 /// behind GIN indexes.
 struct PostgresSearchStore: SearchStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
     let posts: PostgresPostStore
 
@@ -27,7 +27,7 @@ struct PostgresSearchStore: SearchStore {
             LIMIT \(try builder.bind(limit))
             """
         let query = builder.query(sql)
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await database.withTransaction(logger: logger) { connection in
             // pg_trgm's default thresholds (0.3 / 0.6) miss a swapped pair of letters in a short name; the
             // lower ones let the index return such candidates, and NameMatch then ranks and trims them.
             try await connection.query("SET LOCAL pg_trgm.similarity_threshold = 0.2", logger: logger)
@@ -53,7 +53,7 @@ struct PostgresSearchStore: SearchStore {
             ORDER BY users.created_at DESC LIMIT \(try builder.bind(limit))
             """
         var accounts: [AccountRecord] = []
-        for try await row in try await client.query(builder.query(sql), logger: logger) {
+        for try await row in try await database.query(builder.query(sql), logger: logger) {
             accounts.append(try PostgresAccountStore.record(row.makeRandomAccess(), offset: 0))
         }
         return accounts
@@ -69,7 +69,7 @@ struct PostgresSearchStore: SearchStore {
             GROUP BY t.tag ORDER BY COUNT(*) DESC, t.tag LIMIT \(try builder.bind(limit))
             """
         var tags: [TagCount] = []
-        for try await (tag, count) in try await client.query(builder.query(sql), logger: logger).decode(
+        for try await (tag, count) in try await database.query(builder.query(sql), logger: logger).decode(
             (String, Int).self)
         {
             tags.append(TagCount(tag: tag, postsCount: count))

@@ -6,13 +6,13 @@ import SpotterModels
 
 /// Templates on PostgreSQL. Tables are aliased `p` (with author `u`) so `PostgresPostSQL.visible` applies.
 struct PostgresTemplateStore: TemplateStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     private static let author = "u.id, u.username, u.display_name, u.avatar_url"
 
     func insertExercise(_ t: ExerciseTemplateRecord) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO exercise_templates (id, author_id, name, equipment, muscle_groups, format, visibility, created_at)
             VALUES (\(t.id.rawValue), \(t.authorID.rawValue), \(t.name), \(t.equipment),
@@ -51,7 +51,7 @@ struct PostgresTemplateStore: TemplateStore {
             ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
             """
         var templates: [ExerciseTemplate] = []
-        for try await row in try await client.query(builder.query(sql), logger: logger) {
+        for try await row in try await database.query(builder.query(sql), logger: logger) {
             let r = row.makeRandomAccess()
             guard let visibility = Visibility(rawValue: try r[5].decode(String.self)) else { continue }
             templates.append(
@@ -69,13 +69,13 @@ struct PostgresTemplateStore: TemplateStore {
     }
 
     func tombstoneExercise(_ id: ExerciseTemplateID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             "UPDATE exercise_templates SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL",
             logger: logger)
     }
 
     func updateExercise(_ t: ExerciseTemplateRecord) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE exercise_templates SET name = \(t.name), equipment = \(t.equipment),
                 muscle_groups = \(StoredJSON.encode(t.muscleGroups)), format = \(StoredJSON.encode(t.format)),
@@ -85,7 +85,7 @@ struct PostgresTemplateStore: TemplateStore {
     }
 
     func insertWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO workout_templates (id, author_id, name, type, description, exercises, visibility, created_at)
             VALUES (\(t.id.rawValue), \(t.authorID.rawValue), \(t.name), \(t.type.rawValue), \(t.description),
@@ -125,7 +125,7 @@ struct PostgresTemplateStore: TemplateStore {
             ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
             """
         var templates: [WorkoutTemplate] = []
-        for try await row in try await client.query(builder.query(sql), logger: logger) {
+        for try await row in try await database.query(builder.query(sql), logger: logger) {
             let r = row.makeRandomAccess()
             guard let type = WorkoutType(rawValue: try r[2].decode(String.self)),
                 let visibility = Visibility(rawValue: try r[5].decode(String.self))
@@ -145,13 +145,13 @@ struct PostgresTemplateStore: TemplateStore {
     }
 
     func tombstoneWorkoutTemplate(_ id: WorkoutTemplateID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             "UPDATE workout_templates SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL",
             logger: logger)
     }
 
     func updateWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
-        try await client.query(
+        try await database.query(
             """
             UPDATE workout_templates SET name = \(t.name), type = \(t.type.rawValue), description = \(t.description),
                 exercises = \(StoredJSON.encode(t.exercises)), visibility = \(t.visibility.rawValue)

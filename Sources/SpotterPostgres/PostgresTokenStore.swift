@@ -6,12 +6,12 @@ import SpotterModels
 import SpotterSQL
 
 struct PostgresTokenStore: TokenStore {
-    let client: PostgresDatabase
+    let database: PostgresDatabase
     let logger: Logger
 
     func insert(_ token: TokenRecord) async throws {
         try await mappingConstraintErrors {
-            try await client.guardedQuery(
+            try await database.guardedQuery(
                 """
                 INSERT INTO tokens (hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at)
                 VALUES (\(token.hash), \(token.userID.rawValue), \(token.family), \(token.kind.rawValue),
@@ -21,7 +21,7 @@ struct PostgresTokenStore: TokenStore {
     }
 
     func find(hash: String) async throws -> TokenRecord? {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             SELECT hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at
             FROM tokens WHERE hash = \(hash)
@@ -38,7 +38,7 @@ struct PostgresTokenStore: TokenStore {
     }
 
     func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
-        for try await columns in try await client.execute(TokenWithAccountStatement(hash: hash), logger: logger) {
+        for try await columns in try await database.execute(TokenWithAccountStatement(hash: hash), logger: logger) {
             guard let kind = TokenKind(rawValue: try columns[3].decode(String.self)) else { return nil }
             let token = TokenRecord(
                 hash: try columns[0].decode(String.self), userID: UserID(rawValue: try columns[1].decode(UUID.self)),
@@ -53,7 +53,7 @@ struct PostgresTokenStore: TokenStore {
 
     func markUsed(hash: String, at date: Date) async throws -> Bool {
         // The conditional UPDATE is atomic: of two concurrent refreshes exactly one gets the row back.
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             UPDATE tokens SET used_at = \(date)
             WHERE hash = \(hash) AND used_at IS NULL AND revoked_at IS NULL
@@ -64,12 +64,12 @@ struct PostgresTokenStore: TokenStore {
     }
 
     func revokeFamily(_ family: UUID, at date: Date) async throws {
-        try await client.query(
+        try await database.query(
             "UPDATE tokens SET revoked_at = \(date) WHERE family = \(family) AND revoked_at IS NULL", logger: logger)
     }
 
     func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws -> Set<UUID> {
-        let rows = try await client.query(
+        let rows = try await database.query(
             """
             UPDATE tokens SET revoked_at = \(date)
             WHERE user_id = \(user.rawValue) AND family <> \(family) AND revoked_at IS NULL
@@ -81,7 +81,7 @@ struct PostgresTokenStore: TokenStore {
     }
 
     func activeLogins(of user: UserID, at date: Date, limit: Int) async throws -> [LoginRecord] {
-        let rows = try await client.query(
+        let rows = try await database.query(
             PostgresQuery(
                 TokenSQL.activeLogins.postgres,
                 ["user": PostgresBind(user.rawValue), "now": PostgresBind(date), "limit": PostgresBind(limit)]),
@@ -99,7 +99,7 @@ struct PostgresTokenStore: TokenStore {
 
     func recordLogin(_ family: UUID, of user: UserID, userAgent: String?, address: String?, at date: Date) async throws
     {
-        try await client.query(
+        try await database.query(
             """
             INSERT INTO login_devices (family, user_id, user_agent, address, created_at)
             VALUES (\(family), \(user.rawValue), \(userAgent), \(address), \(date))
@@ -108,12 +108,12 @@ struct PostgresTokenStore: TokenStore {
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
-        let rows = try await client.query(
+        let rows = try await database.query(
             "DELETE FROM tokens WHERE expires_at < \(date) RETURNING hash", logger: logger)
         var count = 0
         for try await _ in rows { count += 1 }
         // A login whose last token is gone is over: what it signed in from goes with it.
-        try await client.query(
+        try await database.query(
             """
             DELETE FROM login_devices WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE tokens.family = login_devices.family)
             """, logger: logger)

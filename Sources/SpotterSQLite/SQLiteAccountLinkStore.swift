@@ -4,10 +4,10 @@ import SpotterCore
 import SpotterModels
 
 struct SQLiteAccountLinkStore: AccountLinkStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     func insert(_ link: AccountLinkRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO account_links (hash, user_id, purpose, new_email, created_at, expires_at, used_at)
@@ -22,7 +22,7 @@ struct SQLiteAccountLinkStore: AccountLinkStore {
 
     /// The writer runs one write at a time, so the read and the updates below are one step.
     func consume(hash: String, purpose: AccountLinkPurpose, at date: Date) async throws -> AccountLinkRecord? {
-        try await pool.write { db in
+        try await database.write { db in
             guard
                 let row = try Row.fetchOne(
                     cached: db,
@@ -43,7 +43,7 @@ struct SQLiteAccountLinkStore: AccountLinkStore {
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(cached: "DELETE FROM account_links WHERE expires_at < ?", arguments: [date.sqliteValue])
             return db.changesCount
         }

@@ -5,13 +5,13 @@ import SpotterModels
 import SpotterSQL
 
 struct SQLiteAccountStore: AccountStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     static let columns = AccountSQL.columns.rendered(.sqlite).text
 
     func create(_ account: AccountRecord) async throws {
         try await mappingConstraintErrors {
-            try await pool.write { db in
+            try await database.write { db in
                 try db.execute(
                     cached: """
                         INSERT INTO users (id, username, username_key, email, email_key, password_hash, display_name,
@@ -35,7 +35,7 @@ struct SQLiteAccountStore: AccountStore {
 
     func find(ids: [UserID]) async throws -> [AccountRecord] {
         guard !ids.isEmpty else { return [] }
-        return try await pool.read { db in try Self.find(ids: ids, db) }
+        return try await database.read { db in try Self.find(ids: ids, db) }
     }
 
     /// `find(ids:)` inside a read that is already open (a notification group's people).
@@ -62,7 +62,7 @@ struct SQLiteAccountStore: AccountStore {
 
     func setAppleSubject(_ subject: String, for id: UserID) async throws {
         try await mappingConstraintErrors {
-            try await pool.write { db in
+            try await database.write { db in
                 try db.execute(
                     cached: "UPDATE users SET apple_subject = ? WHERE id = ?", arguments: [subject, id.description])
             }
@@ -70,7 +70,7 @@ struct SQLiteAccountStore: AccountStore {
     }
 
     func updateProfile(_ id: UserID, displayName: String, profile: ProfileFields) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     UPDATE users SET display_name = ?, bio = ?, avatar_url = ?, units = ?, time_zone = ?, privacy = ?
@@ -97,7 +97,7 @@ struct SQLiteAccountStore: AccountStore {
 
     func setEmail(_ id: UserID, _ email: String) async throws {
         try await mappingConstraintErrors {
-            try await pool.write { db in
+            try await database.write { db in
                 try db.execute(
                     cached: "UPDATE users SET email = ?, email_key = ? WHERE id = ?",
                     arguments: [email, email.lowercased(), id.description])
@@ -111,13 +111,13 @@ struct SQLiteAccountStore: AccountStore {
 
     /// `column` is one of the literals above, never input.
     private func set(_ column: String, _ value: DatabaseValue, _ id: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(cached: "UPDATE users SET \(column) = ? WHERE id = ?", arguments: [value, id.description])
         }
     }
 
     private func fetch(_ clause: String, _ arguments: StatementArguments) async throws -> AccountRecord? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(cached: db, sql: "SELECT \(Self.columns) FROM users \(clause)", arguments: arguments)
                 .flatMap(Self.record)
         }

@@ -4,10 +4,10 @@ import SpotterCore
 import SpotterModels
 
 struct SQLiteAnalyticsStore: AnalyticsStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     func insert(_ events: [AnalyticsRecord]) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             for record in events {
                 try db.execute(
                     cached: """
@@ -23,7 +23,7 @@ struct SQLiteAnalyticsStore: AnalyticsStore {
     }
 
     func dailyActiveUsers(since: Date) async throws -> [DailyCount] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -36,7 +36,7 @@ struct SQLiteAnalyticsStore: AnalyticsStore {
     }
 
     func topEvents(since: Date, limit: Int) async throws -> [NameCount] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """

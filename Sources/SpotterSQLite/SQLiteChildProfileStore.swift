@@ -4,12 +4,12 @@ import SpotterCore
 import SpotterModels
 
 struct SQLiteChildProfileStore: ChildProfileStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     static let columns = "c.id, c.name, c.birth_year, c.avatar_url, c.created_by, c.created_at"
 
     func create(_ child: ChildProfileRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO children (id, name, birth_year, avatar_url, created_by, created_at)
@@ -30,7 +30,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     func update(_ child: ChildProfileRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "UPDATE children SET name = ?, birth_year = ?, avatar_url = ? WHERE id = ?",
                 arguments: [child.name, child.birthYear, child.avatarURL, child.id.description])
@@ -38,7 +38,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     func delete(_ id: ChildProfileID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             let named = "SELECT post_id FROM post_children WHERE child_id = ?"
             try db.execute(
                 cached: """
@@ -65,7 +65,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     func guardians(of child: ChildProfileID) async throws -> [UserID: Bool] {
-        try await pool.read { db in
+        try await database.read { db in
             var result: [UserID: Bool] = [:]
             for row in try Row.fetchAll(
                 cached: db, sql: "SELECT user_id, accepted FROM child_guardians WHERE child_id = ?",
@@ -78,7 +78,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     func inviteGuardian(_ user: UserID, to child: ChildProfileID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO child_guardians (child_id, user_id, accepted, since) VALUES (?, ?, 0, ?)
@@ -89,7 +89,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     func acceptGuardianship(_ user: UserID, of child: ChildProfileID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "UPDATE child_guardians SET accepted = 1 WHERE child_id = ? AND user_id = ? AND accepted = 0",
                 arguments: [child.description, user.description])
@@ -98,7 +98,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     func removeGuardian(_ user: UserID, from child: ChildProfileID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "DELETE FROM child_guardians WHERE child_id = ? AND user_id = ?",
                 arguments: [child.description, user.description])
@@ -114,7 +114,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     func name(_ children: [ChildProfileID], in post: PostID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             for child in children {
                 try db.execute(
                     cached: "INSERT INTO post_children (post_id, child_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -124,7 +124,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     func groupHoldsChildContent(_ group: GroupID) async throws -> Bool {
-        try await pool.read { db in
+        try await database.read { db in
             try Bool.fetchOne(
                 cached: db,
                 sql: """
@@ -136,7 +136,7 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     }
 
     private func records(_ sql: String, _ arguments: StatementArguments) async throws -> [ChildProfileRecord] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap { row in
                 guard let id = ChildProfileID(row[0] as String), let by = UserID(row[4] as String) else { return nil }
                 return ChildProfileRecord(

@@ -6,7 +6,7 @@ import SpotterModels
 /// The delivery job queue on SQLite. One writer at a time makes each read-then-write below atomic, so a job
 /// is claimed once and a batch is joined or created, never both.
 struct SQLiteDeliveryQueue: DeliveryQueue {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's write.
     static func schedule(
@@ -41,7 +41,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
     }
 
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {
-        try await pool.write { db in
+        try await database.write { db in
             let rows = try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -79,7 +79,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
     }
 
     func deliveredTargets(of job: UUID) async throws -> Set<String> {
-        try await pool.read { db in
+        try await database.read { db in
             Set(
                 try String.fetchAll(
                     cached: db, sql: "SELECT target FROM delivery_attempts WHERE job_id = ? AND status = 'delivered'",
@@ -88,7 +88,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
     }
 
     func recordAttempt(_ attempt: DeliveryAttempt) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "INSERT INTO delivery_attempts (job_id, target, status, detail, at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [
@@ -99,7 +99,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
     }
 
     func finish(_ job: UUID, sent: Bool, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     UPDATE delivery_jobs SET state = ?, finished_at = ?, attempts = attempts + 1, leased_until = NULL
@@ -109,7 +109,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
     }
 
     func retry(_ job: UUID, at runAt: Date, error: String) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             // 'retrying', not 'pending': a new batch of the same key may already be pending beside it.
             try db.execute(
                 cached: """
@@ -134,7 +134,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
     }
 
     func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob] {
-        try await pool.read { db in
+        try await database.read { db in
             let ids = try String.fetchAll(
                 cached: db,
                 sql: """
@@ -146,7 +146,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
     }
 
     func attempts(of job: UUID) async throws -> [DeliveryAttempt] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: "SELECT job_id, target, status, detail, at FROM delivery_attempts WHERE job_id = ? ORDER BY id",

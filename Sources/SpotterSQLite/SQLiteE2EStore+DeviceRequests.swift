@@ -8,7 +8,7 @@ extension SQLiteE2EStore {
     static let requestColumns = "id, user_id, device_id, name, hpke_public, signing_public, created_at, expires_at"
 
     func insertDeviceRequest(_ request: E2EDeviceRequestRecord) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO e2e_device_requests (\(Self.requestColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -24,7 +24,7 @@ extension SQLiteE2EStore {
     }
 
     func deviceRequests(of user: UserID, now: Date) async throws -> [E2EDeviceRequestRecord] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -37,7 +37,7 @@ extension SQLiteE2EStore {
     }
 
     func deleteDeviceRequest(_ id: UUID, of user: UserID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM e2e_device_requests WHERE id = ? AND user_id = ?",
                 arguments: [UUIDText.format(id), user.description])
@@ -46,7 +46,7 @@ extension SQLiteE2EStore {
     }
 
     func deleteDeviceRequest(forDevice device: UUID, of user: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM e2e_device_requests WHERE device_id = ? AND user_id = ?",
                 arguments: [UUIDText.format(device), user.description])
@@ -54,7 +54,7 @@ extension SQLiteE2EStore {
     }
 
     func deleteExpiredDeviceRequests(of user: UserID, now: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM e2e_device_requests WHERE user_id = ? AND expires_at <= ?",
                 arguments: [user.description, now.sqliteValue])

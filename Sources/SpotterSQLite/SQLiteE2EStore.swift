@@ -7,12 +7,12 @@ import SpotterSQL
 /// `E2EStore` on SQLite. The writer runs one write at a time, so a chain's length checked and its statement
 /// inserted inside one `write` is a compare-and-swap.
 struct SQLiteE2EStore: E2EStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     // MARK: Device chains
 
     func deviceStatements(of user: UserID) async throws -> [E2EStatement] {
-        try await pool.read { db in
+        try await database.read { db in
             try Self.statements(db, E2ESQL.deviceStatements.sqlite, ["user": user.description])
         }
     }
@@ -20,7 +20,7 @@ struct SQLiteE2EStore: E2EStore {
     func appendDeviceStatement(
         _ statement: E2EStatement, hash: String, seq: Int, of user: UserID, devices: [E2EDeviceRecord]
     ) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             let length =
                 try Int.fetchOne(
                     db, sql: E2ESQL.deviceChainLength.sqlite, arguments: ["user": user.description]) ?? 0
@@ -46,7 +46,7 @@ struct SQLiteE2EStore: E2EStore {
 
     func devices(of users: [UserID]) async throws -> [E2EDeviceRecord] {
         guard !users.isEmpty else { return [] }
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: E2ESQL.devicesOf.sqlite, arguments: ["users": SQLiteIDList.json(users)]
@@ -55,7 +55,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func device(_ id: UUID) async throws -> E2EDeviceRecord? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: E2ESQL.device.sqlite, arguments: ["id": UUIDText.format(id)]
             ).flatMap(Self.device)
@@ -63,14 +63,14 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func recoveryKit(of user: UserID) async throws -> String? {
-        try await pool.read { db in
+        try await database.read { db in
             try String.fetchOne(
                 db, sql: E2ESQL.recoveryKit.sqlite, arguments: ["user": user.description])
         }
     }
 
     func setRecoveryKit(_ kit: String, of user: UserID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: E2ESQL.setRecoveryKit.sqlite,
                 arguments: ["user": user.description, "kit": kit, "at": date.sqliteValue])
@@ -80,7 +80,7 @@ struct SQLiteE2EStore: E2EStore {
     // MARK: Group chains and keys
 
     func keyState(of group: GroupID) async throws -> E2EGroupRecord? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: E2ESQL.keyState.sqlite, arguments: ["group": group.description]
             ).map { row in
@@ -90,7 +90,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func groupStatements(of group: GroupID) async throws -> [E2EStatement] {
-        try await pool.read { db in
+        try await database.read { db in
             try Self.statements(db, E2ESQL.groupStatements.sqlite, ["group": group.description])
         }
     }
@@ -99,7 +99,7 @@ struct SQLiteE2EStore: E2EStore {
         _ statements: [(statement: E2EStatement, hash: String)], to group: GroupID, from: Int, history: Bool,
         members: [UserID: GroupRole]
     ) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             let length =
                 try Int.fetchOne(
                     db, sql: E2ESQL.groupChainLength.sqlite, arguments: ["group": group.description])
@@ -130,7 +130,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func chainMembers(of group: GroupID) async throws -> [UserID: GroupRole] {
-        try await pool.read { db in
+        try await database.read { db in
             var members: [UserID: GroupRole] = [:]
             for row in try Row.fetchAll(
                 db, sql: E2ESQL.chainMembers.sqlite, arguments: ["group": group.description])
@@ -142,7 +142,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func startEpoch(_ number: Int, of group: GroupID, keys: [E2EDeviceKey]) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT epoch FROM e2e_groups WHERE group_id = ?", arguments: [group.description])
@@ -163,7 +163,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func addKeys(_ keys: [E2EEpochKey], in group: GroupID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             for key in keys {
                 try db.execute(
                     sql: E2ESQL.addKey.sqlite,
@@ -176,7 +176,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func keys(of device: UUID, in group: GroupID) async throws -> [E2EEpochKey] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: E2ESQL.keys.sqlite, arguments: ["group": group.description, "device": UUIDText.format(device)]
@@ -185,7 +185,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func currentHolders(of group: GroupID) async throws -> [E2EDeviceRecord] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: E2ESQL.currentHolders.sqlite, arguments: ["group": group.description]
@@ -194,7 +194,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func forget(_ group: GroupID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             for statement in E2ESQL.forget {
                 try db.execute(sql: statement.sqlite, arguments: ["group": group.description])
             }
@@ -202,7 +202,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func eraseSealed(post: PostID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             for statement in E2ESQL.eraseSealedPost {
                 try db.execute(sql: statement.sqlite, arguments: ["post": post.description])
             }
@@ -210,7 +210,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func eraseSealed(comment: CommentID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(sql: E2ESQL.eraseSealedComment.sqlite, arguments: ["comment": comment.description])
         }
     }
@@ -218,7 +218,7 @@ struct SQLiteE2EStore: E2EStore {
     // MARK: Encrypted blobs
 
     func insertBlob(_ blob: SealedBlobRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: E2ESQL.insertBlob.sqlite,
                 arguments: [
@@ -229,7 +229,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func blob(_ id: UUID) async throws -> SealedBlobRecord? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: E2ESQL.blob.sqlite, arguments: ["id": UUIDText.format(id)]
             ).flatMap(Self.blob)
@@ -237,14 +237,14 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func markBlobReady(_ id: UUID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(sql: E2ESQL.markBlobReady.sqlite, arguments: ["id": UUIDText.format(id)])
         }
     }
 
     func attachBlobs(_ ids: [UUID], to post: PostID, owner: UserID, group: GroupID) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        return try await pool.write { db in
+        return try await database.write { db in
             try Row.fetchAll(
                 db, sql: E2ESQL.attachBlobs.sqlite,
                 arguments: [
@@ -256,14 +256,14 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func discardBlobs(of post: PostID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: E2ESQL.discardBlobsOfPost.sqlite, arguments: ["at": date.sqliteValue, "post": post.description])
         }
     }
 
     func discardBlobs(in group: GroupID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: E2ESQL.discardBlobsInGroup.sqlite,
                 arguments: ["at": date.sqliteValue, "group": group.description])
@@ -271,7 +271,7 @@ struct SQLiteE2EStore: E2EStore {
     }
 
     func sweepableBlobs(staleBefore: Date, limit: Int) async throws -> [SealedBlobRecord] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: E2ESQL.sweepableBlobs.sqlite, arguments: ["staleBefore": staleBefore.sqliteValue, "limit": limit]
@@ -281,7 +281,7 @@ struct SQLiteE2EStore: E2EStore {
 
     func deleteBlobs(_ ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: E2ESQL.deleteBlobs.sqlite, arguments: ["ids": SQLiteIDList.json(uuids: ids)])
         }

@@ -5,10 +5,10 @@ import SpotterModels
 import SpotterSQL
 
 struct SQLiteGraphStore: GraphStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     func relationship(of viewer: UserID, with other: UserID) async throws -> Relationship {
-        try await pool.read { db in
+        try await database.read { db in
             let row = try Row.fetchOne(
                 cached: db,
                 sql: GraphSQL.relationship.sqlite,
@@ -21,7 +21,7 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func mayReach(_ recipient: UserID, from actor: UserID) async throws -> Bool {
-        try await pool.read { db in try Self.mayReach(recipient, from: actor, db) }
+        try await database.read { db in try Self.mayReach(recipient, from: actor, db) }
     }
 
     /// `mayReach` inside a read that is already open (the notifier's `deliveryRules`).
@@ -37,7 +37,7 @@ struct SQLiteGraphStore: GraphStore {
     ) async throws
         -> FollowEdgeState
     {
-        try await pool.write { db in
+        try await database.write { db in
             let edge: StatementArguments = ["follower": follower.description, "followee": followee.description]
             try db.execute(
                 cached: GraphSQL.follow.sqlite,
@@ -48,7 +48,7 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func unfollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try Row.fetchOne(
                 cached: db, sql: GraphSQL.unfollow.sqlite,
                 arguments: ["follower": follower.description, "followee": followee.description]) != nil
@@ -56,7 +56,7 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func acceptFollow(_ follower: UserID, _ followee: UserID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try Row.fetchOne(
                 cached: db, sql: GraphSQL.acceptFollow.sqlite,
                 arguments: ["follower": follower.description, "followee": followee.description]) != nil
@@ -64,14 +64,14 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func acceptPendingFollows(of followee: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: GraphSQL.acceptPendingFollows.sqlite, arguments: ["followee": followee.description])
         }
     }
 
     func block(_ blocker: UserID, _ blocked: UserID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             let pair: StatementArguments = ["blocker": blocker.description, "blocked": blocked.description]
             try db.execute(cached: GraphSQL.block.sqlite, arguments: pair + ["at": date.sqliteValue])
             try db.execute(cached: GraphSQL.unfollowBothWays.sqlite, arguments: pair)
@@ -79,7 +79,7 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func unblock(_ blocker: UserID, _ blocked: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: GraphSQL.unblock.sqlite,
                 arguments: ["blocker": blocker.description, "blocked": blocked.description])
@@ -87,7 +87,7 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func mute(_ muter: UserID, _ muted: UserID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: GraphSQL.mute.sqlite,
                 arguments: ["muter": muter.description, "muted": muted.description, "at": date.sqliteValue])
@@ -95,7 +95,7 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func unmute(_ muter: UserID, _ muted: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: GraphSQL.unmute.sqlite, arguments: ["muter": muter.description, "muted": muted.description])
         }
@@ -118,7 +118,7 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func peopleInBlocks() async throws -> Set<UserID> {
-        let ids = try await pool.read { db in
+        let ids = try await database.read { db in
             try String.fetchAll(cached: db, sql: GraphSQL.peopleInBlocks.sqlite)
         }
         return Set(ids.compactMap(UserID.init))
@@ -142,7 +142,7 @@ struct SQLiteGraphStore: GraphStore {
 
     /// The ids one statement with a single `user` argument selects.
     private func ids(_ statement: SQLStatement, _ user: UserID) async throws -> Set<UserID> {
-        let rows = try await pool.read { db in
+        let rows = try await database.read { db in
             try String.fetchAll(cached: db, sql: statement.sqlite, arguments: ["user": user.description])
         }
         return Set(rows.compactMap(UserID.init))
@@ -159,7 +159,7 @@ struct SQLiteGraphStore: GraphStore {
             case .blocks: ("blocks", "blocker_id", "blocked_id")
             case .mutes: ("mutes", "muter_id", "muted_id")
             }
-        return try await pool.read { db in
+        return try await database.read { db in
             var arguments: StatementArguments = ["user": user.description, "limit": limit]
             var cursor: SQLText = ""
             if let after {
@@ -180,7 +180,7 @@ struct SQLiteGraphStore: GraphStore {
     }
 
     func suggestions(for user: UserID, limit: Int) async throws -> [AccountRecord] {
-        try await pool.read { db in
+        try await database.read { db in
             let rows = try Row.fetchAll(
                 cached: db,
                 sql: GraphSQL.suggestions.sqlite,
@@ -194,7 +194,7 @@ struct SQLiteGraphStore: GraphStore {
     /// each of them (`CROSS JOIN` keeps SQLite walking the few suspended, not the many followers), so a
     /// profile costs the same however many followers it has.
     func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
-        try await pool.read { db in
+        try await database.read { db in
             let row = try Row.fetchOne(
                 cached: db,
                 sql: """
@@ -217,7 +217,7 @@ struct SQLiteGraphStore: GraphStore {
         edgeColumn: String, otherColumn: String, user: UserID, state: FollowEdgeState, viewer: UserID?,
         after: FollowCursor?, limit: Int
     ) async throws -> [FollowEntry] {
-        try await pool.read { db in
+        try await database.read { db in
             var arguments: StatementArguments = [
                 "user": user.description, "state": state.rawValue, "viewer": viewer?.description, "limit": limit,
             ]

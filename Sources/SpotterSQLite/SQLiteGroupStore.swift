@@ -5,10 +5,10 @@ import SpotterModels
 import SpotterSQL
 
 struct SQLiteGroupStore: GroupStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     func create(_ group: GroupRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: GroupSQL.create.sqlite,
                 arguments: [
@@ -22,7 +22,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func find(_ id: GroupID) async throws -> GroupRecord? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 cached: db, sql: GroupSQL.find.sqlite, arguments: ["group": id.description]
             ).flatMap(Self.record)
@@ -40,7 +40,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func delete(_ id: GroupID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             let arguments: StatementArguments = ["group": id.description, "at": date.sqliteValue]
             // An encrypted group's ciphertext goes for good, its posts' and their comments'.
             for statement in GroupSQL.delete { try db.execute(cached: statement.sqlite, arguments: arguments) }
@@ -48,7 +48,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func standing(of user: UserID, in group: GroupID) async throws -> GroupStanding {
-        try await pool.read { db in
+        try await database.read { db in
             try String.fetchOne(
                 cached: db, sql: GroupSQL.standing.sqlite,
                 arguments: ["group": group.description, "user": user.description]
@@ -57,7 +57,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func setMember(_ user: UserID, in group: GroupID, role: GroupRole, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try Self.setStanding(GroupStanding(rawValue: role.rawValue) ?? .member, of: user, in: group, at: date, db)
         }
     }
@@ -76,7 +76,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func removeMember(_ user: UserID, from group: GroupID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try String.fetchOne(
                 cached: db, sql: GroupSQL.removeMember.sqlite,
                 arguments: ["group": group.description, "user": user.description]
@@ -85,7 +85,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func ban(_ user: UserID, from group: GroupID, at date: Date) async throws {
-        try await pool.write { db in try Self.setStanding(.banned, of: user, in: group, at: date, db) }
+        try await database.write { db in try Self.setStanding(.banned, of: user, in: group, at: date, db) }
     }
 
     func unban(_ user: UserID, from group: GroupID) async throws {
@@ -93,7 +93,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func transfer(_ group: GroupID, to newOwner: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             let arguments: StatementArguments = ["group": group.description, "user": newOwner.description]
             for statement in GroupSQL.transfer { try db.execute(cached: statement.sqlite, arguments: arguments) }
         }
@@ -119,7 +119,7 @@ struct SQLiteGroupStore: GroupStore {
     private func people(
         in group: GroupID, standing: String, withSuspended: Bool
     ) async throws -> [(account: AccountRecord, at: Date)] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: GroupSQL.people.sqlite,
@@ -135,7 +135,7 @@ struct SQLiteGroupStore: GroupStore {
     ) async throws -> [(account: AccountRecord, role: GroupRole, joinedAt: Date)] {
         // Paged by account id: the order a page boundary can name. The owner and admins come first on the
         // first page only, so a page never repeats anyone.
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: Self.membersSQL,
@@ -158,7 +158,7 @@ struct SQLiteGroupStore: GroupStore {
     ).rendered(.sqlite).text
 
     func memberRoles(of group: GroupID) async throws -> [UserID: GroupRole] {
-        try await pool.read { db in
+        try await database.read { db in
             var roles: [UserID: GroupRole] = [:]
             for row in try Row.fetchAll(
                 cached: db,
@@ -171,7 +171,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func groups(of user: UserID) async throws -> [(group: GroupRecord, role: GroupRole)] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: GroupSQL.groupsOf.sqlite, arguments: ["user": user.description]
@@ -183,7 +183,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func requested(by user: UserID) async throws -> [GroupRecord] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: GroupSQL.requested.sqlite, arguments: ["user": user.description]
@@ -193,7 +193,7 @@ struct SQLiteGroupStore: GroupStore {
 
     func discoverable(matching query: String, limit: Int) async throws -> [GroupRecord] {
         let folded = SearchTerms.folded(query)
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: GroupSQL.discoverable.sqlite,
@@ -209,7 +209,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func seenMarker(of user: UserID, in group: GroupID) async throws -> PostID? {
-        try await pool.read { db in
+        try await database.read { db in
             try String.fetchOne(
                 cached: db, sql: GroupSQL.seenMarker.sqlite,
                 arguments: ["group": group.description, "user": user.description]
@@ -218,7 +218,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func insert(_ invitation: GroupInvitationRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: GroupSQL.insertInvitation.sqlite,
                 arguments: [
@@ -259,7 +259,7 @@ struct SQLiteGroupStore: GroupStore {
     ) async throws
         -> [GroupInvitationRecord]
     {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db, sql: statement.sqlite,
                 arguments: arguments
@@ -268,7 +268,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     func use(_ invitation: GroupInvitationID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try Row.fetchOne(cached: db, sql: GroupSQL.use.sqlite, arguments: ["id": invitation.description]) != nil
         }
     }
@@ -278,7 +278,7 @@ struct SQLiteGroupStore: GroupStore {
     }
 
     private func execute(_ statement: SQLStatement, _ arguments: StatementArguments) async throws {
-        try await pool.write { db in try db.execute(cached: statement.sqlite, arguments: arguments) }
+        try await database.write { db in try db.execute(cached: statement.sqlite, arguments: arguments) }
     }
 
     static func record(_ row: Row) -> GroupRecord? {

@@ -3,10 +3,10 @@ import GRDB
 import SpotterCore
 
 struct SQLiteIdempotencyStore: IdempotencyStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     func find(scope: String, key: String) async throws -> IdempotencyRow? {
-        try await pool.read { db in try Self.row(scope: scope, key: key, db) }
+        try await database.read { db in try Self.row(scope: scope, key: key, db) }
     }
 
     private static func row(scope: String, key: String, _ db: Database) throws -> IdempotencyRow? {
@@ -28,7 +28,7 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
         -> IdempotencyClaim
     {
         // One write transaction: SQLite's single writer makes the look-then-insert atomic.
-        try await pool.write { db in
+        try await database.write { db in
             if let state = try Self.row(scope: scope, key: key, db) {
                 switch state.claim(fingerprint: fingerprint, now: now, retention: retention) {
                 case .some(let claim):
@@ -46,7 +46,7 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     }
 
     func complete(scope: String, key: String, response: StoredResponse) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached:
                     "UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE scope = ? AND key = ?",
@@ -55,7 +55,7 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(cached: "DELETE FROM idempotency_keys WHERE created_at < ?", arguments: [date.sqliteValue])
             return db.changesCount
         }

@@ -4,7 +4,7 @@ import SpotterCore
 import SpotterModels
 
 struct SQLiteMediaStore: MediaStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     static let columns = """
         id, owner_id, purpose, status, content_type, byte_size, reason, width, height, blurhash, description,
@@ -12,7 +12,7 @@ struct SQLiteMediaStore: MediaStore {
         """
 
     func insert(_ media: MediaRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO media (id, owner_id, purpose, status, content_type, byte_size, description, focus_x,
@@ -28,7 +28,7 @@ struct SQLiteMediaStore: MediaStore {
     }
 
     func find(_ id: MediaID) async throws -> MediaRecord? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 cached: db, sql: "SELECT \(Self.columns) FROM media WHERE id = ?", arguments: [id.description]
             ).flatMap(Self.record)
@@ -37,7 +37,7 @@ struct SQLiteMediaStore: MediaStore {
 
     func find(ids: [MediaID]) async throws -> [MediaRecord] {
         guard !ids.isEmpty else { return [] }
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(
                 cached: db, sql: "SELECT \(Self.columns) FROM media WHERE id IN (SELECT value FROM json_each(?))",
                 arguments: [SQLiteIDList.json(ids)]
@@ -46,7 +46,7 @@ struct SQLiteMediaStore: MediaStore {
     }
 
     func startProcessing(_ id: MediaID, at date: Date) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "UPDATE media SET status = 'processing', run_at = ? WHERE id = ? AND status = 'pending'",
                 arguments: [date.sqliteValue, id.description])
@@ -56,7 +56,7 @@ struct SQLiteMediaStore: MediaStore {
 
     /// The writer runs one write at a time, so reading the due jobs and leasing them is one step.
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [MediaRecord] {
-        try await pool.write { db in
+        try await database.write { db in
             let due = try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -100,7 +100,7 @@ struct SQLiteMediaStore: MediaStore {
     }
 
     func attach(_ ids: [MediaID], to post: PostID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     UPDATE media SET discarded_at = ?
@@ -118,7 +118,7 @@ struct SQLiteMediaStore: MediaStore {
     }
 
     func setAvatar(_ id: MediaID?, of subject: AvatarSubject, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     UPDATE media SET discarded_at = ?
@@ -149,7 +149,7 @@ struct SQLiteMediaStore: MediaStore {
     }
 
     func sweepable(staleBefore: Date, limit: Int) async throws -> [MediaRecord] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -169,7 +169,7 @@ struct SQLiteMediaStore: MediaStore {
     }
 
     func countUnattached(of owner: UserID, since: Date) async throws -> Int {
-        try await pool.read { db in
+        try await database.read { db in
             try Int.fetchOne(
                 cached: db,
                 sql: """
@@ -182,7 +182,7 @@ struct SQLiteMediaStore: MediaStore {
     }
 
     func signingKey(candidate: Data) async throws -> Data {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "INSERT OR IGNORE INTO server_keys (name, key, created_at) VALUES ('media-urls', ?, ?)",
                 arguments: [candidate, Date().sqliteValue])
@@ -192,7 +192,7 @@ struct SQLiteMediaStore: MediaStore {
     }
 
     private func execute(_ sql: String, _ arguments: StatementArguments) async throws {
-        try await pool.write { db in try db.execute(cached: sql, arguments: arguments) }
+        try await database.write { db in try db.execute(cached: sql, arguments: arguments) }
     }
 
     static func record(_ row: Row) -> MediaRecord? {

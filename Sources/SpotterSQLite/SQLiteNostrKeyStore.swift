@@ -11,7 +11,7 @@ extension SQLiteNostrStore {
     /// Also gives the key's events stored while it was linked to nobody (an `open` relay) to the account, so
     /// from now on they show only as its privacy allows.
     func link(_ key: NostrPublicKey, to user: UserID, at date: Date) async throws {
-        let linked = try await pool.write { db in
+        let linked = try await database.write { db in
             try db.execute(
                 cached: "INSERT INTO nostr_keys (pubkey, user_id, linked_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [key.rawValue, user.description, date.sqliteValue])
@@ -25,7 +25,7 @@ extension SQLiteNostrStore {
     }
 
     func unlink(_ key: NostrPublicKey, from user: UserID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "DELETE FROM nostr_keys WHERE pubkey = ? AND user_id = ?",
                 arguments: [key.rawValue, user.description])
@@ -34,7 +34,7 @@ extension SQLiteNostrStore {
     }
 
     func keys(of user: UserID) async throws -> [LinkedNostrKey] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: "SELECT pubkey, linked_at FROM nostr_keys WHERE user_id = ? ORDER BY linked_at, pubkey",
@@ -47,7 +47,7 @@ extension SQLiteNostrStore {
     }
 
     func owner(of key: NostrPublicKey) async throws -> UserID? {
-        try await pool.read { db in
+        try await database.read { db in
             try String.fetchOne(
                 cached: db, sql: "SELECT user_id FROM nostr_keys WHERE pubkey = ?", arguments: [key.rawValue])
         }.flatMap(UserID.init)
@@ -56,7 +56,7 @@ extension SQLiteNostrStore {
     // MARK: One-time values
 
     func insertChallenge(hash: String, user: UserID, expiresAt: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "INSERT INTO nostr_challenges (hash, user_id, expires_at) VALUES (?, ?, ?)",
                 arguments: [hash, user.description, expiresAt.sqliteValue])
@@ -64,7 +64,7 @@ extension SQLiteNostrStore {
     }
 
     func consumeChallenge(hash: String, at date: Date) async throws -> UserID? {
-        try await pool.write { db in
+        try await database.write { db in
             guard
                 let row = try Row.fetchOne(
                     cached: db, sql: "DELETE FROM nostr_challenges WHERE hash = ? RETURNING user_id, expires_at",
@@ -76,7 +76,7 @@ extension SQLiteNostrStore {
     }
 
     func markAuthorizationUsed(_ id: NostrEventID, expiresAt: Date) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO nostr_used_authorizations (event_id, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING
@@ -87,7 +87,7 @@ extension SQLiteNostrStore {
     }
 
     func deleteExpiredOneTimeValues(before date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(cached: "DELETE FROM nostr_challenges WHERE expires_at < ?", arguments: [date.sqliteValue])
             try db.execute(
                 cached: "DELETE FROM nostr_used_authorizations WHERE expires_at < ?", arguments: [date.sqliteValue])
@@ -98,7 +98,7 @@ extension SQLiteNostrStore {
 
     func recordImport(_ record: NostrImport) async throws {
         let target = record.target.stored
-        let recorded = try await pool.write { db in
+        let recorded = try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO nostr_imports (event_id, target, target_id, target_second_id, imported_at)
@@ -114,7 +114,7 @@ extension SQLiteNostrStore {
     }
 
     func importRecord(of event: NostrEventID) async throws -> NostrImport? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 cached: db, sql: "SELECT \(Self.importColumns) FROM nostr_imports WHERE event_id = ?",
                 arguments: [event.rawValue]
@@ -124,7 +124,7 @@ extension SQLiteNostrStore {
 
     func imports(of target: NostrImport.Target) async throws -> [NostrImport] {
         let stored = target.stored
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """

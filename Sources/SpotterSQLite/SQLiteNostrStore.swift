@@ -7,14 +7,14 @@ import SpotterNostr
 /// The relay's storage on SQLite. Writes go one at a time through the writer, so each read-then-write step
 /// below (replacing a version, spending a challenge) is atomic without locks of its own.
 struct SQLiteNostrStore: NostrStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     // MARK: Events
 
     func save(_ event: NostrEvent, author: UserID?, receivedAt: Date) async throws -> NostrSaveOutcome {
         let form = try NostrStoredForm(event)
         let author = author?.description
-        return try await pool.write { db in
+        return try await database.write { db in
             let event = form.event
             if try Self.isDeleted(form, db) { return .deleted }
             if try Bool.fetchOne(
@@ -82,7 +82,7 @@ struct SQLiteNostrStore: NostrStore {
         let wanted = filters.filter { !$0.matchesNothing && $0.effectiveLimit(cap: limitCap) > 0 }
         guard !wanted.isEmpty else { return [] }
         let reader = reader.user?.description
-        let rows = try await pool.read { db in
+        let rows = try await database.read { db in
             var found: [String: SQLiteNostrQuery.Found] = [:]
             for filter in wanted {
                 for row in try SQLiteNostrQuery.newest(filter, reader: reader, limitCap: limitCap, db) {
@@ -98,11 +98,11 @@ struct SQLiteNostrStore: NostrStore {
         let wanted = filters.filter { !$0.matchesNothing }
         guard !wanted.isEmpty else { return 0 }
         let (sql, arguments) = SQLiteNostrQuery.count(wanted, reader: reader.user?.description)
-        return try await pool.read { db in try Int.fetchOne(cached: db, sql: sql, arguments: arguments) ?? 0 }
+        return try await database.read { db in try Int.fetchOne(cached: db, sql: sql, arguments: arguments) ?? 0 }
     }
 
     func find(_ id: NostrEventID) async throws -> StoredNostrEvent? {
-        let stored = try await pool.read { db -> (String, String?, Bool, Double)? in
+        let stored = try await database.read { db -> (String, String?, Bool, Double)? in
             try Row.fetchOne(
                 cached: db, sql: "SELECT raw, author_id, hidden, received_at FROM nostr_events WHERE id = ?",
                 arguments: [id.rawValue]
@@ -117,7 +117,7 @@ struct SQLiteNostrStore: NostrStore {
     func applyDeletion(_ deletion: NostrEvent) async throws -> [NostrEventID] {
         let targets = NostrDeletionTargets(deletion)
         let pubkey = deletion.pubkey.rawValue
-        let ids = try await pool.write { db in
+        let ids = try await database.write { db in
             // A deletion request never deletes another one (NIP-09).
             var hidden = try String.fetchAll(
                 cached: db,
@@ -141,7 +141,7 @@ struct SQLiteNostrStore: NostrStore {
     }
 
     func setHidden(_ id: NostrEventID, _ hidden: Bool) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(cached: "UPDATE nostr_events SET hidden = ? WHERE id = ?", arguments: [hidden, id.rawValue])
         }
     }

@@ -6,7 +6,7 @@ import SpotterModels
 /// Notifications on SQLite: the inbox and preferences. Push addresses are `SQLitePushAddressStore`'s, and the
 /// job queue `SQLiteDeliveryQueue`'s.
 struct SQLiteNotificationStore: NotificationStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     /// A notification (alias `n`) its recipient (`:viewer`) may still see: not archived, its actor not
     /// suspended, blocked either way or muted, its post still visible to them.
@@ -71,7 +71,7 @@ struct SQLiteNotificationStore: NotificationStore {
 
     func deliveryRules(of user: UserID, from actor: UserID?, pushesSince: Date) async throws -> DeliveryRules? {
         // On the writer: it sits between the kudos (or comment, or follow) and the notification's write.
-        try await pool.readOnWriter { db in
+        try await database.readOnWriter { db in
             guard
                 let timeZone = try String.fetchOne(
                     cached: db, sql: "SELECT time_zone FROM users WHERE id = ? AND suspended_at IS NULL",
@@ -95,7 +95,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func preferences(of user: UserID) async throws -> NotificationPreferences? {
-        try await pool.read { db in
+        try await database.read { db in
             try String.fetchOne(
                 cached: db, sql: "SELECT preferences FROM notification_preferences WHERE user_id = ?",
                 arguments: [user.description])
@@ -104,7 +104,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO notification_preferences (user_id, preferences) VALUES (?, ?)
@@ -116,7 +116,7 @@ struct SQLiteNotificationStore: NotificationStore {
     // MARK: Inbox
 
     func insert(_ n: NotificationRecord, deliveries: [ScheduledDelivery]) async throws -> Bool {
-        try await pool.write { db in try Self.insert(n, deliveries: deliveries, db) }
+        try await database.write { db in try Self.insert(n, deliveries: deliveries, db) }
     }
 
     /// `insert` inside a write that is already open (a kudos stores its notification with it).
@@ -142,7 +142,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func notification(_ id: NotificationID) async throws -> NotificationRecord? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
                 arguments: [id.description]
@@ -151,7 +151,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow] {
-        try await pool.read { db in
+        try await database.read { db in
             let rows = try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -174,7 +174,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord] {
-        try await pool.read { db in try Self.members(of: recipient, groupKey: groupKey, limit: limit, db) }
+        try await database.read { db in try Self.members(of: recipient, groupKey: groupKey, limit: limit, db) }
     }
 
     static func members(
@@ -196,7 +196,7 @@ struct SQLiteNotificationStore: NotificationStore {
         containing id: NotificationID, limit: Int, actors: Int, withCounts: Bool
     ) async throws -> FoundNotificationGroup? {
         // On the writer: the hub reads it just after the notification was written.
-        try await pool.readOnWriter { db in
+        try await database.readOnWriter { db in
             guard
                 let record = try Row.fetchOne(
                     cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
@@ -228,7 +228,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func counts(of recipient: UserID) async throws -> NotificationCounts {
-        try await pool.read { db in try Self.counts(of: recipient, db) }
+        try await database.read { db in try Self.counts(of: recipient, db) }
     }
 
     static func counts(of recipient: UserID, _ db: Database) throws -> NotificationCounts {
@@ -247,7 +247,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     UPDATE notifications SET seen_at = ? WHERE recipient_id = ? AND seen_at IS NULL
@@ -258,7 +258,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             // Reading implies seeing.
             try db.execute(
                 cached: """
@@ -273,7 +273,7 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     func archive(of recipient: UserID, groupKey: String, at date: Date) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     UPDATE notifications SET archived_at = ? WHERE recipient_id = ? AND group_key = ?

@@ -8,7 +8,7 @@ import SpotterModels
 extension SQLitePostStore {
     func loggedWorkouts(of author: UserID) async throws -> [LoggedWorkout] {
         // On the writer: the records replayed from it are written in the same unit.
-        try await pool.readOnWriter { db in
+        try await database.readOnWriter { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -26,7 +26,7 @@ extension SQLitePostStore {
     }
 
     func setRecords(_ records: [PersonalRecord], of post: PostID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "UPDATE posts SET records = ? WHERE id = ?",
                 arguments: [StoredJSON.encode(records), post.description])
@@ -34,7 +34,7 @@ extension SQLitePostStore {
     }
 
     func replacePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(cached: "DELETE FROM personal_bests WHERE user_id = ?", arguments: [user.description])
             for (key, value) in bests {
                 try db.execute(

@@ -5,10 +5,10 @@ import SpotterModels
 import SpotterSQL
 
 struct SQLitePostStore: PostStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     func insert(_ post: PostRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: PostStoreSQL.insert.sqlite,
                 arguments: [
@@ -45,7 +45,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func update(_ post: PostRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: PostStoreSQL.update.sqlite,
                 arguments: [
@@ -71,14 +71,14 @@ struct SQLitePostStore: PostStore {
     }
 
     func tombstone(_ id: PostID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: PostStoreSQL.tombstone.sqlite, arguments: ["at": date.sqliteValue, "id": id.description])
         }
     }
 
     func record(_ id: PostID) async throws -> PostRecord? {
-        try await pool.read { db in try Self.record(id, db) }
+        try await database.read { db in try Self.record(id, db) }
     }
 
     /// `record` inside a read that is already open (a notification group's post).
@@ -224,7 +224,7 @@ struct SQLitePostStore: PostStore {
 
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
         // One statement: no transaction needed around it (see `SQLiteTokenStore.findWithAccount`).
-        try await pool.unsafeRead { db in
+        try await database.unsafeRead { db in
             try Row.fetchOne(
                 cached: db,
                 sql: PostStoreSQL.kudosTarget.sqlite,
@@ -234,7 +234,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func kudosGivers(of post: PostID) async throws -> Set<UserID> {
-        let ids = try await pool.read { db in
+        let ids = try await database.read { db in
             try String.fetchAll(
                 cached: db, sql: PostStoreSQL.kudosGivers.sqlite, arguments: ["post": post.description])
         }
@@ -250,7 +250,7 @@ struct SQLitePostStore: PostStore {
         let arguments: StatementArguments = [
             "post": post.description, "after": after?.description, "viewer": viewer?.description, "limit": limit,
         ]
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap(SQLiteAccountStore.record)
         }
     }
@@ -278,7 +278,7 @@ struct SQLitePostStore: PostStore {
             "group": group.description, "floor": UUIDText.format(UUIDv7.lowest(at: since)),
             "viewer": viewer?.description, "limit": limit,
         ]
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap { row in
                 guard let id = PostID(row[0] as String), let author = UserID(row[1] as String) else { return nil }
                 return GroupRankingCandidate(
@@ -299,7 +299,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func countNewer(in group: GroupID, after: PostID?, viewer: UserID, cap: Int) async throws -> Int {
-        try await pool.read { db in
+        try await database.read { db in
             try Int.fetchOne(
                 cached: db,
                 sql: """
@@ -331,7 +331,7 @@ struct SQLitePostStore: PostStore {
     func hydrate<Extra: Sendable>(
         sql: String, arguments: StatementArguments, viewer: UserID?, extra: @escaping @Sendable (Row) -> Extra
     ) async throws -> (posts: [Post], extras: [Extra]) {
-        try await pool.read { db in
+        try await database.read { db in
             // A cursor's rows are read in place; `fetchAll` would copy every row before it is read once.
             var posts: [Post] = []
             var extras: [Extra] = []
@@ -403,7 +403,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -425,7 +425,7 @@ struct SQLitePostStore: PostStore {
         // The authors travel as one JSON array; the period's workouts come from `posts_workouts_by_performed`,
         // whose entries carry the author, so only the asked-for authors' rows are read from the table.
         let list = SQLiteIDList.json(authors)
-        return try await pool.read { db in
+        return try await database.read { db in
             var histories: [UserID: [WorkoutHistoryEntry]] = [:]
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: Self.ownWorkoutsSQL), arguments: [since.sqliteValue, list])
@@ -450,7 +450,7 @@ struct SQLitePostStore: PostStore {
         """
 
     func recentTrainers(since: Date) async throws -> [RecentTrainer] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: PostStoreSQL.recentTrainers.sqlite,
@@ -460,7 +460,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func countVisiblePosts(by author: UserID, viewer: UserID?) async throws -> Int {
-        try await pool.read { db in
+        try await database.read { db in
             try Int.fetchOne(
                 cached: db, sql: SQLitePostSQL.visiblePostsCount,
                 arguments: ["author": author.description, "viewer": viewer?.description]) ?? 0
@@ -468,7 +468,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func countPosts(by author: UserID, since: Date) async throws -> Int {
-        try await pool.read { db in
+        try await database.read { db in
             try Int.fetchOne(
                 cached: db, sql: PostStoreSQL.countPosts.sqlite,
                 arguments: ["author": author.description, "since": since.sqliteValue]) ?? 0
@@ -476,7 +476,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func postTimes(by author: UserID, since: Date) async throws -> [Date] {
-        try await pool.read { db in
+        try await database.read { db in
             try Double.fetchAll(
                 cached: db,
                 sql: PostStoreSQL.postTimes.sqlite,
@@ -486,7 +486,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func hasPost(by author: UserID, textHash: String, since: Date) async throws -> Bool {
-        try await pool.read { db in
+        try await database.read { db in
             try Bool.fetchOne(
                 cached: db,
                 sql: PostStoreSQL.hasPost.sqlite,
@@ -495,7 +495,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func addKudos(_ post: PostID, by user: UserID, at date: Date) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "INSERT INTO kudos (post_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 arguments: [post.description, user.description, date.sqliteValue])
@@ -504,7 +504,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func removeKudos(_ post: PostID, by user: UserID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try Row.fetchOne(
                 cached: db, sql: PostStoreSQL.removeKudos.sqlite,
                 arguments: ["post": post.description, "user": user.description]) != nil
@@ -512,7 +512,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func insertComment(_ comment: CommentRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: PostStoreSQL.insertComment.sqlite,
                 arguments: [
@@ -530,7 +530,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func comment(_ id: CommentID) async throws -> CommentRecord? {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 cached: db,
                 sql: PostStoreSQL.comment.sqlite,
@@ -549,14 +549,14 @@ struct SQLitePostStore: PostStore {
     }
 
     func tombstoneComment(_ id: CommentID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: PostStoreSQL.tombstoneComment.sqlite, arguments: ["at": date.sqliteValue, "id": id.description])
         }
     }
 
     func editComment(_ id: CommentID, text: String, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: PostStoreSQL.editComment.sqlite,
                 arguments: ["text": text, "at": date.sqliteValue, "id": id.description])
@@ -564,7 +564,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func comments(on post: PostID, viewer: UserID?, after: CommentID?, limit: Int) async throws -> [Comment] {
-        try await pool.read { db in
+        try await database.read { db in
             let rows = try Row.fetchAll(
                 cached: db,
                 sql: Self.commentsSQL,
@@ -593,7 +593,7 @@ struct SQLitePostStore: PostStore {
 
     func personalBests(of user: UserID) async throws -> [String: ExerciseBests] {
         // On the writer: a workout's new bests are computed from these and written in the same unit.
-        try await pool.readOnWriter { db in
+        try await database.readOnWriter { db in
             var bests: [String: ExerciseBests] = [:]
             for row in try Row.fetchAll(
                 cached: db, sql: PostStoreSQL.personalBests.sqlite, arguments: ["user": user.description])
@@ -605,7 +605,7 @@ struct SQLitePostStore: PostStore {
     }
 
     func savePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             for (key, value) in bests {
                 try db.execute(
                     cached: PostStoreSQL.savePersonalBests.sqlite,

@@ -5,10 +5,10 @@ import SpotterModels
 
 /// Push addresses and known devices on SQLite.
 struct SQLitePushAddressStore: PushAddressStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     func rememberDevice(_ device: String, of user: UserID, at date: Date) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached:
                     "INSERT INTO known_devices (user_id, device, first_seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
@@ -19,7 +19,7 @@ struct SQLitePushAddressStore: PushAddressStore {
 
     func addDevice(_ token: String, of user: UserID, at date: Date) async throws {
         // A token moves to whoever registered it last: a phone passed on must not keep the old owner's pushes.
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO push_devices (token, user_id, created_at) VALUES (?, ?, ?)
@@ -29,7 +29,7 @@ struct SQLitePushAddressStore: PushAddressStore {
     }
 
     func removeDevice(_ token: String, of user: UserID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "DELETE FROM push_devices WHERE token = ? AND user_id = ?",
                 arguments: [token, user.description])
@@ -38,7 +38,7 @@ struct SQLitePushAddressStore: PushAddressStore {
     }
 
     func devices(of user: UserID) async throws -> [String] {
-        try await pool.read { db in
+        try await database.read { db in
             try String.fetchAll(
                 cached: db, sql: "SELECT token FROM push_devices WHERE user_id = ? ORDER BY created_at",
                 arguments: [user.description])
@@ -46,7 +46,7 @@ struct SQLitePushAddressStore: PushAddressStore {
     }
 
     func addWebPush(_ subscription: WebPushRegistration, of user: UserID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO web_push_subscriptions (endpoint, user_id, p256dh, auth, created_at)
@@ -62,7 +62,7 @@ struct SQLitePushAddressStore: PushAddressStore {
     }
 
     func removeWebPush(endpoint: String, of user: UserID) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "DELETE FROM web_push_subscriptions WHERE endpoint = ? AND user_id = ?",
                 arguments: [endpoint, user.description])
@@ -71,7 +71,7 @@ struct SQLitePushAddressStore: PushAddressStore {
     }
 
     func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: "SELECT endpoint, p256dh, auth FROM web_push_subscriptions WHERE user_id = ? ORDER BY created_at",
@@ -81,7 +81,7 @@ struct SQLitePushAddressStore: PushAddressStore {
     }
 
     func prune(_ target: DeliveryTarget) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             switch target {
             case .apns(let token):
                 try db.execute(cached: "DELETE FROM push_devices WHERE token = ?", arguments: [token])

@@ -5,7 +5,7 @@ import SpotterModels
 
 /// Search on SQLite: FTS5 with the trigram tokenizer for names, unicode61 words for post text.
 struct SQLiteSearchStore: SearchStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
     let posts: SQLitePostStore
 
     func users(matching query: String, viewer: UserID?, limit: Int) async throws -> [AccountRecord] {
@@ -31,7 +31,7 @@ struct SQLiteSearchStore: SearchStore {
             _ = arguments.append(contentsOf: ["match": trigrams.map(SearchTerms.fts5Quoted).joined(separator: " OR ")])
         }
         let bound = arguments
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(cached: db, sql: sql, arguments: bound).compactMap(SQLiteAccountStore.record)
         }
     }
@@ -48,13 +48,13 @@ struct SQLiteSearchStore: SearchStore {
             "match": words.map { SearchTerms.fts5Quoted($0) + "*" }.joined(separator: " "),
             "viewer": viewer?.description, "limit": limit,
         ]
-        return try await pool.read { db in
+        return try await database.read { db in
             try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap(SQLiteAccountStore.record)
         }
     }
 
     func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """

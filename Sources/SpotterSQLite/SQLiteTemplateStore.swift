@@ -5,12 +5,12 @@ import SpotterModels
 
 /// Templates on SQLite. Tables are aliased `p` (with author `u`) so `SQLitePostSQL.visible` applies as is.
 struct SQLiteTemplateStore: TemplateStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     private static let author = "u.id, u.username, u.display_name, u.avatar_url"
 
     func insertExercise(_ t: ExerciseTemplateRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO exercise_templates (id, author_id, name, equipment, muscle_groups, format, visibility,
@@ -43,7 +43,7 @@ struct SQLiteTemplateStore: TemplateStore {
     }
 
     private func exercises(clause: String, _ arguments: StatementArguments) async throws -> [ExerciseTemplate] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -69,7 +69,7 @@ struct SQLiteTemplateStore: TemplateStore {
     }
 
     func tombstoneExercise(_ id: ExerciseTemplateID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "UPDATE exercise_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
@@ -77,7 +77,7 @@ struct SQLiteTemplateStore: TemplateStore {
     }
 
     func updateExercise(_ t: ExerciseTemplateRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     UPDATE exercise_templates SET name = ?, equipment = ?, muscle_groups = ?, format = ?, visibility = ?
@@ -91,7 +91,7 @@ struct SQLiteTemplateStore: TemplateStore {
     }
 
     func insertWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO workout_templates (id, author_id, name, type, description, exercises, visibility,
@@ -126,7 +126,7 @@ struct SQLiteTemplateStore: TemplateStore {
     }
 
     private func workoutTemplates(clause: String, _ arguments: StatementArguments) async throws -> [WorkoutTemplate] {
-        try await pool.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 cached: db,
                 sql: """
@@ -154,7 +154,7 @@ struct SQLiteTemplateStore: TemplateStore {
     }
 
     func tombstoneWorkoutTemplate(_ id: WorkoutTemplateID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "UPDATE workout_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                 arguments: [date.sqliteValue, id.description])
@@ -162,7 +162,7 @@ struct SQLiteTemplateStore: TemplateStore {
     }
 
     func updateWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     UPDATE workout_templates SET name = ?, type = ?, description = ?, exercises = ?, visibility = ?

@@ -5,11 +5,11 @@ import SpotterModels
 import SpotterSQL
 
 struct SQLiteTokenStore: TokenStore {
-    let pool: SQLiteDatabase
+    let database: SQLiteDatabase
 
     func insert(_ token: TokenRecord) async throws {
         try await mappingConstraintErrors {
-            try await pool.write { db in
+            try await database.write { db in
                 try db.execute(
                     cached: """
                         INSERT INTO tokens (hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at)
@@ -25,7 +25,7 @@ struct SQLiteTokenStore: TokenStore {
     }
 
     func find(hash: String) async throws -> TokenRecord? {
-        try await pool.read { db in try Self.token(hash: hash, db) }
+        try await database.read { db in try Self.token(hash: hash, db) }
     }
 
     /// A token row's columns, in the order the statements select them.
@@ -58,7 +58,7 @@ struct SQLiteTokenStore: TokenStore {
     /// sees one state of the database by itself, so it skips the transaction `read` would open around it
     /// (a `BEGIN` and a `COMMIT`, each prepared afresh and run, on every signed-in request).
     func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
-        try await pool.unsafeRead { db in
+        try await database.unsafeRead { db in
             try Row.fetchOne(
                 cached: db,
                 sql: """
@@ -76,7 +76,7 @@ struct SQLiteTokenStore: TokenStore {
     }
 
     func markUsed(hash: String, at date: Date) async throws -> Bool {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "UPDATE tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND revoked_at IS NULL",
                 arguments: [date.sqliteValue, hash])
@@ -85,7 +85,7 @@ struct SQLiteTokenStore: TokenStore {
     }
 
     func revokeFamily(_ family: UUID, at date: Date) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: "UPDATE tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL",
                 arguments: [date.sqliteValue, UUIDText.format(family)])
@@ -93,7 +93,7 @@ struct SQLiteTokenStore: TokenStore {
     }
 
     func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws -> Set<UUID> {
-        let families = try await pool.write { db in
+        let families = try await database.write { db in
             try String.fetchAll(
                 cached: db,
                 sql: """
@@ -106,7 +106,7 @@ struct SQLiteTokenStore: TokenStore {
     }
 
     func activeLogins(of user: UserID, at date: Date, limit: Int) async throws -> [LoginRecord] {
-        try await pool.read { db in
+        try await database.read { db in
             let rows = try Row.fetchAll(
                 cached: db,
                 sql: TokenSQL.activeLogins.sqlite,
@@ -123,7 +123,7 @@ struct SQLiteTokenStore: TokenStore {
 
     func recordLogin(_ family: UUID, of user: UserID, userAgent: String?, address: String?, at date: Date) async throws
     {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(
                 cached: """
                     INSERT INTO login_devices (family, user_id, user_agent, address, created_at) VALUES (?, ?, ?, ?, ?)
@@ -134,7 +134,7 @@ struct SQLiteTokenStore: TokenStore {
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
-        try await pool.write { db in
+        try await database.write { db in
             try db.execute(cached: "DELETE FROM tokens WHERE expires_at < ?", arguments: [date.sqliteValue])
             let deleted = db.changesCount
             // A login whose last token is gone is over: what it signed in from goes with it.
