@@ -51,6 +51,33 @@ struct CrashRecoveryTests {
         }
     }
 
+    @Test(
+        "after kill -9 every post answered without a key is on disk", arguments: StorageBackend.available)
+    func killNineWithoutKeys(backend: StorageBackend) async throws {
+        try await Self.withServer(backend) { server, http in
+            // Given an author
+            try await server.start()
+            let token = try await CrashRecoveryTests.signUpAna(http)
+            let keys = (0..<240).map { "plain-\($0)" }
+
+            // When her posts, sent without an Idempotency-Key, are in flight and the server is killed in their
+            // midst
+            let answered = try await Self.postAll(keys, token: token, http: http, killing: server, after: 6, keyed: false)
+            #expect(answered.count >= 6)
+
+            // Then every post she was told was made is there when the server is back (read with a new client:
+            // the old one's pooled connections died with the process)
+            try await server.start()
+            let reader = HTTP(base: server.base)
+            let posts = try await Self.posts(of: "ana", token: token, http: reader)
+            try await reader.client.shutdown()
+            let kept = Dictionary(posts.map { ($0.id, $0.text) }) { first, _ in first }
+            for (key, id) in answered {
+                #expect(kept[id] == Self.text(key), "\(key) was answered 201 as \(id) and is gone")
+            }
+        }
+    }
+
     static func text(_ key: String) -> String { "Crash-test squats, \(key)" }
 
     /// Signs Ana up on the server process and gives her access token.
