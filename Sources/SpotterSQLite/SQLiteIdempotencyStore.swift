@@ -6,7 +6,7 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     let database: SQLiteDatabase
 
     func find(scope: String, key: String) async throws -> IdempotencyRow? {
-        try await database.read { db in try Self.row(scope: scope, key: key, db) }
+        try await database.lookup { db in try Self.row(scope: scope, key: key, db) }
     }
 
     private static func row(scope: String, key: String, _ db: Database) throws -> IdempotencyRow? {

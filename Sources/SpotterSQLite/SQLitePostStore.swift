@@ -224,7 +224,7 @@ struct SQLitePostStore: PostStore {
 
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
         // One statement: no transaction needed around it (see `SQLiteTokenStore.findWithAccount`).
-        try await database.unsafeRead { db in
+        try await database.lookup { db in
             try Row.fetchOne(
                 cached: db,
                 sql: PostStoreSQL.kudosTarget.sqlite,

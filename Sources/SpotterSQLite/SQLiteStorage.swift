@@ -29,11 +29,11 @@ public final class SQLiteStorage: SpotterStorage {
     public let nostr: any NostrStore
 
     /// Opens (creating if needed) the database file at `path`. Call `migrate()` before use. `durable: false`
-    /// commits without syncing the log (`synchronous = NORMAL`): for throwaway databases only (the test
-    /// suite's, hundreds at once, where a sync per commit only queues on the disk).
+    /// answers without syncing the log: for throwaway databases only (the test suite's, hundreds at once,
+    /// where a sync per commit only queues on the disk).
     public init(path: String, durable: Bool = true) throws {
-        pool = try DatabasePool(path: path, configuration: Self.configuration(durable: durable))
-        let database = SQLiteDatabase(pool: pool)
+        pool = try DatabasePool(path: path, configuration: Self.configuration(syncsEachCommit: false))
+        let database = SQLiteDatabase(pool: pool, durable: durable)
         self.database = database
         accounts = SQLiteAccountStore(database: database)
         tokens = SQLiteTokenStore(database: database)
@@ -59,8 +59,9 @@ public final class SQLiteStorage: SpotterStorage {
         try await database.unitOfWork(body)
     }
 
-    /// How every Spotter SQLite file is opened (and `SQLiteWriteCeiling`, so its figure is comparable).
-    static func configuration(durable: Bool = true) -> Configuration {
+    /// How every Spotter SQLite file is opened (and `SQLiteWriteCeiling`'s, with `syncsEachCommit`, so its
+    /// figure is SQLite's own durable commit rate).
+    static func configuration(syncsEachCommit: Bool) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         // Concurrent writers wait for each other instead of failing with SQLITE_BUSY.
@@ -69,10 +70,11 @@ public final class SQLiteStorage: SpotterStorage {
         // awaits of the requests it holds; `SQLiteDatabase` makes that safe.
         configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
-            // FULL: each commit syncs the write-ahead log, so an acknowledged write survives power loss, not
-            // only a crash of the process (NORMAL's promise). Commits come in batches (`SQLiteDatabase`), so
-            // one sync carries every write of a batch.
-            try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+            // NORMAL: COMMIT writes the log without syncing it (SQLite still syncs around checkpoints). The
+            // server syncs it once per batch of commits itself, off the writer, before anyone hears of them
+            // (`SQLiteLogSync`), so an acknowledged write survives power loss all the same. FULL would sync
+            // inside COMMIT, with the writer held.
+            try db.execute(sql: syncsEachCommit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
             // No memory map (`mmap_size`): it spares a read-only feed its `read(2)` copies, but in WAL mode
             // every reader unmaps the whole file whenever anyone has written since its last read, and maps and
             // faults it in again. With kudos arriving, that remapping cost far more than the copies it saved.

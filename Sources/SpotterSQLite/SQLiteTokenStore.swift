@@ -58,7 +58,7 @@ struct SQLiteTokenStore: TokenStore {
     /// sees one state of the database by itself, so it skips the transaction `read` would open around it
     /// (a `BEGIN` and a `COMMIT`, each prepared afresh and run, on every signed-in request).
     func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
-        try await database.unsafeRead { db in
+        try await database.lookup { db in
             try Row.fetchOne(
                 cached: db,
                 sql: """

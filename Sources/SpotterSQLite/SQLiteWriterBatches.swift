@@ -6,9 +6,9 @@ import Synchronization
 /// SQLite has one writer. Units of work take it one at a time, each inside a savepoint of its own, all inside
 /// one transaction (the batch) that commits when no unit waits for the writer, or when the batch has grown
 /// to `limit` units or `maxAge`. A unit that fails rolls back its own savepoint alone. A unit that succeeded
-/// waits for its batch's commit before anyone hears of it: with `synchronous = FULL` the commit is the one
-/// `fsync` of the write-ahead log that makes every answer in the batch survive power loss, so under load one
-/// sync carries many writes.
+/// waits for its batch's commit, and the sync of the write-ahead log after it (`SQLiteLogSync`), before anyone
+/// hears of it: one `fdatasync` makes every answer in the batch survive power loss, so under load one sync
+/// carries many writes, and the writer goes on with the next batch while the disk works.
 ///
 /// This type only decides; `SQLiteDatabase` runs the statements on the writer (BEGIN, savepoints, COMMIT).
 final class SQLiteWriterBatches: Sendable {
@@ -163,13 +163,18 @@ final class SQLiteWriterBatches: Sendable {
         return .commit(batch)
     }
 
-    /// Reports the commit's outcome to every unit of `batch` and lets the next waiting unit in.
-    func committed(_ batch: Batch, _ outcome: Result<Void, any Error>) {
+    /// Lets the next waiting unit in, and reports the commit's outcome to every unit of `batch`: at once when it
+    /// failed or nothing syncs the log, else once `log` synced it.
+    func committed(_ batch: Batch, _ outcome: Result<Void, any Error>, log: SQLiteLogSync?) {
         let next: (CheckedContinuation<Batch, Never>, Batch)? = state.withLock { state in
             state.committing = false
             return state.handOver()
         }
-        batch.finish(outcome)
+        if let log, case .success = outcome {
+            log.afterNextSync { batch.finish($0) }
+        } else {
+            batch.finish(outcome)
+        }
         if let (waiter, batch) = next { waiter.resume(returning: batch) }
     }
 }
