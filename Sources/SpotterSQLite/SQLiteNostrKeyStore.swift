@@ -47,7 +47,8 @@ extension SQLiteNostrStore {
     }
 
     func owner(of key: NostrPublicKey) async throws -> UserID? {
-        try await database.read { db in
+        // Every EVENT asks: a point read on the calling thread.
+        try await database.lookup { db in
             try String.fetchOne(
                 cached: db, sql: "SELECT user_id FROM nostr_keys WHERE pubkey = ?", arguments: [key.rawValue])
         }.flatMap(UserID.init)

@@ -154,14 +154,25 @@ extension PhoenixMessage {
 }
 
 /// Runs jobs one after another on a task that exists only while there are jobs, so a quiet socket holds none.
+///
+/// Jobs enqueued as `concurrent` that stand next to each other in the queue run together instead, up to
+/// `concurrentRun` at once, and the next job waits for all of them: the relay's EVENTs, each its own unit of work,
+/// so that what a client sent together joins one batch of the writer and one sync of the log, rather than
+/// waiting for a sync each.
 final class SerialWork: Sendable {
-    private let state = Mutex<(jobs: [@Sendable () async -> Void], running: Bool)>(([], false))
+    private struct Job {
+        let run: @Sendable () async -> Void
+        let concurrent: Bool
+    }
+
+    static let concurrentRun = 64
+    private let state = Mutex<(jobs: [Job], running: Bool)>(([], false))
 
     var isIdle: Bool { state.withLock { !$0.running } }
 
-    func enqueue(_ job: @escaping @Sendable () async -> Void) {
+    func enqueue(concurrent: Bool = false, _ job: @escaping @Sendable () async -> Void) {
         let start = state.withLock { state in
-            state.jobs.append(job)
+            state.jobs.append(Job(run: job, concurrent: concurrent))
             defer { state.running = true }
             return !state.running
         }
@@ -169,16 +180,31 @@ final class SerialWork: Sendable {
     }
 
     private func drain() async {
-        while let job = next() { await job() }
+        while let run = next() {
+            guard run.count > 1 else {
+                await run[0]()
+                continue
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for job in run { group.addTask { await job() } }
+            }
+        }
     }
 
-    private func next() -> (@Sendable () async -> Void)? {
+    /// The next job, or the run of concurrent jobs that starts the queue.
+    private func next() -> [@Sendable () async -> Void]? {
         state.withLock { state in
             guard !state.jobs.isEmpty else {
                 state.running = false
                 return nil
             }
-            return state.jobs.removeFirst()
+            let first = state.jobs.removeFirst()
+            var run = [first.run]
+            guard first.concurrent else { return run }
+            while run.count < Self.concurrentRun, let following = state.jobs.first, following.concurrent {
+                run.append(state.jobs.removeFirst().run)
+            }
+            return run
         }
     }
 }
