@@ -62,7 +62,8 @@ struct CrashRecoveryTests {
 
             // When her posts, sent without an Idempotency-Key, are in flight and the server is killed in their
             // midst
-            let answered = try await Self.postAll(keys, token: token, http: http, killing: server, after: 6, keyed: false)
+            let answered = try await Self.postAll(
+                keys, token: token, http: http, killing: server, after: 6, keyed: false)
             #expect(answered.count >= 6)
 
             // Then every post she was told was made is there when the server is back (read with a new client:
