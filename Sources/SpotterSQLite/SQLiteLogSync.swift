@@ -27,13 +27,14 @@ final class SQLiteLogSync: Sendable {
     typealias Waiter = @Sendable (Result<Void, any Error>) -> Void
 
     private struct State {
-        var descriptor: Int32 = -1
         var syncing = false
         var waiting: [Waiter] = []
     }
 
     private let logPath: String
     private let state = Mutex(State())
+    /// The log's descriptor, -1 until the first sync; only the sync queue (and `deinit`) touches it.
+    private let descriptor = Mutex<Int32>(-1)
     private let queue = DispatchQueue(label: "spotter.sqlite.log-sync")
 
     init(databasePath: String) {
@@ -41,7 +42,7 @@ final class SQLiteLogSync: Sendable {
     }
 
     deinit {
-        let descriptor = state.withLock { $0.descriptor }
+        let descriptor = descriptor.withLock { $0 }
         if descriptor >= 0 { close(descriptor) }
     }
 
@@ -59,19 +60,18 @@ final class SQLiteLogSync: Sendable {
     /// Syncs for the waiters there are, again while more came in during the last sync.
     private func drain() {
         while true {
-            let (waiters, descriptor): ([Waiter], Int32) = state.withLock { state in
+            let waiters: [Waiter] = state.withLock { state in
                 defer { state.waiting = [] }
                 if state.waiting.isEmpty { state.syncing = false }
-                return (state.waiting, state.descriptor)
+                return state.waiting
             }
             guard !waiters.isEmpty else { return }
-            let outcome = sync(descriptor)
+            let outcome = descriptor.withLock { sync(&$0) }
             for waiter in waiters { waiter(outcome) }
         }
     }
 
-    private func sync(_ known: Int32) -> Result<Void, any Error> {
-        var descriptor = known
+    private func sync(_ descriptor: inout Int32) -> Result<Void, any Error> {
         var status = stat()
         if descriptor >= 0, fstat(descriptor, &status) == 0, status.st_nlink == 0 {
             close(descriptor)
@@ -80,7 +80,6 @@ final class SQLiteLogSync: Sendable {
         if descriptor < 0 {
             descriptor = open(logPath, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return .failure(LogSyncFailed(call: "open", code: errno)) }
-            state.withLock { $0.descriptor = descriptor }
         }
         guard fdatasync(descriptor) == 0 else { return .failure(LogSyncFailed(call: "fdatasync", code: errno)) }
         return .success(())

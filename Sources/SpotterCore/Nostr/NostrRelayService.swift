@@ -81,6 +81,17 @@ public struct NostrRelayService: Sendable {
         }
     }
 
+    /// Whether a client's message may be handled at the same time as the EVENTs sent next to it, each in its own
+    /// unit of work (so they share a batch of the writer and a sync of the log): any EVENT but a deletion,
+    /// which must find the events sent before it stored. Each answers with its own `OK` (NIP-01 names the
+    /// event in it, so the order does not matter), and the store keeps the newest of two versions of a
+    /// replaceable event by its `created_at` whichever is saved first. REQ, COUNT, CLOSE and AUTH wait for
+    /// what came before them.
+    public static func mayRunBesideOthers(_ message: NostrClientMessage) -> Bool {
+        guard case .event(let event) = message else { return false }
+        return event.kind != .deletion
+    }
+
     /// Runs the ingest in a savepoint: what Spotter can't read stays a Nostr event and nothing more.
     private func makeSpotterObjects(_ event: NostrEvent, author: AccountRecord, ingest: Ingest) async {
         do {

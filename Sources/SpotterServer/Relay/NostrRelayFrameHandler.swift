@@ -1,12 +1,13 @@
 import Foundation
 import NIOCore
 import NIOWebSocket
+import SpotterCore
 import SpotterNostr
 
 /// Reads one relay socket's frames on its event loop, as `PhoenixFrameHandler` does the Phoenix socket's: it
 /// answers the WebSocket protocol itself, enforces the relay's message rate, and hands Nostr messages to
 /// `NostrRelaySocket.handle` in order on a short task that ends when none are left (EVENTs sent together side
-/// by side: `mayRunBesideOthers`).
+/// by side: `NostrRelayService.mayRunBesideOthers`).
 final class NostrRelayFrameHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -68,17 +69,9 @@ final class NostrRelayFrameHandler: ChannelInboundHandler {
         }
         let socket = socket
         let connection = connection
-        work.enqueue(concurrent: Self.mayRunBesideOthers(message)) { await socket.handle(message, on: connection) }
-    }
-
-    /// Whether a message may be handled at the same time as the EVENTs sent next to it: any EVENT but a
-    /// deletion, which must find the events sent before it stored. Each answers with its own `OK` (NIP-01 names
-    /// the event in it, so the order does not matter), and the store keeps the newest of two versions of a
-    /// replaceable event by its `created_at` whichever is saved first. REQ, COUNT, CLOSE and AUTH wait for the
-    /// EVENTs before them, as before.
-    static func mayRunBesideOthers(_ message: NostrClientMessage) -> Bool {
-        guard case .event(let event) = message else { return false }
-        return event.kind != .deletion
+        work.enqueue(concurrent: NostrRelayService.mayRunBesideOthers(message)) {
+            await socket.handle(message, on: connection)
+        }
     }
 
     /// What was wrong with a message, in words a client developer can act on.
