@@ -7,6 +7,8 @@ public enum PostRules {
     public static let commentMaxLength = 2000
     /// A set's reps, logged or a template's target: a set of 0 reps says nothing was lifted.
     public static let setReps = 1...10_000
+    /// `setReps` in words, for the problems that name it.
+    static let setRepsText = "\(setReps.lowerBound) to \(setReps.upperBound)"
     /// How far past the server's clock a workout form may say it was done (a phone's clock runs a little ahead).
     public static let futureSlack: TimeInterval = 15 * 60
 
@@ -92,7 +94,7 @@ public enum PostRules {
                 }
                 // Refused on every surface (API, web, relay, CLI).
                 if !setReps.contains(set.reps) {
-                    add("\(setPath).reps", "must be 1 to 10000 (a set has at least one rep)")
+                    add("\(setPath).reps", "must be \(setRepsText) (a set has at least one rep)")
                 }
                 if let rpe = set.rpe, !(1...10).contains(rpe) { add("\(setPath).rpe", "must be 1 to 10") }
             }

@@ -163,7 +163,7 @@ public struct TemplateService: Sendable {
                     problems.append(
                         .init(
                             field: "\(path).target_sets[\(setIndex)].reps",
-                            detail: "must be 1 to 10000, or left out for no target"))
+                            detail: "must be \(PostRules.setRepsText), or left out for no target"))
                 }
             }
             if let exerciseID = exercise.exerciseID,
