@@ -106,6 +106,11 @@ public final class PostgresStorage: SpotterStorage, Service {
         }
     }
 
+    /// Several nodes on one PostgreSQL hear each other's events through LISTEN/NOTIFY on `eventChannel`.
+    public func makeEventBus(logger: Logger) -> any EventBus {
+        PostgresEventBus(client: client, channel: eventChannel, logger: logger)
+    }
+
     public func migrate() async throws {
         try await PostgresMigrations.run(on: client, logger: logger)
     }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import SpotterCore
 import SpotterModels
-import SpotterPostgres
 import SpotterServer
 
 /// `spotter admin grant|revoke <username>`: the only way to make an admin, so no web request ever can. And
@@ -76,11 +75,7 @@ private func setRole(_ role: Role, username: String, options: ServerOptions) asy
         print("\(account.username) is now \(role == .admin ? "an admin" : "a member").")
     }
     do {
-        if let postgres = storage as? PostgresStorage {
-            try await postgres.withRunning(change)
-        } else {
-            try await change()
-        }
+        try await storage.withRunning(change)
     } catch SpotterError.notFound {
         throw ValidationError("No account named \(username).")
     }
@@ -99,11 +94,7 @@ private func withAccountLinks(
         try await body(AccountLinkService.configured(configuration, storage: storage, logger: logger))
     }
     do {
-        if let postgres = storage as? PostgresStorage {
-            try await postgres.withRunning(run)
-        } else {
-            try await run()
-        }
+        try await storage.withRunning(run)
     } catch let error as SpotterError {
         throw AdminRefusal(error)
     }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import SpotterCore
 import SpotterModels
-import SpotterPostgres
 import SpotterServer
 
 /// `spotter seed`: fills an empty database with a believable fitness community — accounts, a follow graph in
@@ -133,13 +132,8 @@ func withSeedableStorage(
     guard let bulk = storage as? any BulkLoading else {
         throw ValidationError("\(type(of: storage)) cannot bulk-load, so it cannot be seeded.")
     }
-    if let postgres = storage as? PostgresStorage {
-        try await postgres.withRunning {
-            try await postgres.migrate()
-            try await body(storage, bulk)
-        }
-    } else {
-        try await StorageFactory.migrate(storage)
+    try await storage.withRunning {
+        try await storage.migrate()
         try await body(storage, bulk)
     }
 }

@@ -15,14 +15,19 @@ public struct ChildProfileService: Sendable {
     let mediaLinks: MediaLinks?
     /// Tells an invited guardian; `nil` in tools.
     let notifier: Notifier?
+    /// Who exists for whom, asked before a guardian is invited by name.
+    let social: SocialService
 
+    /// `social` is the composition root's; tools that pass none get one that tells nobody.
     public init(
-        storage: any SpotterStorage, clock: any WallClock, mediaLinks: MediaLinks? = nil, notifier: Notifier? = nil
+        storage: any SpotterStorage, clock: any WallClock, mediaLinks: MediaLinks? = nil, notifier: Notifier? = nil,
+        social: SocialService? = nil
     ) {
         self.storage = storage
         self.clock = clock
         self.mediaLinks = mediaLinks
         self.notifier = notifier
+        self.social = social ?? SocialService(storage: storage, clock: clock)
     }
 
     private var avatars: AvatarChoice { AvatarChoice(storage: storage, links: mediaLinks) }
@@ -94,7 +99,7 @@ public struct ChildProfileService: Sendable {
     ) async throws -> ChildProfile {
         let record = try await managed(id, by: viewer)
         let username = try TextInput.checked(username, field: "username")
-        let person = try await SocialService(storage: storage, clock: clock).visibleAccount(username, viewer: viewer)
+        let person = try await social.visibleAccount(username, viewer: viewer)
         let standing = try await storage.children.guardians(of: id)[person.id]
         if standing == true {
             throw SpotterError.conflict(field: "username", detail: "already manages this child")

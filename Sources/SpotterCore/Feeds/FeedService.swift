@@ -16,10 +16,19 @@ public struct FeedService: Sendable {
     public static let featuredWindow: TimeInterval = 14 * 24 * 3600
     public static let featuredCandidates = 500
 
-    public init(storage: any SpotterStorage, clock: any WallClock, links: MediaLinks? = nil) {
+    /// Who may read a group's posts (`GroupPolicy`).
+    let groups: GroupService
+
+    /// `social` and `groups` are the composition root's; tools that pass none get ones that tell nobody.
+    public init(
+        storage: any SpotterStorage, clock: any WallClock, links: MediaLinks? = nil, social: SocialService? = nil,
+        groups: GroupService? = nil
+    ) {
         self.storage = storage
         self.clock = clock
-        self.social = SocialService(storage: storage, clock: clock)
+        let social = social ?? SocialService(storage: storage, clock: clock)
+        self.social = social
+        self.groups = groups ?? GroupService(storage: storage, clock: clock, social: social)
         self.links = links
     }
 
@@ -72,7 +81,7 @@ public struct FeedService: Sendable {
 
     /// A group's posts, newest first, for those who may read them (`GroupPolicy`).
     public func group(_ id: GroupID, viewer: AccountRecord?, page: PageRequest) async throws -> Page<Post> {
-        _ = try await GroupService(storage: storage, clock: clock).readable(id, viewer: viewer)
+        _ = try await groups.readable(id, viewer: viewer)
         return try await feed(.group(id), viewer: viewer, page: page)
     }
 
@@ -83,7 +92,7 @@ public struct FeedService: Sendable {
     ) async throws
         -> Page<Post>
     {
-        _ = try await GroupService(storage: storage, clock: clock).readable(id, viewer: viewer)
+        _ = try await groups.readable(id, viewer: viewer)
         let page = try PageRequest(limit: limit, cursor: nil, since: nil)
         let offset = try PageRequest.given(cursor).map(Self.decodeOffset) ?? 0
         let now = clock.now

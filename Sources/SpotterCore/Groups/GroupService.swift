@@ -15,10 +15,13 @@ public struct GroupService: Sendable {
     let notifier: Notifier?
     /// Signs a private group's avatar URL for its members; `nil` when uploads are not enabled.
     let mediaLinks: MediaLinks?
+    /// Who exists for whom, asked before someone is invited by name.
+    let social: SocialService
 
+    /// `social` is the composition root's; tools that pass none get one that tells nobody.
     public init(
         storage: any SpotterStorage, clock: any WallClock, events: (any EventBus)? = nil, siteURL: String? = nil,
-        notifier: Notifier? = nil, mediaLinks: MediaLinks? = nil
+        notifier: Notifier? = nil, mediaLinks: MediaLinks? = nil, social: SocialService? = nil
     ) {
         self.storage = storage
         self.clock = clock
@@ -26,6 +29,7 @@ public struct GroupService: Sendable {
         self.siteURL = siteURL
         self.notifier = notifier
         self.mediaLinks = mediaLinks
+        self.social = social ?? SocialService(storage: storage, clock: clock)
     }
 
     private var avatars: AvatarChoice { AvatarChoice(storage: storage, links: mediaLinks) }
@@ -321,7 +325,7 @@ public struct GroupService: Sendable {
         var invitee: AccountRecord?
         var code: String?
         if let username = request.username {
-            let person = try await SocialService(storage: storage, clock: clock).visibleAccount(username, viewer: actor)
+            let person = try await social.visibleAccount(username, viewer: actor)
             switch try await storage.groups.standing(of: person.id, in: id) {
             case .owner, .admin, .member:
                 throw SpotterError.conflict(field: "username", detail: "is already a member")

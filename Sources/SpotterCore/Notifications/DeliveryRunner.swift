@@ -52,12 +52,16 @@ public struct DeliveryRunner: Sendable {
     let logger: Logger
     let inbox: NotificationService
 
-    public init(storage: any SpotterStorage, clock: any WallClock, transport: any DeliveryTransport, logger: Logger) {
+    /// `inbox` is the composition root's; tests that pass none get one that announces nothing.
+    public init(
+        storage: any SpotterStorage, clock: any WallClock, transport: any DeliveryTransport, logger: Logger,
+        inbox: NotificationService? = nil
+    ) {
         self.storage = storage
         self.clock = clock
         self.transport = transport
         self.logger = logger
-        self.inbox = NotificationService(storage: storage, clock: clock)
+        self.inbox = inbox ?? NotificationService(storage: storage, clock: clock)
     }
 
     /// Runs every job due now; returns how many it ran.

@@ -19,12 +19,12 @@ extension PostService {
         if let visibility = request.visibility, visibility != .group {
             throw SpotterError.invalid("visibility", "must be group (or left out) for a post to a group")
         }
-        let group = try await GroupService(storage: storage, clock: clock).postable(groupID, author: author)
+        let group = try await groups.postable(groupID, author: author)
         guard group.encrypted else {
             throw SpotterError.invalid("sealed", "is only for an encrypted group; this group's posts are plain")
         }
         try await Self.check(sealed, in: group.id, storage: storage, blobsAllowed: true)
-        let children = try await ChildProfileService(storage: storage, clock: clock).namedChildren(
+        let children = try await self.children.namedChildren(
             request.childIDs ?? [], author: author, audience: .group(group.access))
         let now = clock.now
         try await checkNewAccountLimit(author, now: now)

@@ -43,18 +43,28 @@ public struct PostService: Sendable {
     let social: SocialService
     /// Which photos a post may take, and their URLs for each viewer; `nil` where photos are not set up (tools).
     let media: MediaService?
+    /// Which groups the author may post to (`GroupPolicy`).
+    let groups: GroupService
+    /// Which children the author may name in a post.
+    let children: ChildProfileService
 
+    /// `social`, `groups` and `children` are the composition root's; tools that pass none get ones that tell
+    /// nobody.
     public init(
         storage: any SpotterStorage, clock: any WallClock, configuration: Configuration = Configuration(),
-        events: (any EventBus)? = nil, notifier: Notifier? = nil, media: MediaService? = nil
+        events: (any EventBus)? = nil, notifier: Notifier? = nil, media: MediaService? = nil,
+        social: SocialService? = nil, groups: GroupService? = nil, children: ChildProfileService? = nil
     ) {
         self.storage = storage
         self.clock = clock
         self.configuration = configuration
         self.events = events
         self.notifier = notifier
-        self.social = SocialService(storage: storage, clock: clock)
+        let social = social ?? SocialService(storage: storage, clock: clock)
+        self.social = social
         self.media = media
+        self.groups = groups ?? GroupService(storage: storage, clock: clock, social: social)
+        self.children = children ?? ChildProfileService(storage: storage, clock: clock, social: social)
     }
 
     // MARK: Posts
@@ -74,7 +84,7 @@ public struct PostService: Sendable {
         if group?.encrypted == true {
             throw SpotterError.invalid("sealed", "is required: posts to an encrypted group are sealed on the device")
         }
-        let children = try await ChildProfileService(storage: storage, clock: clock).namedChildren(
+        let children = try await self.children.namedChildren(
             request.childIDs ?? [], author: author,
             audience: group.map { .group($0.access) }
                 ?? .personal(request.visibility ?? (author.profile.privacy == .public ? .public : .followers)))
@@ -123,7 +133,7 @@ public struct PostService: Sendable {
         if let visibility = request.visibility, visibility != .group {
             throw SpotterError.invalid("visibility", "must be group (or left out) for a post to a group")
         }
-        return try await GroupService(storage: storage, clock: clock).postable(id, author: author)
+        return try await groups.postable(id, author: author)
     }
 
     public func get(_ id: PostID, viewer: AccountRecord?) async throws -> Post {

@@ -10,10 +10,11 @@ public struct ProgressService: Sendable {
     let clock: any WallClock
     let social: SocialService
 
-    public init(storage: any SpotterStorage, clock: any WallClock) {
+    /// `social` is the composition root's; tools that pass none get one that tells nobody.
+    public init(storage: any SpotterStorage, clock: any WallClock, social: SocialService? = nil) {
         self.storage = storage
         self.clock = clock
-        self.social = SocialService(storage: storage, clock: clock)
+        self.social = social ?? SocialService(storage: storage, clock: clock)
     }
 
     public func report(for username: String, viewer: AccountRecord?, weeks: String?) async throws -> ProgressReport {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SpotterModels
 
 /// The storage port: everything SpotterCore needs from a database.
@@ -49,6 +50,23 @@ public protocol SpotterStorage: Sendable {
     func migrate() async throws
     /// Answers when the database takes queries; `/readyz` calls it.
     func ping() async throws
+
+    /// Runs `body` with the storage taking queries, for commands and tests outside the server's service group
+    /// (PostgreSQL's pool must run; SQLite always takes them).
+    func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
+
+    /// The bus the nodes sharing this database hear each other's domain events on. A bus that must run
+    /// (PostgreSQL's LISTEN) is also a `Service`; the composition root runs it.
+    func makeEventBus(logger: Logger) -> any EventBus
+}
+
+extension SpotterStorage {
+    public func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await body()
+    }
+
+    /// One process alone hears only itself: a bus in memory.
+    public func makeEventBus(logger: Logger) -> any EventBus { InProcessEventBus() }
 }
 
 /// Accounts and their credentials.

@@ -7,10 +7,14 @@ public struct TemplateService: Sendable {
 
     let storage: any SpotterStorage
     let clock: any WallClock
+    /// Who exists for whom, asked before listing a person's templates.
+    let social: SocialService
 
-    public init(storage: any SpotterStorage, clock: any WallClock) {
+    /// `social` is the composition root's; tools that pass none get one that tells nobody.
+    public init(storage: any SpotterStorage, clock: any WallClock, social: SocialService? = nil) {
         self.storage = storage
         self.clock = clock
+        self.social = social ?? SocialService(storage: storage, clock: clock)
     }
 
     // MARK: Exercises
@@ -207,7 +211,7 @@ public struct TemplateService: Sendable {
 
     private func authorID(_ username: String?, viewer: AccountRecord?) async throws -> UserID? {
         guard let username = try username.map({ try TextInput.checked($0, field: "author") }) else { return nil }
-        return try await SocialService(storage: storage, clock: clock).visibleAccount(username, viewer: viewer).id
+        return try await social.visibleAccount(username, viewer: viewer).id
     }
 
     private static func requireOwner(_ owner: UserID, _ viewer: AccountRecord) throws {

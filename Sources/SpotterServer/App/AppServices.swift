@@ -70,19 +70,20 @@ struct AppServices {
         social = SocialService(storage: storage, clock: clock, notifier: notifier, events: events)
         groups = GroupService(
             storage: storage, clock: clock, events: events, siteURL: configuration.siteURL, notifier: notifier,
-            mediaLinks: links)
-        children = ChildProfileService(storage: storage, clock: clock, mediaLinks: links, notifier: notifier)
+            mediaLinks: links, social: social)
+        children = ChildProfileService(
+            storage: storage, clock: clock, mediaLinks: links, notifier: notifier, social: social)
         devices = E2EDeviceService(storage: storage, clock: clock, notifier: notifier)
         encryptedGroups = E2EGroupService(storage: storage, clock: clock, events: events)
         sealedBlobs = E2EBlobService(storage: storage, blobs: blobs, clock: clock, logger: logger)
-        feeds = FeedService(storage: storage, clock: clock, links: links)
-        progress = ProgressService(storage: storage, clock: clock)
+        feeds = FeedService(storage: storage, clock: clock, links: links, social: social, groups: groups)
+        progress = ProgressService(storage: storage, clock: clock, social: social)
         posts = PostService(
             storage: storage, clock: clock, configuration: configuration.postRules, events: events, notifier: notifier,
-            media: media)
+            media: media, social: social, groups: groups, children: children)
         notifications = NotificationService(storage: storage, clock: clock, events: events)
         search = SearchService(storage: storage, links: links, groups: groups)
-        templates = TemplateService(storage: storage, clock: clock)
+        templates = TemplateService(storage: storage, clock: clock, social: social)
         analytics = AnalyticsService(storage: storage, clock: clock)
         let ingest = NostrIngestService(
             storage: storage, clock: clock, posts: posts, templates: templates, social: social, accounts: accounts)

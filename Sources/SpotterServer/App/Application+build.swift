@@ -4,8 +4,6 @@ import HummingbirdAuth
 import Logging
 import ServiceLifecycle
 import SpotterCore
-import SpotterPostgres
-import SpotterSQLite
 
 /// Builds the whole server: storage, services, middleware and routes, in one place.
 ///
@@ -18,16 +16,8 @@ public func buildApplication(
     logger: Logger
 ) async throws -> some ApplicationProtocol {
     // Several nodes on one PostgreSQL hear each other's events through LISTEN/NOTIFY; one SQLite node needs
-    // no more than a bus in memory.
-    let events: any EventBus
-    var eventService: (any Service)?
-    if let postgres = storage as? PostgresStorage {
-        let bus = PostgresEventBus(client: postgres.client, channel: postgres.eventChannel, logger: logger)
-        events = bus
-        eventService = bus
-    } else {
-        events = InProcessEventBus()
-    }
+    // no more than a bus in memory. The storage says which.
+    let events = storage.makeEventBus(logger: logger)
     let blobs = try configuredBlobStore(configuration)
     let services = AppServices(
         configuration: configuration, storage: storage, clock: clock, events: events, blobs: blobs, logger: logger)
@@ -56,7 +46,7 @@ public func buildApplication(
         logger: logger)
     if let service = storage as? any Service { app.addServices(service) }
     if let service = blobs as? any Service { app.addServices(service) }
-    if let eventService { app.addServices(eventService) }
+    if let service = events as? any Service { app.addServices(service) }
     app.addServices(RealtimeHubService(hub: hub, events: events, idleTimeout: configuration.realtime.idleTimeout))
     app.addServices(NostrRelayHubService(hub: relayHub, events: events))
     let databaseReady = ReadinessGate()
@@ -70,7 +60,9 @@ public func buildApplication(
             try configuration.delivery.transport ?? ChannelTransport(channels: configuration.delivery.channels())
         app.addServices(
             DeliveryService(
-                runner: DeliveryRunner(storage: storage, clock: clock, transport: transport, logger: logger),
+                runner: DeliveryRunner(
+                    storage: storage, clock: clock, transport: transport, logger: logger,
+                    inbox: services.notifications),
                 pollInterval: configuration.delivery.pollInterval, ready: databaseReady, logger: logger))
         app.addServices(
             ReminderService(

@@ -19,10 +19,6 @@ public enum StorageFactory {
 
     /// Runs the migrations alone (`spotter migrate`).
     public static func migrate(_ storage: any SpotterStorage) async throws {
-        if let postgres = storage as? PostgresStorage {
-            try await postgres.withRunning { try await postgres.migrate() }
-        } else {
-            try await storage.migrate()
-        }
+        try await storage.withRunning { try await storage.migrate() }
     }
 }
