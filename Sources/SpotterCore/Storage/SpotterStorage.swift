@@ -42,8 +42,8 @@ public protocol SpotterStorage: Sendable {
     /// }
     /// ```
     ///
-    /// Outside a unit, each store call is its own transaction, as before: a path that doesn't need one
-    /// (a feed page, a kudos without an `Idempotency-Key`) pays nothing for it.
+    /// Every mutating request runs in one (`UnitOfWorkMiddleware`, the socket, the relay). Outside a unit, each
+    /// store call is its own: a read (a feed page) pays nothing for a unit it does not need.
     func write<T: Sendable>(_ body: () async throws -> T) async throws -> T
 
     /// Brings the schema up to date. Safe to run on every start and from several nodes at once.
