@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SpotterCore
+import SpotterSQL
 
 struct PostgresIdempotencyStore: IdempotencyStore {
     let database: PostgresDatabase
@@ -9,60 +10,37 @@ struct PostgresIdempotencyStore: IdempotencyStore {
 
     func find(scope: String, key: String) async throws -> IdempotencyRow? {
         let rows = try await database.query(
-            """
-            SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys
-            WHERE scope = \(scope) AND key = \(key)
-            """, logger: logger)
+            PostgresQuery(IdempotencySQL.find.postgres, ["scope": PostgresBind(scope), "key": PostgresBind(key)]),
+            logger: logger)
         return try await Self.first(of: rows)
     }
 
-    func begin(
-        scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval
+    func record(
+        scope: String, key: String, fingerprint: String, response: StoredResponse, now: Date, retention: TimeInterval
     ) async throws
         -> IdempotencyClaim
     {
-        // Several nodes may race for one key: the row lock taken by SELECT … FOR UPDATE (or the unique
-        // insert, which waits for a concurrent insert of the same key to commit or roll back) decides.
-        try await database.withTransaction(logger: logger) { connection in
-            if let existing = try await Self.record(scope: scope, key: key, connection, logger) {
-                if let claim = existing.claim(fingerprint: fingerprint, now: now, retention: retention) { return claim }
-                try await connection.query(
-                    "DELETE FROM idempotency_keys WHERE scope = \(scope) AND key = \(key)", logger: logger)
-            }
+        // Several nodes may race for one key. The insert waits on the key's unique index for a concurrent
+        // insert of it to commit or roll back; a record found there is locked (FOR UPDATE) before it is judged,
+        // so of two nodes that find it stale only one replaces it.
+        let key = ["scope": PostgresBind(scope), "key": PostgresBind(key)]
+        let record = key.merging([
+            "fingerprint": PostgresBind(fingerprint), "now": PostgresBind(now), "status": PostgresBind(response.status),
+            "content_type": PostgresBind(response.contentType), "body": PostgresBind(response.body),
+        ]) { $1 }
+        return try await database.withTransaction(logger: logger) { connection in
             let inserted = try await connection.query(
-                """
-                INSERT INTO idempotency_keys (scope, key, fingerprint, created_at)
-                VALUES (\(scope), \(key), \(fingerprint), \(now))
-                ON CONFLICT (scope, key) DO NOTHING RETURNING key
-                """, logger: logger)
-            for try await _ in inserted { return IdempotencyClaim.claimed }
-            // Another request inserted the same key after our SELECT. The insert waited for that request's
-            // transaction to end: inside a unit of work the record is now committed with its response (replay
-            // it, or a mismatch); a claim made outside one is still in progress.
-            let winner = try await Self.record(scope: scope, key: key, connection, logger)
-            return winner?.claim(fingerprint: fingerprint, now: now, retention: retention) ?? .inProgress
+                PostgresQuery(IdempotencySQL.insert.postgres, record), logger: logger)
+            var claimed = false
+            for try await _ in inserted { claimed = true }
+            if claimed { return .claimed }
+            let found = try await Self.first(
+                of: connection.query(PostgresQuery(IdempotencySQL.findLocked.postgres, key), logger: logger))
+            if let claim = found?.claim(fingerprint: fingerprint, now: now, retention: retention) { return claim }
+            // The record there is stale (past retention, or an abandoned claim): this answer replaces it.
+            try await connection.query(PostgresQuery(IdempotencySQL.replace.postgres, record), logger: logger)
+            return .claimed
         }
-    }
-
-    /// The key's record, locked for the rest of the transaction.
-    private static func record(
-        scope: String, key: String, _ connection: PostgresConnection, _ logger: Logger
-    ) async throws -> IdempotencyRow? {
-        let rows = try await connection.query(
-            """
-            SELECT fingerprint, created_at, status, content_type, body FROM idempotency_keys
-            WHERE scope = \(scope) AND key = \(key) FOR UPDATE
-            """, logger: logger)
-        return try await Self.first(of: rows)
-    }
-
-    func complete(scope: String, key: String, response: StoredResponse) async throws {
-        try await database.query(
-            """
-            UPDATE idempotency_keys
-            SET status = \(response.status), content_type = \(response.contentType), body = \(response.body)
-            WHERE scope = \(scope) AND key = \(key)
-            """, logger: logger)
     }
 
     func deleteExpired(before date: Date) async throws -> Int {

@@ -168,49 +168,54 @@ struct StorageContractTests {
     }
 
     @Test(
-        "an idempotency key is claimed once, replayed, and refused for another request",
+        "an idempotency key stores its first answer once, replays it, and refuses another request",
         arguments: StorageBackend.available)
     func idempotency(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
             let store = storage.idempotency
             let day: TimeInterval = 86_400
-            let response = StoredResponse(status: 201, contentType: "application/json", body: Data("{}".utf8))
-            // First claim wins; a concurrent duplicate sees it in progress.
-            #expect(
-                try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start, retention: day)
-                    == .claimed)
-            #expect(
-                try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start, retention: day)
-                    == .inProgress)
-            // Once complete, the same request replays and another request is a mismatch.
-            try await store.complete(scope: "u1", key: "k", response: response)
-            #expect(
-                try await store.begin(scope: "u1", key: "k", fingerprint: "f", now: Self.start + 1, retention: day)
-                    == .replay(response))
-            #expect(
-                try await store.begin(scope: "u1", key: "k", fingerprint: "g", now: Self.start + 1, retention: day)
-                    == .mismatch)
-            // Keys are per scope, and forgotten after the retention window.
-            #expect(
-                try await store.begin(scope: "u2", key: "k", fingerprint: "g", now: Self.start + 1, retention: day)
-                    == .claimed)
-            #expect(
-                try await store.begin(scope: "u1", key: "k", fingerprint: "g", now: Self.start + day, retention: day)
-                    == .claimed)
+            let first = StoredResponse(status: 201, contentType: "application/json", body: Data("{}".utf8))
+            let second = StoredResponse(status: 200, contentType: nil, body: Data("again".utf8))
+            func record(
+                _ scope: String, _ fingerprint: String, _ response: StoredResponse, at now: Date
+            ) async throws
+                -> IdempotencyClaim
+            {
+                try await store.record(
+                    scope: scope, key: "k", fingerprint: fingerprint, response: response, now: now, retention: day)
+            }
+            #expect(try await store.find(scope: "u1", key: "k") == nil)
+            #expect(try await record("u1", "f", first, at: Self.start) == .claimed)
+            // The first answer stands: the same request gets it back, another request is refused.
+            #expect(try await record("u1", "f", second, at: Self.start + 1) == .replay(first))
+            #expect(try await record("u1", "g", second, at: Self.start + 1) == .mismatch)
+            let found = try await store.find(scope: "u1", key: "k")
+            #expect(found?.claim(fingerprint: "f", now: Self.start + 2, retention: day) == .replay(first))
+            // Keys are per scope, and forgotten after the retention window: a new answer replaces the old.
+            #expect(try await record("u2", "g", second, at: Self.start + 1) == .claimed)
+            #expect(try await record("u1", "g", second, at: Self.start + day) == .claimed)
+            #expect(try await record("u1", "g", first, at: Self.start + day + 1) == .replay(second))
         }
     }
 
-    @Test("an abandoned idempotency claim can be taken again", arguments: StorageBackend.available)
-    func idempotencyAbandoned(backend: StorageBackend) async throws {
+    @Test("an idempotency record stored in a unit that rolls back is not kept", arguments: StorageBackend.available)
+    func idempotencyRolledBack(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
             let store = storage.idempotency
-            // A claim made outside a unit of work, as older Spotters did, by a process that then died.
-            let claim = try await store.begin(scope: "u", key: "a", fingerprint: "f", now: Self.start, retention: 100)
-            #expect(claim == .claimed)
-            // It is taken over after a minute.
-            let later = try await store.begin(
-                scope: "u", key: "a", fingerprint: "f", now: Self.start + 61, retention: 100)
-            #expect(later == .claimed)
+            let response = StoredResponse(status: 201, contentType: nil, body: Data())
+            // The record is stored, then its unit fails: nothing of it stays.
+            struct RolledBack: Error { let claim: IdempotencyClaim }
+            do {
+                _ = try await storage.write { () async throws -> Bool in
+                    let claim = try await store.record(
+                        scope: "u", key: "k", fingerprint: "f", response: response, now: Self.start, retention: 100)
+                    throw RolledBack(claim: claim)
+                }
+                Issue.record("the unit did not fail")
+            } catch let rolledBack as RolledBack {
+                #expect(rolledBack.claim == .claimed)
+            }
+            #expect(try await store.find(scope: "u", key: "k") == nil)
         }
     }
 
@@ -218,12 +223,17 @@ struct StorageContractTests {
     func idempotencySweep(backend: StorageBackend) async throws {
         try await backend.withStorage { storage in
             let store = storage.idempotency
-            _ = try await store.begin(scope: "u", key: "old", fingerprint: "f", now: Self.start, retention: 100)
-            _ = try await store.begin(scope: "u", key: "new", fingerprint: "f", now: Self.start + 50, retention: 100)
+            let response = StoredResponse(status: 204, contentType: nil, body: Data())
+            for (key, at) in [("old", Self.start), ("new", Self.start + 50)] {
+                _ = try await store.record(
+                    scope: "u", key: key, fingerprint: "f", response: response, now: at, retention: 100)
+            }
             #expect(try await store.deleteExpired(before: Self.start + 10) == 1)
+            #expect(try await store.find(scope: "u", key: "old") == nil)
             #expect(
-                try await store.begin(scope: "u", key: "new", fingerprint: "f", now: Self.start + 51, retention: 100)
-                    == .inProgress)
+                try await store.record(
+                    scope: "u", key: "new", fingerprint: "f", response: response, now: Self.start + 51, retention: 100)
+                    == .replay(response))
         }
     }
 }

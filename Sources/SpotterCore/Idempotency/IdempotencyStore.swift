@@ -5,34 +5,35 @@ import Foundation
 /// Keys are scoped (per user): two users may use the same key. A record older than the retention window
 /// counts as absent.
 ///
-/// The claim, the request's own writes and the stored response belong in one unit of work
-/// (`SpotterStorage.write`, as `IdempotencyMiddleware` does): then a claim is never seen without its response,
-/// a crash leaves nothing behind, and a concurrent duplicate waits for the first request's commit and replays
-/// it. A claim made outside a unit is seen in progress until `complete`.
+/// The request's own writes and its stored response belong in one unit of work (`SpotterStorage.write`, as
+/// `IdempotencyMiddleware` does): then a crash leaves nothing behind, and a concurrent duplicate waits for the
+/// first request's commit (SQLite: its writer; PostgreSQL: the key's unique index) and replays it.
 public protocol IdempotencyStore: Sendable {
     /// The key's record as it stands, read without claiming anything: a retry finds its replay here without
     /// waiting for a writer.
     func find(scope: String, key: String) async throws -> IdempotencyRow?
-    /// Claims `key` for a request with the given fingerprint (a hash of method, path and body).
-    func begin(
-        scope: String, key: String, fingerprint: String, now: Date, retention: TimeInterval
+    /// Stores `response` as the answer to `key` for a request with `fingerprint` (a hash of method, path and
+    /// body) and returns `.claimed`; or, when the key has a live record already, stores nothing and returns
+    /// what that record means for this request. One statement in the common case (a new key): the claim and
+    /// the answer are one row, written last in the request's unit.
+    func record(
+        scope: String, key: String, fingerprint: String, response: StoredResponse, now: Date, retention: TimeInterval
     ) async throws
         -> IdempotencyClaim
-    /// Stores the response of a claimed key.
-    func complete(scope: String, key: String, response: StoredResponse) async throws
     /// Deletes records created before `date`; returns how many.
     @discardableResult
     func deleteExpired(before date: Date) async throws -> Int
 }
 
-/// What `begin` found.
+/// What `record` found.
 public enum IdempotencyClaim: Sendable, Equatable {
-    /// The key is new: run the request, then `complete` (or roll the unit of work back).
+    /// The key was new, and the answer is stored with it.
     case claimed
     /// The same request finished before: send this again.
     case replay(StoredResponse)
-    /// A claim without a response: the same key is being processed outside a unit of work, or a process died
-    /// holding a claim it made outside one (an older Spotter's, taken over after `IdempotencyRow.abandonedAfter`).
+    /// A claim without a response, as Spotters before the one write path made outside a unit of work: the
+    /// same key is being processed by such a node, or one died holding it (taken over after
+    /// `IdempotencyRow.abandonedAfter`). Spotter no longer writes such a record.
     case inProgress
     /// The key was used with a different request.
     case mismatch

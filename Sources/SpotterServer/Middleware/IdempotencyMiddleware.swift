@@ -14,12 +14,13 @@ import SpotterModels
 /// so they commit together or not at all. A process killed mid-request leaves nothing, and the retry runs
 /// afresh at once; a request that committed has its response stored, and the retry replays it.
 ///
-/// The key is claimed last, with the response, so a unit takes SQLite's writer at its first real write and
-/// not for its whole handler: first the stored record is only read (a retry of a finished request replays it
-/// at once), then the handler runs, then `begin` and `complete` store the answer. A duplicate that ran at the
-/// same time finds the first one's record there (SQLite: committed or earlier in the same batch, on the one
-/// writer; PostgreSQL: its insert waits on the key's unique index for the first one's commit); its own
-/// writes roll back, and it replays the first answer.
+/// The key is claimed last, with the response, in one statement (`IdempotencyStore.record`), so a unit takes
+/// SQLite's writer at its first real write and not for its whole handler: first the stored record is only
+/// read (a retry of a finished request replays it at once), then the handler runs, then its answer is stored
+/// with the key. A duplicate that ran at the same time finds the first one's record there (SQLite: committed
+/// or earlier in the same batch, on the one writer; PostgreSQL: its insert waits on the key's unique index
+/// for the first one's commit); its own writes roll back with its unit (`UndoneResponse`), and it replays the
+/// first answer.
 ///
 /// It runs behind authentication. The sign-up, sign-in and refresh routes are outside it on purpose: their
 /// responses hold bearer tokens, and storing them for replay would keep live credentials in the clear.
@@ -55,25 +56,16 @@ struct IdempotencyMiddleware: RouterMiddleware {
         {
             return try Self.answer(to: found)
         }
-        do {
-            return try await storage.write {
-                let (response, collected) = try await answer(request, context: context, next: next)
-                let claim = try await store.begin(
-                    scope: scope, key: key, fingerprint: fingerprint, now: clock.now, retention: retention)
-                // Another run of the same key stored its answer first: this one's writes roll back.
-                guard claim == .claimed else { throw Superseded(claim: claim) }
-                try await store.complete(
-                    scope: scope, key: key,
-                    response: StoredResponse(
-                        status: Int(response.status.code), contentType: response.headers[.contentType],
-                        body: collected))
-                return response
-            }
-        } catch let unstored as Unstored {
-            return unstored.response
-        } catch let superseded as Superseded {
-            return try Self.answer(to: superseded.claim)
-        }
+        let (response, collected) = try await answer(request, context: context, next: next)
+        let claim = try await store.record(
+            scope: scope, key: key, fingerprint: fingerprint,
+            response: StoredResponse(
+                status: Int(response.status.code), contentType: response.headers[.contentType], body: collected),
+            now: clock.now, retention: retention)
+        // Another run of the same key stored its answer first: this one's writes roll back with the request's
+        // unit, and it answers as that one did.
+        guard claim == .claimed else { throw UndoneResponse(response: try Self.answer(to: claim)) }
+        return response
     }
 
     /// The answer to a request whose key has a record already.
@@ -94,20 +86,21 @@ struct IdempotencyMiddleware: RouterMiddleware {
     }
 
     /// The handler's answer to store, with its body read. A handler that fails is undone (a savepoint) and its
-    /// client error stored in its place, so a retry gets the same answer. An answer that is not final leaves
-    /// the whole unit (`Unstored`, or the error): nothing of the request stays, and the key is free for a retry.
+    /// client error stored in its place, so a retry gets the same answer. An answer that is not final undoes the
+    /// whole request's unit (`UndoneResponse`, or the error): nothing of the request stays, and the key is free
+    /// for a retry.
     private func answer(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> (Response, Data) {
         do {
             return try await storage.write {
                 var response = try await next(request, context)
-                guard Self.isFinal(response.status) else { throw Unstored(response: response) }
+                guard Self.isFinal(response.status) else { throw UndoneResponse(response: response) }
                 let collected = try await Self.collect(&response)
                 return (response, collected)
             }
-        } catch let unstored as Unstored {
-            throw unstored
+        } catch let undone as UndoneResponse {
+            throw undone
         } catch {
             // A thrown error becomes a problem response outside this middleware. Client errors (4xx) are
             // stored like any response; server errors and 429 roll the unit back and go on as errors.
@@ -156,16 +149,6 @@ struct IdempotencyMiddleware: RouterMiddleware {
         response.body = .init(byteBuffer: box.buffer)
         return Data(buffer: box.buffer)
     }
-}
-
-/// A response that must not be stored (a server error, a 429) and undoes its request's unit of work.
-private struct Unstored: Error {
-    let response: Response
-}
-
-/// The same key's record was stored by another run of the request meanwhile: this one's writes roll back.
-private struct Superseded: Error {
-    let claim: IdempotencyClaim
 }
 
 private final class CollectedBody: @unchecked Sendable {

@@ -18,10 +18,14 @@ struct UnitOfWorkMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard Self.changes(request.method) else { return try await next(request, context) }
-        return try await storage.write {
-            let response = try await next(request, context)
-            if let error = fault?(request.headers) { throw error }
-            return response
+        do {
+            return try await storage.write {
+                let response = try await next(request, context)
+                if let error = fault?(request.headers) { throw error }
+                return response
+            }
+        } catch let undone as UndoneResponse {
+            return undone.response
         }
     }
 
@@ -29,4 +33,11 @@ struct UnitOfWorkMiddleware<Context: RequestContext>: RouterMiddleware {
     static func changes(_ method: HTTPRequest.Method) -> Bool {
         [.post, .put, .patch, .delete].contains(method)
     }
+}
+
+/// An answer whose request must leave nothing behind (a server error or 429 that must not be replayed, a
+/// duplicate of a request that stored its answer first): thrown through the request's unit, which rolls back
+/// whole, and sent once it has (`UnitOfWorkMiddleware`).
+struct UndoneResponse: Error {
+    let response: Response
 }
