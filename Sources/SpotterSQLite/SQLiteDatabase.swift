@@ -10,7 +10,8 @@ import Synchronization
 /// writer is held for writing and not for the handler's reads. Its first write takes the writer and opens
 /// the unit's savepoint in the batch's transaction; from then on every call of the unit (reads too, so they
 /// see its own rows) runs on the writer, each store write in a savepoint of its own, so a store call that
-/// fails still undoes all of its statements. When the unit ends, its savepoint is released into the batch (or
+/// fails still undoes all of its statements (a savepoint with nothing changed before it shares the one
+/// below, `SQLiteSavepoints`). When the unit ends, its savepoint is released into the batch (or
 /// rolled back, alone), the writer goes to the next unit, and the unit waits for its batch's commit and the
 /// sync of the log after it (`SQLiteLogSync`): nobody hears of a change, and no answer leaves, before the
 /// write-ahead log holding it is on disk.
@@ -24,6 +25,8 @@ final class SQLiteDatabase: Sendable {
     private let log: SQLiteLogSync?
     /// The readers of `lookup`, opened at the first (after the migrations made the file).
     private let lookups = Mutex<DatabasePool?>(nil)
+    /// The savepoints open on the writer, for the unit that holds it (`SQLiteSavepoints`).
+    private let savepoints = SQLiteSavepoints()
 
     /// The unit of work the current task runs in, if any (inherited by child tasks; see `UnitOfWork`).
     @TaskLocal private static var unit: OpenUnit?
@@ -43,15 +46,14 @@ final class SQLiteDatabase: Sendable {
         guard let unit = currentUnit else { return try await transaction { try await self.write(updates) } }
         try await writing(unit)
         return try onWriter { db in
-            try db.control("SAVEPOINT spotter_call")
+            try savepoints.open(db)
             do {
                 let result = try updates(db)
-                try db.control("RELEASE SAVEPOINT spotter_call")
+                try savepoints.close(db, keeping: true)
                 return result
             } catch {
                 // Fails when the statement rolled back the whole batch (SQLITE_FULL): `finish` finds it gone.
-                try? db.control("ROLLBACK TO SAVEPOINT spotter_call")
-                try? db.control("RELEASE SAVEPOINT spotter_call")
+                try? savepoints.close(db, keeping: false)
                 throw error
             }
         }
@@ -150,8 +152,8 @@ final class SQLiteDatabase: Sendable {
                 } else if !db.isInsideTransaction {
                     throw SQLiteBatchLost()
                 }
-                try db.control("SAVEPOINT spotter_unit")
-                for _ in 0..<pending { try db.control("SAVEPOINT spotter_nested") }
+                try savepoints.openUnit(db)
+                for _ in 0..<pending { try savepoints.open(db) }
             }
         } catch {
             unit.failedToWrite(error)
@@ -170,8 +172,7 @@ final class SQLiteDatabase: Sendable {
                 // A failed statement may have rolled back the whole transaction (SQLITE_FULL, an I/O error);
                 // then the batch is lost, and its commit fails for every unit in it.
                 guard db.isInsideTransaction else { return false }
-                if !keeping { try db.control("ROLLBACK TO SAVEPOINT spotter_unit") }
-                try db.control("RELEASE SAVEPOINT spotter_unit")
+                try savepoints.close(db, keeping: keeping)
                 return keeping
             }
         } catch {
@@ -207,7 +208,7 @@ final class SQLiteDatabase: Sendable {
         guard let unit = currentUnit else { return try await body() }
         let openedNow = unit.writes
         if openedNow {
-            try onWriter { db in try db.control("SAVEPOINT spotter_nested") }
+            try onWriter { db in try savepoints.open(db) }
         } else {
             unit.deferSavepoint()
         }
@@ -220,10 +221,7 @@ final class SQLiteDatabase: Sendable {
         let open = openedNow || unit.endDeferredSavepoint()
         if open {
             let keeping = outcome.keepsWrites
-            try onWriter { db in
-                if !keeping { try db.control("ROLLBACK TO SAVEPOINT spotter_nested") }
-                try db.control("RELEASE SAVEPOINT spotter_nested")
-            }
+            try onWriter { db in try savepoints.close(db, keeping: keeping) }
         }
         return try outcome.get()
     }
@@ -256,7 +254,7 @@ extension Database {
     /// cache. A unit sends about ten of them, and `execute(sql:)` (and GRDB's `inSavepoint`, built on it)
     /// parses each afresh: callgrind counted 22 parses per kudos, about 127,000 instructions of its 1.9
     /// million.
-    fileprivate func control(_ sql: String) throws {
+    func control(_ sql: String) throws {
         try cachedStatement(sql: sql).execute()
     }
 }
