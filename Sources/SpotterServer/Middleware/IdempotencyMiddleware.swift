@@ -38,7 +38,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
     ) async throws
         -> Response
     {
-        guard [.post, .put, .patch, .delete].contains(request.method),
+        guard UnitOfWorkMiddleware<Context>.changes(request.method),
             let key = request.headers[Self.header], let session = context.identity
         else { return try await next(request, context) }
         guard (1...255).contains(key.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
