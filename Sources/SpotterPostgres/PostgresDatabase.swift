@@ -11,8 +11,8 @@ import Synchronization
 /// transaction usable. A unit holds one connection for its length, so it never waits for a second one from
 /// a pool its own kind may have emptied.
 ///
-/// One connection runs one query at a time: inside a unit, a store must read a query's rows to the end before
-/// it sends the next (every store here does).
+/// One connection runs one query at a time, so every query answers with its rows read to the end
+/// (`PostgresRows`, `PostgresSession`): inside a unit the next statement can always be sent.
 final class PostgresDatabase: Sendable {
     let client: PostgresClient
     private let logger: Logger
@@ -34,30 +34,37 @@ final class PostgresDatabase: Sendable {
     func query(
         _ query: PostgresQuery, logger: Logger, file: String = #fileID, line: Int = #line
     ) async throws
-        -> PostgresRowSequence
+        -> PostgresRows
     {
         if let connection = unitConnection {
-            return try await connection.query(query, logger: logger, file: file, line: line)
+            return try await PostgresRows(connection.query(query, logger: logger, file: file, line: line))
         }
-        return try await client.query(query, logger: logger, file: file, line: line)
+        return try await PostgresRows(client.query(query, logger: logger, file: file, line: line))
     }
 
     func execute<Statement: PostgresPreparedStatement, Row>(
         _ statement: Statement, logger: Logger, file: String = #fileID, line: Int = #line
-    ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Row> where Row == Statement.Row {
-        if let connection = unitConnection {
-            return try await connection.execute(statement, logger: logger, file: file, line: line)
-        }
-        return try await client.execute(statement, logger: logger, file: file, line: line)
+    ) async throws -> [Row] where Row == Statement.Row {
+        let rows =
+            if let connection = unitConnection {
+                try await connection.execute(statement, logger: logger, file: file, line: line)
+            } else {
+                try await client.execute(statement, logger: logger, file: file, line: line)
+            }
+        var read: [Row] = []
+        for try await row in rows { read.append(row) }
+        return read
     }
 
     func withTransaction<Result: Sendable>(
-        logger: Logger, _ body: (PostgresConnection) async throws -> Result
+        logger: Logger, _ body: (PostgresSession) async throws -> Result
     ) async throws -> Result {
         if let connection = unitConnection {
-            return try await Self.savepoint(on: connection, logger: logger) { try await body(connection) }
+            return try await Self.savepoint(on: connection, logger: logger) {
+                try await body(PostgresSession(connection: connection))
+            }
         }
-        return try await client.withTransaction(logger: logger) { try await body($0) }
+        return try await client.withTransaction(logger: logger) { try await body(PostgresSession(connection: $0)) }
     }
 
     /// `SpotterStorage.write` for PostgreSQL.
@@ -140,13 +147,12 @@ extension PostgresDatabase {
             return
         }
         try await Self.savepoint(on: connection, logger: logger) {
-            _ = try await connection.query(query, logger: logger)
+            _ = try await connection.query(query, logger: logger).collect()
         }
     }
 
     /// Whether a statement that returns a row for each change it made changed anything.
     func changed(_ query: PostgresQuery, logger: Logger) async throws -> Bool {
-        for try await _ in try await self.query(query, logger: logger) { return true }
-        return false
+        !(try await self.query(query, logger: logger).isEmpty)
     }
 }

@@ -13,7 +13,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
     /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's transaction.
     static func schedule(
         _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
-        on connection: PostgresConnection, logger: Logger
+        on connection: PostgresSession, logger: Logger
     ) async throws {
         var jobID: UUID?
         // Join the pending batch, or open one. A batch a runner claimed meanwhile is no longer pending: the

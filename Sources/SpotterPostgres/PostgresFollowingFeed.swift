@@ -134,7 +134,7 @@ extension PostgresPostStore {
         _: Cursor.Type, _: Rows.Type, viewer: UserID, past edge: UUID, floor: UUID
     ) async throws -> [UUID] {
         var ids: [UUID] = []
-        for try await id in try await database.execute(
+        for id in try await database.execute(
             FollowingCandidatesStatement<Cursor, Rows>(viewer: viewer.rawValue, cursor: edge, floor: floor),
             logger: logger)
         {

@@ -52,7 +52,7 @@ struct PostgresIdempotencyStore: IdempotencyStore {
     }
 
     /// The one record a key's SELECT finds, if any.
-    private static func first(of rows: PostgresRowSequence) async throws -> IdempotencyRow? {
+    private static func first(of rows: PostgresRows) async throws -> IdempotencyRow? {
         var existing: IdempotencyRow?
         for try await (stored, createdAt, status, contentType, body) in rows.decode(
             (String, Date, Int?, String?, Data?).self)

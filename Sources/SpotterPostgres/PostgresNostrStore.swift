@@ -73,7 +73,7 @@ struct PostgresNostrStore: NostrStore {
 
     /// Whether a stored deletion request of the event's author names it (see the SQLite twin).
     private static func isDeleted(
-        _ form: NostrStoredForm, _ connection: PostgresConnection, _ logger: Logger
+        _ form: NostrStoredForm, _ connection: PostgresSession, _ logger: Logger
     ) async throws -> Bool {
         let event = form.event
         let (id, pubkey) = (event.id.rawValue, event.pubkey.rawValue)
@@ -166,10 +166,6 @@ struct PostgresNostrStore: NostrStore {
         try NostrJSON.decoder.decode(NostrEvent.self, from: Data(raw.utf8))
     }
 
-    /// Whether a statement returned any row (reading them all, so the connection is free for the next).
-    static func any(_ rows: PostgresRowSequence) async throws -> Bool {
-        var found = false
-        for try await _ in rows { found = true }
-        return found
-    }
+    /// Whether a statement returned any row.
+    static func any(_ rows: PostgresRows) -> Bool { !rows.isEmpty }
 }

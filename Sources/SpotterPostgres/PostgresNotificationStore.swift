@@ -100,7 +100,7 @@ struct PostgresNotificationStore: NotificationStore {
 
     /// `insert` inside a transaction that is already open (a kudos stores its notification with it).
     static func insert(
-        _ n: NotificationRecord, deliveries: [ScheduledDelivery], on connection: PostgresConnection, logger: Logger
+        _ n: NotificationRecord, deliveries: [ScheduledDelivery], on connection: PostgresSession, logger: Logger
     ) async throws -> Bool {
         var inserted = false
         for try await _ in try await connection.query(

@@ -75,7 +75,7 @@ struct PostgresPostStore: PostStore {
         ]
     }
 
-    private static func writeTags(_ post: PostRecord, _ connection: PostgresConnection, _ logger: Logger) async throws {
+    private static func writeTags(_ post: PostRecord, _ connection: PostgresSession, _ logger: Logger) async throws {
         guard !post.hashtags.isEmpty else { return }
         try await connection.query(
             """
@@ -176,7 +176,7 @@ struct PostgresPostStore: PostStore {
         -> [Post]
     {
         var posts: [Post] = []
-        for try await row in try await database.execute(statement, logger: logger) where posts.count < statement.limit {
+        for row in try await database.execute(statement, logger: logger) where posts.count < statement.limit {
             if let post = try Self.post(from: row) { posts.append(post) }
         }
         return posts
@@ -307,7 +307,7 @@ struct PostgresPostStore: PostStore {
     func withKudosPreview(_ posts: consuming [Post], viewer: UserID?) async throws -> [Post] {
         guard !posts.isEmpty else { return posts }
         var preview: [UUID: [AuthorSummary]] = [:]
-        for try await (postID, userID, username, displayName, avatar) in try await database.execute(
+        for (postID, userID, username, displayName, avatar) in try await database.execute(
             KudosPreviewStatement(viewer: viewer?.rawValue, posts: posts.map(\.id.rawValue)), logger: logger)
         {
             preview[postID, default: []].append(

@@ -38,7 +38,7 @@ struct PostgresTokenStore: TokenStore {
     }
 
     func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
-        for try await columns in try await database.execute(TokenWithAccountStatement(hash: hash), logger: logger) {
+        for columns in try await database.execute(TokenWithAccountStatement(hash: hash), logger: logger) {
             guard let kind = TokenKind(rawValue: try columns[3].decode(String.self)) else { return nil }
             let token = TokenRecord(
                 hash: try columns[0].decode(String.self), userID: UserID(rawValue: try columns[1].decode(UUID.self)),
