@@ -10,7 +10,7 @@ enum PostgresNostrQuery {
 
     /// What the reader may see: not hidden, and of a key linked to no account, or to the reader's, or to one
     /// in good standing with a public profile, with no block between it and the reader either way
-    /// (`VisibilityPolicy.canSee` for a public post, as the live relay asks it).
+    /// (`PersonPolicy`'s `relayEvents`, as the live relay asks it).
     static let visible = """
         NOT e.hidden AND (e.author_id IS NULL OR e.author_id = \(reader) OR EXISTS (
             SELECT 1 FROM users u WHERE u.id = e.author_id AND u.suspended_at IS NULL AND u.privacy = 'public'

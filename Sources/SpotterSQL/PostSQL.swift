@@ -95,7 +95,8 @@ public enum PostSQL {
         NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = \(viewer) AND m.muted_id = p.author_id)
         """
 
-    /// A person (alias `alias`) the viewer may see in lists: not suspended, not blocked either way.
+    /// A person (alias `alias`) who exists for the viewer (`PersonPolicy`'s `exists`): not suspended, not blocked
+    /// either way.
     public static func listable(_ alias: String) -> SQLText {
         """
         \(raw: alias).suspended_at IS NULL AND NOT EXISTS (SELECT 1 FROM blocks b

@@ -22,7 +22,7 @@ enum SQLiteNostrQuery {
 
     /// What `reader` (`:reader`, NULL for nobody) may see: not hidden, and of a key linked to no account, or to
     /// the reader's, or to one in good standing (not suspended), with a public profile, with no block between it
-    /// and the reader either way (`VisibilityPolicy.canSee` for a public post, as the live relay asks it).
+    /// and the reader either way (`PersonPolicy`'s `relayEvents`, as the live relay asks it).
     static let visible = """
         e.hidden = 0 AND (e.author_id IS NULL OR e.author_id = :reader OR EXISTS (
             SELECT 1 FROM users u WHERE u.id = e.author_id AND u.suspended_at IS NULL AND u.privacy = 'public'

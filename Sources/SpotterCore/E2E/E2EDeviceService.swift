@@ -18,13 +18,17 @@ public struct E2EDeviceService: Sendable {
     }
 
     /// `user`'s device chain: public keys, which anyone signed in may read, as they may read a profile (not
-    /// across a block, and not a suspended account's).
+    /// across a block, and not a suspended account's: `PersonPolicy`).
     public func chain(of user: UserID, viewer: AccountRecord) async throws -> E2EChain {
-        if user != viewer.id {
-            guard let person = try await storage.accounts.find(id: user), person.suspendedAt == nil,
-                !(try await storage.graph.blockedEitherWay(with: viewer.id)).contains(user)
-            else { throw SpotterError.notFound("No such user.") }
+        guard let person = try await storage.accounts.find(id: user) else {
+            throw SpotterError.notFound("No such user.")
         }
+        let isSelf = user == viewer.id
+        let blocked = isSelf ? false : try await storage.graph.blockedEitherWay(with: viewer.id).contains(user)
+        let facts = PersonPolicy.Facts(
+            isSelf: isSelf, suspended: person.suspendedAt != nil, blockedEitherWay: blocked,
+            privacy: person.profile.privacy)
+        guard PersonPolicy.allows(.deviceChain, facts) else { throw SpotterError.notFound("No such user.") }
         return E2EChain(statements: try await storage.e2e.deviceStatements(of: user))
     }
 

@@ -6,7 +6,8 @@ public protocol GraphStore: Sendable {
     /// How `viewer` stands with `other`.
     func relationship(of viewer: UserID, with other: UserID) async throws -> Relationship
     /// Whether `actor` may reach `recipient` at all, in one read: the actor's account exists and is not
-    /// suspended, neither blocks the other, and the recipient does not mute the actor.
+    /// suspended, neither blocks the other, and the recipient does not mute the actor: `PersonPolicy`'s
+    /// `notifications` for two people (the caller leaves out someone reaching themselves).
     func mayReach(_ recipient: UserID, from actor: UserID) async throws -> Bool
     /// Adds a follow edge, or leaves an existing one as it is. Returns the edge's state after the call.
     @discardableResult

@@ -29,22 +29,34 @@ public struct SocialService: Sendable {
         return account
     }
 
-    /// Whether the person behind `id` exists for `viewer` (`VisibilityPolicy.canSeePerson`).
+    /// Whether the person behind `id` exists for `viewer` (`PersonPolicy`).
     public func isVisible(_ id: UserID, to viewer: AccountRecord?) async throws -> Bool {
+        try await allows(.exists, of: id, to: viewer)
+    }
+
+    /// Whether `viewer` may see `aspect` of the person behind `id`, by the one rule (`PersonPolicy`); `false`
+    /// for nobody.
+    public func allows(_ aspect: PersonPolicy.Aspect, of id: UserID, to viewer: AccountRecord?) async throws -> Bool {
         guard let account = try await storage.accounts.find(id: id) else { return false }
-        return try await isVisible(account, to: viewer)
+        return PersonPolicy.allows(aspect, try await facts(of: account, for: viewer?.id))
+    }
+
+    /// What `PersonPolicy` asks of `account` and `viewer`: two reads of the graph when they are two people.
+    public func facts(of account: AccountRecord, for viewer: UserID?) async throws -> PersonPolicy.Facts {
+        guard let viewer else { return .signedOut(account) }
+        var facts = PersonPolicy.Facts(
+            isSelf: account.id == viewer, suspended: account.suspendedAt != nil, privacy: account.profile.privacy)
+        guard !facts.isSelf else { return facts }
+        let relationship = try await storage.graph.relationship(of: viewer, with: account.id)
+        let reverse = try await storage.graph.relationship(of: account.id, with: viewer)
+        facts.blockedEitherWay = relationship.blocking || reverse.blocking
+        facts.follows = relationship.following == .following
+        facts.muted = relationship.muting
+        return facts
     }
 
     private func isVisible(_ account: AccountRecord, to viewer: AccountRecord?) async throws -> Bool {
-        let isSelf = account.id == viewer?.id
-        var blocked = false
-        if let viewer, !isSelf {
-            let relationship = try await storage.graph.relationship(of: viewer.id, with: account.id)
-            let reverse = try await storage.graph.relationship(of: account.id, with: viewer.id)
-            blocked = relationship.blocking || reverse.blocking
-        }
-        return VisibilityPolicy.canSeePerson(
-            isSelf: isSelf, suspended: account.suspendedAt != nil, blockedEitherWay: blocked)
+        PersonPolicy.allows(.exists, try await facts(of: account, for: viewer?.id))
     }
 
     public func profile(_ username: String, viewer: AccountRecord?) async throws -> Profile {
@@ -151,15 +163,13 @@ public struct SocialService: Sendable {
     ) async throws
         -> Page<AuthorSummary>
     {
-        let account = try await visibleAccount(username, viewer: viewer)
-        if account.profile.privacy == .private, account.id != viewer?.id {
-            var follows = false
-            if let viewer {
-                follows = try await storage.graph.relationship(of: viewer.id, with: account.id).following == .following
-            }
-            guard Self.listsVisible(privacy: account.profile.privacy, isSelf: false, following: follows) else {
-                throw SpotterError.forbidden("This account is private: only its approved followers see its lists.")
-            }
+        guard let account = try await storage.accounts.find(username: username) else {
+            throw SpotterError.notFound("No such user.")
+        }
+        let facts = try await facts(of: account, for: viewer?.id)
+        guard PersonPolicy.allows(.exists, facts) else { throw SpotterError.notFound("No such user.") }
+        guard PersonPolicy.allows(.lists, facts) else {
+            throw SpotterError.forbidden("This account is private: only its approved followers see its lists.")
         }
         let entries =
             switch kind {
@@ -187,12 +197,6 @@ public struct SocialService: Sendable {
     /// whom they follow already and anyone in a block with them.
     public func suggestions(viewer: AccountRecord, limit: Int = 8) async throws -> [AuthorSummary] {
         try await storage.graph.suggestions(for: viewer.id, limit: limit).map(\.summary)
-    }
-
-    /// Whether a viewer may see someone's followers and following: anyone for a public or followers-only
-    /// account; for a private one, the person and their approved followers.
-    public static func listsVisible(privacy: Privacy, isSelf: Bool, following: Bool) -> Bool {
-        privacy != .private || isSelf || following
     }
 
     /// People waiting for the viewer to approve their follow request, newest first.

@@ -180,14 +180,14 @@ public struct LiveNostrEvent: Sendable {
     public var event: NostrEvent
     public var author: AccountRecord?
 
-    /// Whether `reader` may get it live: the rule `NostrStore.query` applies in SQL (`VisibilityPolicy` for a
-    /// public post of its author), asked once per event and reader.
+    /// Whether `reader` may get it live: the rule `NostrStore.query` applies in SQL (`PersonPolicy`'s
+    /// `relayEvents`), asked once per event and reader.
     public func isVisible(to reader: UserID?, blockedEitherWay: Bool) -> Bool {
         guard let author else { return true }
-        return VisibilityPolicy.canSee(
+        return PersonPolicy.allows(
+            .relayEvents,
             .init(
-                isAuthor: reader == author.id, postDeleted: false, authorSuspended: author.suspendedAt != nil,
-                blockedEitherWay: blockedEitherWay, followsAuthor: false, authorPrivacy: author.profile.privacy,
-                visibility: .public))
+                signedIn: reader != nil, isSelf: reader == author.id, suspended: author.suspendedAt != nil,
+                blockedEitherWay: blockedEitherWay, privacy: author.profile.privacy))
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import SpotterModels
 
 /// Who may hear of what: nobody hears from someone they blocked, were blocked by or muted, or who is
-/// suspended, nor about a post they may not see. Checked when a notification is made and again when it is
+/// suspended (`PersonPolicy`'s `notifications`, said in SQL by `GraphStore.mayReach`), nor about a post they
+/// may not see. Checked when a notification is made and again when it is
 /// delivered, since a block or a deletion may come in between.
 enum NotificationAudience {
     /// `postAuthor` is who wrote `post` when the caller has just read it, live; `nil` reads it here.

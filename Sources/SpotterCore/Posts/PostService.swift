@@ -39,7 +39,7 @@ public struct PostService: Sendable {
     let events: (any EventBus)?
     /// Who tells people about kudos, comments, mentions and records; `nil` in tools that notify nobody.
     let notifier: Notifier?
-    /// Who exists for whom (`VisibilityPolicy.canSeePerson`), asked before a reply names its parent's author.
+    /// Who exists for whom (`PersonPolicy`), asked before a reply names its parent's author.
     let social: SocialService
     /// Which photos a post may take, and their URLs for each viewer; `nil` where photos are not set up (tools).
     let media: MediaService?
@@ -435,10 +435,9 @@ public struct PostService: Sendable {
         return record
     }
 
-    /// Whether `person` shows to `viewer` at all, by the one rule (`VisibilityPolicy.canSeePerson`).
+    /// Whether `person` shows to `viewer` at all, by the one rule (`PersonPolicy`).
     private func canSeePerson(_ person: UserID, viewer: AccountRecord) async throws -> Bool {
-        guard person != viewer.id else { return true }
-        return try await social.isVisible(person, to: viewer)
+        try await social.isVisible(person, to: viewer)
     }
 
     func checkNewAccountLimit(_ author: AccountRecord, now: Date) async throws {

@@ -19,7 +19,8 @@ import SpotterModels
 /// left, was removed or is banned) may read an open group's post on its page and in the group's feed, and
 /// meets it in no other list: not Following, Global, a hashtag, search or a profile.
 ///
-/// The storage adapters express the same rule in SQL; the contract suite checks them against these functions,
+/// Who may see the person behind a post is `PersonPolicy`'s half of the rule. The storage adapters express the
+/// same rule in SQL; the contract suite checks them against these functions,
 /// and the realtime hub asks them (through `LiveAudience`) for every socket, so a live feed shows what a
 /// refresh of the same feed would.
 public enum VisibilityPolicy {
@@ -75,13 +76,6 @@ public enum VisibilityPolicy {
             guard let group = facts.group else { return false }
             return group.viewerIsMember || (group.access == .open && !group.viewerIsBanned)
         }
-    }
-
-    /// Whether a person exists for a viewer at all (their profile, their comments, a reply to them): always
-    /// for themselves; never while suspended or when either blocks the other. The realtime side applies the
-    /// same blocks to presence (`PresencePolicy`).
-    public static func canSeePerson(isSelf: Bool, suspended: Bool, blockedEitherWay: Bool) -> Bool {
-        isSelf || (!suspended && !blockedEitherWay)
     }
 
     /// The lists a post can stand in.

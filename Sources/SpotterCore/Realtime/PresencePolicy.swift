@@ -1,7 +1,8 @@
 import SpotterModels
 
 /// Whose presence a person on the community feed sees: everyone online but the people they block or who block
-/// them, and private accounts only when they follow them. One's own presence is always one's own to see.
+/// them, and private accounts only when they follow them (`PersonPolicy`'s `presence`, asked with what the hub
+/// keeps of each listener). One's own presence is always one's own to see; a suspended account is not online.
 ///
 /// The hub keeps each listener's `PresenceRelations` (read when they join, read again when a relationship of
 /// theirs changes) and asks this rule for every entry of `presence_state` and `presence_diff`.
@@ -9,9 +10,11 @@ public enum PresencePolicy {
     public static func canSee(
         _ present: UserID, presentIsPrivate: Bool, viewer: UserID, relations: PresenceRelations
     ) -> Bool {
-        if present == viewer { return true }
-        if relations.hidden.contains(present) { return false }
-        return !presentIsPrivate || relations.followedPrivate.contains(present)
+        PersonPolicy.allows(
+            .presence,
+            .init(
+                isSelf: present == viewer, blockedEitherWay: relations.hidden.contains(present),
+                follows: relations.followedPrivate.contains(present), privacy: presentIsPrivate ? .private : .public))
     }
 
     /// Whether the viewer sees exactly the public accounts online, and so may share one presence frame with

@@ -46,9 +46,12 @@ struct WebProfileController {
             let page = try await feeds.author(
                 username, viewer: viewer, page: try PageRequest(limit: nil, cursor: cursor, since: nil))
             let relationship = profile.relationship
-            let listsVisible = SocialService.listsVisible(
-                privacy: profile.privacy, isSelf: viewer?.id == profile.id,
-                following: relationship?.following == .following)
+            // The profile answered, so the person exists for the viewer: the rest of the rule is privacy and follows.
+            let listsVisible = PersonPolicy.allows(
+                .lists,
+                .init(
+                    signedIn: viewer != nil, isSelf: viewer?.id == profile.id,
+                    follows: relationship?.following == .following, privacy: profile.privacy))
             // A private account's progress, like its lists, is its followers' business: a stranger would see an
             // empty chart (they see none of the workouts) and read it as "never trains", so they see none.
             let report = listsVisible ? try? await progress.report(for: username, viewer: viewer, weeks: "12") : nil
