@@ -240,6 +240,45 @@ struct NostrRelayTests {
             for client in [publisher, stranger, owner] { await client.close() }
         }
     }
+
+    @Test(
+        "live, as stored: a followers-only account's events reach no other key, a public account's do",
+        arguments: StorageBackend.available)
+    func followersOnlyLive(backend: StorageBackend) async throws {
+        try await TestApp.runLive(backend) { api, port in
+            // Given Dot, followers-only, and Eli, public, each with a linked key
+            let dot = try await api.user("dot")
+            let eli = try await api.user("eli")
+            let dotKey = try NostrSecretKey.generate()
+            let eliKey = try NostrSecretKey.generate()
+            try await api.linkNostrKey(dot, dotKey)
+            try await api.linkNostrKey(eli, eliKey)
+            let response = try await api.call(
+                .patch, "/api/v1/me", token: dot, body: UpdateAccountRequest(privacy: .followers))
+            #expect(response.status == .ok)
+            // And a stranger listening for both
+            let stranger = try await NostrTestClient.connect(port: port)
+            #expect(
+                try await stranger.request("live", [NostrFilter(authors: [dotKey.publicKey, eliKey.publicKey])]).get()
+                    .isEmpty)
+
+            // When Dot publishes, then Eli
+            let publisher = try await NostrTestClient.connect(port: port)
+            #expect(
+                try await publisher.publish(TestEvents.note(dotKey, "for followers", at: TestEvents.now(api))).accepted)
+            #expect(try await publisher.publish(TestEvents.note(eliKey, "for all", at: TestEvents.now(api))).accepted)
+
+            // Then the stranger gets Eli's live and never Dot's, which a fresh REQ does not show either
+            #expect(try await stranger.nextEvent(on: "live").content == "for all")
+            let dotsLive = stranger.collected { message in
+                if case .event(_, let event) = message { event.pubkey == dotKey.publicKey } else { false }
+            }
+            #expect(dotsLive.isEmpty)
+            #expect(
+                try await stranger.request("stored", [NostrFilter(authors: [dotKey.publicKey])]).get().isEmpty)
+            for client in [publisher, stranger] { await client.close() }
+        }
+    }
 }
 
 extension NostrRelayMessage {
