@@ -2,21 +2,13 @@ import Foundation
 import PostgresNIO
 import SpotterCore
 import SpotterNostr
+import SpotterSQL
 
 /// Filters (NIP-01, NIP-50) as SQL over `nostr_events e`, with Spotter's privacy decided in the same statement
 /// (see the SQLite twin). The reader is bind `$1` (`PostgresPostSQL.Builder`'s viewer), NULL for nobody.
 enum PostgresNostrQuery {
-    static let reader = PostgresPostSQL.viewer
-
-    /// What the reader may see: not hidden, and of a key linked to no account, or to the reader's, or to one
-    /// in good standing with a public profile, with no block between it and the reader either way
-    /// (`VisibilityPolicy.canSee` for a public post, as the live relay asks it).
-    static let visible = """
-        NOT e.hidden AND (e.author_id IS NULL OR e.author_id = \(reader) OR EXISTS (
-            SELECT 1 FROM users u WHERE u.id = e.author_id AND u.suspended_at IS NULL AND u.privacy = 'public'
-              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = e.author_id AND b.blocked_id = \(reader))
-                OR (b.blocker_id = \(reader) AND b.blocked_id = e.author_id))))
-        """
+    /// What the reader (`$1`) may see (`NostrSQL.visible`).
+    static let visible = NostrSQL.visible.rendered(.postgres).text
 
     /// The newest `min(limit, limitCap)` events of one filter the reader may see, in the relay's order.
     ///

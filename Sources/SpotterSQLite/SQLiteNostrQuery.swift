@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterNostr
+import SpotterSQL
 
 /// Filters (NIP-01, NIP-50) as SQL over `nostr_events e`, with Spotter's privacy decided in the same statement.
 ///
@@ -20,15 +21,8 @@ enum SQLiteNostrQuery {
         }
     }
 
-    /// What `reader` (`:reader`, NULL for nobody) may see: not hidden, and of a key linked to no account, or to
-    /// the reader's, or to one in good standing (not suspended), with a public profile, with no block between it
-    /// and the reader either way (`VisibilityPolicy.canSee` for a public post, as the live relay asks it).
-    static let visible = """
-        e.hidden = 0 AND (e.author_id IS NULL OR e.author_id = :reader OR EXISTS (
-            SELECT 1 FROM users u WHERE u.id = e.author_id AND u.suspended_at IS NULL AND u.privacy = 'public'
-              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = e.author_id AND b.blocked_id = :reader)
-                OR (b.blocker_id = :reader AND b.blocked_id = e.author_id))))
-        """
+    /// What the reader (`:viewer`, NULL for nobody) may see (`NostrSQL.visible`).
+    static let visible = NostrSQL.visible.rendered(.sqlite).text
 
     /// The newest `min(limit, limitCap)` events of one filter the reader may see, in the relay's order.
     ///
@@ -39,7 +33,7 @@ enum SQLiteNostrQuery {
     static func newest(_ filter: NostrFilter, reader: String?, limitCap: Int, _ db: Database) throws -> [Found] {
         let limit = filter.effectiveLimit(cap: limitCap)
         var conditions = Conditions(filter, prefix: "", perAuthor: filter.authors != nil && filter.ids == nil)
-        conditions.arguments.updateValue(reader, forKey: "reader")
+        conditions.arguments.updateValue(reader, forKey: SQLText.viewer)
         conditions.arguments["limit"] = limit
         let sql = """
             SELECT e.created_at, e.id, e.raw FROM nostr_events e
@@ -74,7 +68,7 @@ enum SQLiteNostrQuery {
     static func count(
         _ filters: [NostrFilter], reader: String?
     ) -> (sql: String, arguments: StatementArguments) {
-        var arguments: [String: (any DatabaseValueConvertible)?] = ["reader": reader]
+        var arguments: [String: (any DatabaseValueConvertible)?] = [SQLText.viewer: reader]
         let parts = filters.enumerated().map { index, filter in
             let conditions = Conditions(filter, prefix: "f\(index)_", perAuthor: false)
             arguments.merge(conditions.arguments) { $1 }
