@@ -7,9 +7,6 @@ import SpotterSQL
 /// Filters (NIP-01, NIP-50) as SQL over `nostr_events e`, with Spotter's privacy decided in the same statement
 /// (see the SQLite twin). The reader is bind `$1` (`PostgresPostSQL.Builder`'s viewer), NULL for nobody.
 enum PostgresNostrQuery {
-    /// What the reader (`$1`) may see (`NostrSQL.visible`).
-    static let visible = NostrSQL.visible.rendered(.postgres).text
-
     /// The newest `min(limit, limitCap)` events of one filter the reader may see, in the relay's order.
     ///
     /// A filter with `authors` reads each author's newest events from `nostr_events_by_pubkey`, at most
@@ -23,19 +20,15 @@ enum PostgresNostrQuery {
         let limit = try builder.bind(filter.effectiveLimit(cap: limitCap))
         guard perAuthor, let authors = filter.authors else {
             return builder.query(
-                """
-                SELECT e.created_at, e.id, e.raw FROM nostr_events e WHERE \(conditions) AND \(visible)
-                ORDER BY e.created_at DESC, e.id LIMIT \(limit)
-                """)
+                NostrSQL.newest(conditions: "\(raw: conditions)", limit: "\(raw: limit)").rendered(.postgres).text)
         }
         let authorList = try builder.bind(Array(Set(authors.map(\.rawValue))))
         return builder.query(
             """
             SELECT x.created_at, x.id, x.raw FROM unnest(\(authorList)::text[]) AS a(pubkey)
             CROSS JOIN LATERAL (
-                SELECT e.created_at, e.id, e.raw FROM nostr_events e
-                WHERE e.pubkey = a.pubkey AND \(conditions) AND \(visible)
-                ORDER BY e.created_at DESC, e.id LIMIT \(limit)
+                \(NostrSQL.newest(conditions: "e.pubkey = a.pubkey AND \(raw: conditions)", limit: "\(raw: limit)")
+                    .rendered(.postgres).text)
             ) x
             ORDER BY x.created_at DESC, x.id LIMIT \(limit)
             """)
@@ -44,13 +37,10 @@ enum PostgresNostrQuery {
     /// How many events the filters match together that the reader may see, each counted once.
     static func count(_ filters: [NostrFilter], reader: UUID?) throws -> PostgresQuery {
         var builder = PostgresPostSQL.Builder(viewer: reader)
-        let parts = try filters.map { filter in
-            "SELECT e.seq FROM nostr_events e WHERE \(try conditions(filter, perAuthor: false, &builder)) AND \(visible)"
+        let parts = try filters.map { filter -> SQLText in
+            "\(raw: try conditions(filter, perAuthor: false, &builder))"
         }
-        if parts.count == 1 {
-            return builder.query(parts[0].replacingOccurrences(of: "SELECT e.seq FROM", with: "SELECT COUNT(*) FROM"))
-        }
-        return builder.query("SELECT COUNT(*) FROM (\(parts.joined(separator: " UNION "))) matched")
+        return builder.query(NostrSQL.count(conditions: parts).rendered(.postgres).text)
     }
 
     /// One filter's conditions; with `perAuthor`, the author is `a.pubkey` of the enclosing query.

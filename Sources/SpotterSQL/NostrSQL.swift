@@ -16,6 +16,25 @@ public enum NostrSQL {
 
     static let reader: SQLText = "\(bind: SQLText.viewer, as: "uuid")"
 
+    /// The newest events matching `conditions` (one filter's, as each database builds them) that the reader
+    /// may see, in the relay's order: newest first, then lowest id.
+    public static func newest(conditions: SQLText, limit: SQLText) -> SQLText {
+        """
+        SELECT e.created_at, e.id, e.raw FROM nostr_events e
+        WHERE \(conditions) AND \(visible)
+        ORDER BY e.created_at DESC, e.id LIMIT \(limit)
+        """
+    }
+
+    /// How many events the filters' `conditions` (one each) match together that the reader may see, each
+    /// counted once; one filter is counted without the union.
+    public static func count(conditions: [SQLText]) -> SQLText {
+        if conditions.count == 1 { return "SELECT COUNT(*) FROM nostr_events e WHERE \(conditions[0]) AND \(visible)" }
+        let parts = conditions.map { "SELECT e.seq FROM nostr_events e WHERE \($0) AND \(visible)" as SQLText }
+        return
+            "SELECT COUNT(*) FROM (\(SQLText.joined(parts, separator: " UNION ")))\(sqlite: "", postgres: " matched")"
+    }
+
     private static let changedRow: SQLText = "\(sqlite: "", postgres: " RETURNING 1")"
 
     public static let link = SQLStatement(

@@ -21,9 +21,6 @@ enum SQLiteNostrQuery {
         }
     }
 
-    /// What the reader (`:viewer`, NULL for nobody) may see (`NostrSQL.visible`).
-    static let visible = NostrSQL.visible.rendered(.sqlite).text
-
     /// The newest `min(limit, limitCap)` events of one filter the reader may see, in the relay's order.
     ///
     /// A filter with `authors` runs once per author, down that author's slice of `nostr_events_by_pubkey`
@@ -35,11 +32,8 @@ enum SQLiteNostrQuery {
         var conditions = Conditions(filter, prefix: "", perAuthor: filter.authors != nil && filter.ids == nil)
         conditions.arguments.updateValue(reader, forKey: SQLText.viewer)
         conditions.arguments["limit"] = limit
-        let sql = """
-            SELECT e.created_at, e.id, e.raw FROM nostr_events e
-            WHERE \(conditions.sql) AND \(visible)
-            ORDER BY e.created_at DESC, e.id LIMIT :limit
-            """
+        let sql = NostrSQL.newest(conditions: "\(raw: conditions.sql)", limit: "\(bind: "limit")")
+            .rendered(.sqlite).text
         guard conditions.perAuthor, let authors = filter.authors else {
             return try found(sql, conditions.arguments, db)
         }
@@ -69,16 +63,12 @@ enum SQLiteNostrQuery {
         _ filters: [NostrFilter], reader: String?
     ) -> (sql: String, arguments: StatementArguments) {
         var arguments: [String: (any DatabaseValueConvertible)?] = [SQLText.viewer: reader]
-        let parts = filters.enumerated().map { index, filter in
+        let parts = filters.enumerated().map { index, filter -> SQLText in
             let conditions = Conditions(filter, prefix: "f\(index)_", perAuthor: false)
             arguments.merge(conditions.arguments) { $1 }
-            return "SELECT e.seq FROM nostr_events e WHERE \(conditions.sql) AND \(visible)"
+            return "\(raw: conditions.sql)"
         }
-        let sql =
-            parts.count == 1
-            ? parts[0].replacingOccurrences(of: "SELECT e.seq FROM", with: "SELECT COUNT(*) FROM")
-            : "SELECT COUNT(*) FROM (\(parts.joined(separator: " UNION ")))"
-        return (sql, StatementArguments(arguments))
+        return (NostrSQL.count(conditions: parts).rendered(.sqlite).text, StatementArguments(arguments))
     }
 
     /// One filter's conditions, their values bound under names starting with `prefix`.
