@@ -22,13 +22,11 @@ struct PostgresAccountLinkStore: AccountLinkStore {
     }
 
     func consume(hash: String, purpose: AccountLinkPurpose, at date: Date) async throws -> AccountLinkRecord? {
-        // The conditional UPDATE is atomic: of two concurrent uses exactly one gets the row back.
         let rows = try await database.query(
-            """
-            UPDATE account_links SET used_at = \(date)
-            WHERE hash = \(hash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND expires_at > \(date)
-            RETURNING user_id, new_email, created_at, expires_at
-            """, logger: logger)
+            PostgresQuery(
+                AccountLinkSQL.use.postgres,
+                ["at": PostgresBind(date), "hash": PostgresBind(hash), "purpose": PostgresBind(purpose.rawValue)]),
+            logger: logger)
         var used: AccountLinkRecord?
         for try await (userID, newEmail, createdAt, expiresAt) in rows.decode((UUID, String?, Date, Date).self) {
             used = AccountLinkRecord(

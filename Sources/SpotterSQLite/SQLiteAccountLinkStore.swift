@@ -25,11 +25,8 @@ struct SQLiteAccountLinkStore: AccountLinkStore {
             guard
                 let row = try Row.fetchOne(
                     cached: db,
-                    sql: """
-                        SELECT user_id, new_email, created_at, expires_at FROM account_links
-                        WHERE hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
-                        """,
-                    arguments: [hash, purpose.rawValue, date.sqliteValue]),
+                    sql: AccountLinkSQL.find.sqlite,
+                    arguments: ["hash": hash, "purpose": purpose.rawValue, "at": date.sqliteValue]),
                 let userID = UserID(row[0] as String)
             else { return nil }
             try db.execute(
