@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct PostgresAccountLinkStore: AccountLinkStore {
     let database: PostgresDatabase
@@ -10,21 +11,22 @@ struct PostgresAccountLinkStore: AccountLinkStore {
 
     func insert(_ link: AccountLinkRecord) async throws {
         try await database.query(
-            """
-            INSERT INTO account_links (hash, user_id, purpose, new_email, created_at, expires_at, used_at)
-            VALUES (\(link.hash), \(link.userID.rawValue), \(link.purpose.rawValue), \(link.newEmail),
-                    \(link.createdAt), \(link.expiresAt), \(link.usedAt))
-            """, logger: logger)
+            PostgresQuery(
+                AccountLinkSQL.insert.postgres,
+                [
+                    "hash": PostgresBind(link.hash), "user": PostgresBind(link.userID.rawValue),
+                    "purpose": PostgresBind(link.purpose.rawValue), "newEmail": PostgresBind(link.newEmail),
+                    "createdAt": PostgresBind(link.createdAt), "expiresAt": PostgresBind(link.expiresAt),
+                    "usedAt": PostgresBind(link.usedAt),
+                ]), logger: logger)
     }
 
     func consume(hash: String, purpose: AccountLinkPurpose, at date: Date) async throws -> AccountLinkRecord? {
-        // The conditional UPDATE is atomic: of two concurrent uses exactly one gets the row back.
         let rows = try await database.query(
-            """
-            UPDATE account_links SET used_at = \(date)
-            WHERE hash = \(hash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND expires_at > \(date)
-            RETURNING user_id, new_email, created_at, expires_at
-            """, logger: logger)
+            PostgresQuery(
+                AccountLinkSQL.use.postgres,
+                ["at": PostgresBind(date), "hash": PostgresBind(hash), "purpose": PostgresBind(purpose.rawValue)]),
+            logger: logger)
         var used: AccountLinkRecord?
         for try await (userID, newEmail, createdAt, expiresAt) in rows.decode((UUID, String?, Date, Date).self) {
             used = AccountLinkRecord(
@@ -33,16 +35,18 @@ struct PostgresAccountLinkStore: AccountLinkStore {
         }
         guard let used else { return nil }
         try await database.query(
-            """
-            UPDATE account_links SET used_at = \(date)
-            WHERE user_id = \(used.userID.rawValue) AND purpose = \(purpose.rawValue) AND used_at IS NULL
-            """, logger: logger)
+            PostgresQuery(
+                AccountLinkSQL.useAll.postgres,
+                [
+                    "at": PostgresBind(date), "user": PostgresBind(used.userID.rawValue),
+                    "purpose": PostgresBind(purpose.rawValue),
+                ]), logger: logger)
         return used
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
         let rows = try await database.query(
-            "DELETE FROM account_links WHERE expires_at < \(date) RETURNING hash", logger: logger)
+            PostgresQuery(AccountLinkSQL.deleteExpired.postgres, ["before": PostgresBind(date)]), logger: logger)
         var count = 0
         for try await _ in rows { count += 1 }
         return count

@@ -14,27 +14,34 @@ struct PostgresAccountStore: AccountStore {
     func create(_ account: AccountRecord) async throws {
         try await mappingConstraintErrors {
             try await database.guardedQuery(
-                """
-                INSERT INTO users (id, username, username_key, email, email_key, password_hash, display_name,
-                                   apple_subject, created_at, bio, avatar_url, units, time_zone, privacy, role)
-                VALUES (\(account.id.rawValue), \(account.username), \(account.username.lowercased()),
-                        \(account.email), \(account.email?.lowercased()), \(account.passwordHash),
-                        \(account.displayName), \(account.appleSubject), \(account.createdAt),
-                        \(account.profile.bio), \(account.profile.avatarURL), \(account.profile.units.rawValue),
-                        \(account.profile.timeZone), \(account.profile.privacy.rawValue), \(account.role.rawValue))
-                """, logger: logger)
+                PostgresQuery(
+                    AccountSQL.create.postgres,
+                    [
+                        "id": PostgresBind(account.id.rawValue), "username": PostgresBind(account.username),
+                        "usernameKey": PostgresBind(account.username.lowercased()),
+                        "email": PostgresBind(account.email),
+                        "emailKey": PostgresBind(account.email?.lowercased()),
+                        "passwordHash": PostgresBind(account.passwordHash),
+                        "displayName": PostgresBind(account.displayName),
+                        "appleSubject": PostgresBind(account.appleSubject),
+                        "createdAt": PostgresBind(account.createdAt),
+                        "bio": PostgresBind(account.profile.bio), "avatarURL": PostgresBind(account.profile.avatarURL),
+                        "units": PostgresBind(account.profile.units.rawValue),
+                        "timeZone": PostgresBind(account.profile.timeZone),
+                        "privacy": PostgresBind(account.profile.privacy.rawValue),
+                        "role": PostgresBind(account.role.rawValue),
+                    ]), logger: logger)
         }
     }
 
     func find(id: UserID) async throws -> AccountRecord? {
-        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE id = \(id.rawValue)")
+        try await fetchOne(PostgresQuery(AccountSQL.findByID.postgres, ["id": PostgresBind(id.rawValue)]))
     }
 
     func find(ids: [UserID]) async throws -> [AccountRecord] {
         guard !ids.isEmpty else { return [] }
         var accounts: [AccountRecord] = []
-        let query: PostgresQuery =
-            "SELECT \(unescaped: Self.columns) FROM users WHERE id = ANY(\(ids.map(\.rawValue)))"
+        let query = try PostgresQuery(AccountSQL.findByIDs.postgres, ["ids": PostgresBind(ids.map(\.rawValue))])
         for try await row in try await database.query(query, logger: logger) {
             accounts.append(try Self.record(row.makeRandomAccess(), offset: 0))
         }
@@ -43,57 +50,72 @@ struct PostgresAccountStore: AccountStore {
 
     func find(login: String) async throws -> AccountRecord? {
         let key = login.lowercased()
-        return try await fetchOne(
-            "SELECT \(unescaped: Self.columns) FROM users WHERE username_key = \(key) OR email_key = \(key) LIMIT 1")
+        return try await fetchOne(PostgresQuery(AccountSQL.findByLogin.postgres, ["key": PostgresBind(key)]))
     }
 
     func find(username: String) async throws -> AccountRecord? {
-        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE username_key = \(username.lowercased())")
+        try await fetchOne(
+            PostgresQuery(AccountSQL.findByUsername.postgres, ["key": PostgresBind(username.lowercased())]))
     }
 
     func find(appleSubject: String) async throws -> AccountRecord? {
-        try await fetchOne("SELECT \(unescaped: Self.columns) FROM users WHERE apple_subject = \(appleSubject)")
+        try await fetchOne(
+            PostgresQuery(AccountSQL.findByAppleSubject.postgres, ["subject": PostgresBind(appleSubject)]))
     }
 
     func setAppleSubject(_ subject: String, for id: UserID) async throws {
         try await mappingConstraintErrors {
             try await database.guardedQuery(
-                "UPDATE users SET apple_subject = \(subject) WHERE id = \(id.rawValue)", logger: logger)
+                PostgresQuery(
+                    AccountSQL.setAppleSubject.postgres,
+                    ["subject": PostgresBind(subject), "id": PostgresBind(id.rawValue)]),
+                logger: logger)
         }
     }
 
     func updateProfile(_ id: UserID, displayName: String, profile: ProfileFields) async throws {
         try await database.query(
-            """
-            UPDATE users SET display_name = \(displayName), bio = \(profile.bio), avatar_url = \(profile.avatarURL),
-                units = \(profile.units.rawValue), time_zone = \(profile.timeZone),
-                privacy = \(profile.privacy.rawValue)
-            WHERE id = \(id.rawValue)
-            """, logger: logger)
+            PostgresQuery(
+                AccountSQL.updateProfile.postgres,
+                [
+                    "displayName": PostgresBind(displayName), "bio": PostgresBind(profile.bio),
+                    "avatarURL": PostgresBind(profile.avatarURL), "units": PostgresBind(profile.units.rawValue),
+                    "timeZone": PostgresBind(profile.timeZone), "privacy": PostgresBind(profile.privacy.rawValue),
+                    "id": PostgresBind(id.rawValue),
+                ]), logger: logger)
     }
 
     func setSuspended(_ id: UserID, at date: Date?) async throws {
-        try await database.query("UPDATE users SET suspended_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
+        try await set(AccountSQL.setSuspended, PostgresBind(date), id)
     }
 
     func setRole(_ id: UserID, _ role: Role) async throws {
-        try await database.query("UPDATE users SET role = \(role.rawValue) WHERE id = \(id.rawValue)", logger: logger)
+        try await set(AccountSQL.setRole, PostgresBind(role.rawValue), id)
     }
 
     func setPasswordHash(_ id: UserID, _ hash: String) async throws {
-        try await database.query("UPDATE users SET password_hash = \(hash) WHERE id = \(id.rawValue)", logger: logger)
+        try await set(AccountSQL.setPasswordHash, PostgresBind(hash), id)
     }
 
     func setEmail(_ id: UserID, _ email: String) async throws {
         try await mappingConstraintErrors {
             try await database.guardedQuery(
-                "UPDATE users SET email = \(email), email_key = \(email.lowercased()) WHERE id = \(id.rawValue)",
-                logger: logger)
+                PostgresQuery(
+                    AccountSQL.setEmail.postgres,
+                    [
+                        "email": PostgresBind(email), "emailKey": PostgresBind(email.lowercased()),
+                        "id": PostgresBind(id.rawValue),
+                    ]), logger: logger)
         }
     }
 
     func setFeatured(_ id: UserID, at date: Date?) async throws {
-        try await database.query("UPDATE users SET featured_at = \(date) WHERE id = \(id.rawValue)", logger: logger)
+        try await set(AccountSQL.setFeatured, PostgresBind(date), id)
+    }
+
+    private func set(_ statement: SQLStatement, _ value: PostgresBind, _ id: UserID) async throws {
+        try await database.query(
+            PostgresQuery(statement.postgres, ["value": value, "id": PostgresBind(id.rawValue)]), logger: logger)
     }
 
     private func fetchOne(_ query: PostgresQuery) async throws -> AccountRecord? {

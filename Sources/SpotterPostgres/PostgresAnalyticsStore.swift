@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct PostgresAnalyticsStore: AnalyticsStore {
     let database: PostgresDatabase
@@ -12,11 +13,14 @@ struct PostgresAnalyticsStore: AnalyticsStore {
         try await database.withTransaction(logger: logger) { connection in
             for record in events {
                 try await connection.query(
-                    """
-                    INSERT INTO analytics_events (user_id, name, occurred_at, received_at, properties)
-                    VALUES (\(record.userID.rawValue), \(record.event.name), \(record.event.occurredAt),
-                            \(record.receivedAt), \(StoredJSON.encode(record.event.properties)))
-                    """, logger: logger)
+                    PostgresQuery(
+                        AnalyticsSQL.insert.postgres,
+                        [
+                            "user": PostgresBind(record.userID.rawValue), "name": PostgresBind(record.event.name),
+                            "occurredAt": PostgresBind(record.event.occurredAt),
+                            "receivedAt": PostgresBind(record.receivedAt),
+                            "properties": PostgresBind(StoredJSON.encode(record.event.properties)),
+                        ]), logger: logger)
             }
         }
     }
@@ -36,10 +40,9 @@ struct PostgresAnalyticsStore: AnalyticsStore {
 
     func topEvents(since: Date, limit: Int) async throws -> [NameCount] {
         let rows = try await database.query(
-            """
-            SELECT name, COUNT(*)::BIGINT FROM analytics_events WHERE occurred_at >= \(since)
-            GROUP BY name ORDER BY 2 DESC, name LIMIT \(limit)
-            """, logger: logger)
+            PostgresQuery(
+                AnalyticsSQL.topEvents.postgres, ["since": PostgresBind(since), "limit": PostgresBind(limit)]),
+            logger: logger)
         var counts: [NameCount] = []
         for try await (name, count) in rows.decode((String, Int).self) {
             counts.append(NameCount(name: name, count: count))

@@ -3,110 +3,98 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct PostgresChildProfileStore: ChildProfileStore {
     let database: PostgresDatabase
     let logger: Logger
 
-    static let columns = "c.id, c.name, c.birth_year, c.avatar_url, c.created_by, c.created_at"
-
     func create(_ child: ChildProfileRecord) async throws {
         try await database.withTransaction(logger: logger) { connection in
             try await connection.query(
-                """
-                INSERT INTO children (id, name, birth_year, avatar_url, created_by, created_at)
-                VALUES (\(child.id.rawValue), \(child.name), \(child.birthYear), \(child.avatarURL),
-                        \(child.createdBy.rawValue), \(child.createdAt))
-                """, logger: logger)
+                PostgresQuery(
+                    ChildSQL.create.postgres,
+                    [
+                        "id": PostgresBind(child.id.rawValue), "name": PostgresBind(child.name),
+                        "birthYear": PostgresBind(child.birthYear), "avatarURL": PostgresBind(child.avatarURL),
+                        "by": PostgresBind(child.createdBy.rawValue), "at": PostgresBind(child.createdAt),
+                    ]), logger: logger)
             try await connection.query(
-                """
-                INSERT INTO child_guardians (child_id, user_id, accepted, since)
-                VALUES (\(child.id.rawValue), \(child.createdBy.rawValue), TRUE, \(child.createdAt))
-                """, logger: logger)
+                PostgresQuery(
+                    ChildSQL.addCreator.postgres,
+                    [
+                        "child": PostgresBind(child.id.rawValue), "user": PostgresBind(child.createdBy.rawValue),
+                        "at": PostgresBind(child.createdAt),
+                    ]), logger: logger)
         }
     }
 
     func find(_ id: ChildProfileID) async throws -> ChildProfileRecord? {
-        try await records("SELECT \(unescaped: Self.columns) FROM children c WHERE c.id = \(id.rawValue)").first
+        try await records(PostgresQuery(ChildSQL.find.postgres, ["id": PostgresBind(id.rawValue)])).first
     }
 
     func update(_ child: ChildProfileRecord) async throws {
         try await database.query(
-            """
-            UPDATE children SET name = \(child.name), birth_year = \(child.birthYear), avatar_url = \(child.avatarURL)
-            WHERE id = \(child.id.rawValue)
-            """, logger: logger)
+            PostgresQuery(
+                ChildSQL.update.postgres,
+                [
+                    "name": PostgresBind(child.name), "birthYear": PostgresBind(child.birthYear),
+                    "avatarURL": PostgresBind(child.avatarURL), "id": PostgresBind(child.id.rawValue),
+                ]), logger: logger)
     }
 
     func delete(_ id: ChildProfileID, at date: Date) async throws {
         try await database.withTransaction(logger: logger) { connection in
+            let named = ["at": PostgresBind(date), "child": PostgresBind(id.rawValue)]
+            try await connection.query(PostgresQuery(ChildSQL.discardNamedMedia.postgres, named), logger: logger)
+            try await connection.query(PostgresQuery(ChildSQL.tombstoneNamedPosts.postgres, named), logger: logger)
             try await connection.query(
-                """
-                UPDATE media SET discarded_at = \(date)
-                WHERE post_id IN (SELECT post_id FROM post_children WHERE child_id = \(id.rawValue))
-                  AND discarded_at IS NULL
-                """, logger: logger)
+                PostgresQuery(ChildSQL.unsealNamedComments.postgres, ["child": PostgresBind(id.rawValue)]),
+                logger: logger)
             try await connection.query(
-                """
-                UPDATE posts SET deleted_at = \(date), sealed = NULL
-                WHERE id IN (SELECT post_id FROM post_children WHERE child_id = \(id.rawValue)) AND deleted_at IS NULL
-                """, logger: logger)
-            try await connection.query(
-                """
-                UPDATE comments SET sealed = NULL
-                WHERE sealed IS NOT NULL AND post_id IN (SELECT post_id FROM post_children WHERE child_id = \(id.rawValue))
-                """, logger: logger)
-            try await connection.query("DELETE FROM children WHERE id = \(id.rawValue)", logger: logger)
+                PostgresQuery(ChildSQL.delete.postgres, ["child": PostgresBind(id.rawValue)]), logger: logger)
         }
     }
 
     func children(of user: UserID) async throws -> [ChildProfileRecord] {
-        try await records(
-            """
-            SELECT \(unescaped: Self.columns) FROM child_guardians g JOIN children c ON c.id = g.child_id
-            WHERE g.user_id = \(user.rawValue) AND g.accepted ORDER BY c.name, c.id
-            """)
+        try await records(PostgresQuery(ChildSQL.children.postgres, ["user": PostgresBind(user.rawValue)]))
     }
 
     func guardians(of child: ChildProfileID) async throws -> [UserID: Bool] {
         var result: [UserID: Bool] = [:]
         let rows = try await database.query(
-            "SELECT user_id, accepted FROM child_guardians WHERE child_id = \(child.rawValue)", logger: logger)
+            PostgresQuery(ChildSQL.guardians.postgres, ["child": PostgresBind(child.rawValue)]), logger: logger)
         for try await (id, accepted) in rows.decode((UUID, Bool).self) { result[UserID(rawValue: id)] = accepted }
         return result
     }
 
     func inviteGuardian(_ user: UserID, to child: ChildProfileID, at date: Date) async throws {
         try await database.query(
-            """
-            INSERT INTO child_guardians (child_id, user_id, accepted, since)
-            VALUES (\(child.rawValue), \(user.rawValue), FALSE, \(date))
-            ON CONFLICT (child_id, user_id) DO NOTHING
-            """, logger: logger)
+            PostgresQuery(
+                ChildSQL.invite.postgres,
+                ["child": PostgresBind(child.rawValue), "user": PostgresBind(user.rawValue), "at": PostgresBind(date)]),
+            logger: logger)
     }
 
     func acceptGuardianship(_ user: UserID, of child: ChildProfileID) async throws -> Bool {
         let rows = try await database.query(
-            """
-            UPDATE child_guardians SET accepted = TRUE
-            WHERE child_id = \(child.rawValue) AND user_id = \(user.rawValue) AND NOT accepted RETURNING user_id
-            """, logger: logger)
+            PostgresQuery(
+                ChildSQL.accept.postgres, ["child": PostgresBind(child.rawValue), "user": PostgresBind(user.rawValue)]),
+            logger: logger)
         for try await _ in rows { return true }
         return false
     }
 
     func removeGuardian(_ user: UserID, from child: ChildProfileID) async throws {
         try await database.query(
-            "DELETE FROM child_guardians WHERE child_id = \(child.rawValue) AND user_id = \(user.rawValue)",
+            PostgresQuery(
+                ChildSQL.removeGuardian.postgres,
+                ["child": PostgresBind(child.rawValue), "user": PostgresBind(user.rawValue)]),
             logger: logger)
     }
 
     func guardianInvitations(for user: UserID) async throws -> [ChildProfileRecord] {
-        try await records(
-            """
-            SELECT \(unescaped: Self.columns) FROM child_guardians g JOIN children c ON c.id = g.child_id
-            WHERE g.user_id = \(user.rawValue) AND NOT g.accepted ORDER BY c.name, c.id
-            """)
+        try await records(PostgresQuery(ChildSQL.invitations.postgres, ["user": PostgresBind(user.rawValue)]))
     }
 
     func name(_ children: [ChildProfileID], in post: PostID) async throws {
@@ -120,10 +108,8 @@ struct PostgresChildProfileStore: ChildProfileStore {
 
     func groupHoldsChildContent(_ group: GroupID) async throws -> Bool {
         let rows = try await database.query(
-            """
-            SELECT EXISTS (SELECT 1 FROM posts p JOIN post_children pc ON pc.post_id = p.id
-                           WHERE p.group_id = \(group.rawValue) AND p.deleted_at IS NULL)
-            """, logger: logger)
+            PostgresQuery(ChildSQL.groupHoldsChildContent.postgres, ["group": PostgresBind(group.rawValue)]),
+            logger: logger)
         for try await holds in rows.decode(Bool.self) { return holds }
         return false
     }

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// The delivery job queue on PostgreSQL, drained by every node at once: claims take rows with
 /// `FOR UPDATE SKIP LOCKED`, so two nodes never take the same job, and neither waits for the other.
@@ -21,11 +22,12 @@ struct PostgresDeliveryQueue: DeliveryQueue {
         for _ in 0..<3 where jobID == nil {
             if let batchKey {
                 for try await id in try await connection.query(
-                    """
-                    SELECT id FROM delivery_jobs WHERE recipient_id = \(recipient.rawValue)
-                    AND channel = \(channel.rawValue) AND batch_key = \(batchKey) AND state = 'pending'
-                    FOR UPDATE
-                    """, logger: logger
+                    PostgresQuery(
+                        DeliverySQL.pendingBatch.postgres,
+                        [
+                            "recipient": PostgresBind(recipient.rawValue), "channel": PostgresBind(channel.rawValue),
+                            "key": PostgresBind(batchKey),
+                        ]), logger: logger
                 ).decode(UUID.self) {
                     jobID = id
                 }
@@ -44,24 +46,22 @@ struct PostgresDeliveryQueue: DeliveryQueue {
         }
         guard let jobID else { throw StorageError.duplicate(field: "batch_key") }
         try await connection.query(
-            """
-            INSERT INTO delivery_items (job_id, notification_id, channel)
-            VALUES (\(jobID), \(notification.rawValue), \(channel.rawValue)) ON CONFLICT DO NOTHING
-            """, logger: logger)
+            PostgresQuery(
+                DeliverySQL.addItem.postgres,
+                [
+                    "job": PostgresBind(jobID), "notification": PostgresBind(notification.rawValue),
+                    "channel": PostgresBind(channel.rawValue),
+                ]), logger: logger)
     }
 
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {
         var ids: [UUID] = []
         for try await id in try await database.query(
-            """
-            UPDATE delivery_jobs SET state = 'running', leased_until = \(leaseUntil)
-            WHERE id IN (
-                SELECT id FROM delivery_jobs
-                WHERE (state IN ('pending', 'retrying') AND run_at <= \(now))
-                   OR (state = 'running' AND leased_until <= \(now))
-                ORDER BY run_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-            RETURNING id
-            """, logger: logger
+            PostgresQuery(
+                DeliverySQL.claimDue.postgres,
+                [
+                    "leaseUntil": PostgresBind(leaseUntil), "now": PostgresBind(now), "limit": PostgresBind(limit),
+                ]), logger: logger
         ).decode(UUID.self) {
             ids.append(id)
         }
@@ -73,8 +73,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
     func job(_ id: UUID) async throws -> DeliveryJob? {
         var job: DeliveryJob?
         for try await (id, recipient, channel, batchKey, runAt, attempts) in try await database.query(
-            "SELECT id, recipient_id, channel, batch_key, run_at, attempts FROM delivery_jobs WHERE id = \(id)",
-            logger: logger
+            PostgresQuery(DeliverySQL.job.postgres, ["id": PostgresBind(id)]), logger: logger
         ).decode((UUID, UUID, String, String?, Date, Int32).self) {
             job = DeliveryJob(
                 id: id, recipientID: UserID(rawValue: recipient), channel: DeliveryChannel(rawValue: channel) ?? .push,
@@ -82,7 +81,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
         }
         guard var job else { return nil }
         for try await item in try await database.query(
-            "SELECT notification_id FROM delivery_items WHERE job_id = \(id) ORDER BY notification_id", logger: logger
+            PostgresQuery(DeliverySQL.items.postgres, ["job": PostgresBind(id)]), logger: logger
         ).decode(UUID.self) {
             job.notificationIDs.append(NotificationID(rawValue: item))
         }
@@ -92,7 +91,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
     func deliveredTargets(of job: UUID) async throws -> Set<String> {
         var targets = Set<String>()
         for try await target in try await database.query(
-            "SELECT target FROM delivery_attempts WHERE job_id = \(job) AND status = 'delivered'", logger: logger
+            PostgresQuery(DeliverySQL.deliveredTargets.postgres, ["job": PostgresBind(job)]), logger: logger
         ).decode(String.self) {
             targets.insert(target)
         }
@@ -101,37 +100,36 @@ struct PostgresDeliveryQueue: DeliveryQueue {
 
     func recordAttempt(_ attempt: DeliveryAttempt) async throws {
         try await database.query(
-            """
-            INSERT INTO delivery_attempts (job_id, target, status, detail, at)
-            VALUES (\(attempt.jobID), \(attempt.target), \(attempt.status.rawValue), \(attempt.detail), \(attempt.at))
-            """, logger: logger)
+            PostgresQuery(
+                DeliverySQL.recordAttempt.postgres,
+                [
+                    "job": PostgresBind(attempt.jobID), "target": PostgresBind(attempt.target),
+                    "status": PostgresBind(attempt.status.rawValue), "detail": PostgresBind(attempt.detail),
+                    "at": PostgresBind(attempt.at),
+                ]), logger: logger)
     }
 
     func finish(_ job: UUID, sent: Bool, at date: Date) async throws {
         try await database.query(
-            """
-            UPDATE delivery_jobs SET state = \(sent ? "sent" : "failed"), finished_at = \(date),
-                attempts = attempts + 1, leased_until = NULL
-            WHERE id = \(job)
-            """, logger: logger)
+            PostgresQuery(
+                DeliverySQL.finish.postgres,
+                ["state": PostgresBind(sent ? "sent" : "failed"), "at": PostgresBind(date), "job": PostgresBind(job)]),
+            logger: logger)
     }
 
     func retry(_ job: UUID, at runAt: Date, error: String) async throws {
         try await database.query(
-            """
-            UPDATE delivery_jobs SET state = 'retrying', run_at = \(runAt), attempts = attempts + 1,
-                last_error = \(error), leased_until = NULL
-            WHERE id = \(job)
-            """, logger: logger)
+            PostgresQuery(
+                DeliverySQL.retry.postgres,
+                ["runAt": PostgresBind(runAt), "error": PostgresBind(error), "job": PostgresBind(job)]),
+            logger: logger)
     }
 
     func pendingJobs(of recipient: UserID) async throws -> [DeliveryJob] {
         var ids: [UUID] = []
         for try await id in try await database.query(
-            """
-            SELECT id FROM delivery_jobs WHERE recipient_id = \(recipient.rawValue)
-            AND state IN ('pending', 'retrying', 'running') ORDER BY run_at, id
-            """, logger: logger
+            PostgresQuery(DeliverySQL.pendingJobs.postgres, ["recipient": PostgresBind(recipient.rawValue)]),
+            logger: logger
         ).decode(UUID.self) {
             ids.append(id)
         }
@@ -143,8 +141,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
     func attempts(of job: UUID) async throws -> [DeliveryAttempt] {
         var attempts: [DeliveryAttempt] = []
         for try await (jobID, target, status, detail, at) in try await database.query(
-            "SELECT job_id, target, status, detail, at FROM delivery_attempts WHERE job_id = \(job) ORDER BY id",
-            logger: logger
+            PostgresQuery(DeliverySQL.attempts.postgres, ["job": PostgresBind(job)]), logger: logger
         ).decode((UUID, String, String, String, Date).self) {
             attempts.append(
                 DeliveryAttempt(

@@ -129,19 +129,9 @@ struct PostgresGraphStore: GraphStore {
     }
 
     func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
-        let u = user.rawValue
-        // The kept counts less suspended people's follows (see the SQLite twin).
+        // The kept counts less suspended people's follows (`GraphSQL.counts`).
         let rows = try await database.query(
-            """
-            SELECT
-              c.followers - (SELECT COUNT(*) FROM users s JOIN follows f ON f.follower_id = s.id
-                             WHERE s.suspended_at IS NOT NULL AND f.followee_id = c.user_id
-                               AND f.state = 'accepted'),
-              c.following - (SELECT COUNT(*) FROM users s JOIN follows f ON f.followee_id = s.id
-                             WHERE s.suspended_at IS NOT NULL AND f.follower_id = c.user_id
-                               AND f.state = 'accepted')
-            FROM user_counts c WHERE c.user_id = \(u)
-            """, logger: logger)
+            PostgresQuery(GraphSQL.counts.postgres, ["user": PostgresBind(user.rawValue)]), logger: logger)
         for try await (followers, following) in rows.decode((Int, Int).self) { return (followers, following) }
         return (0, 0)
     }
@@ -239,7 +229,7 @@ struct PostgresGraphStore: GraphStore {
         ]
         var cursor: SQLText = ""
         if let after {
-            cursor = "AND (f.created_at, f.\(raw: otherColumn)) < (\(bind: "afterTime"), \(bind: "afterID"))"
+            cursor = GraphSQL.followsAfter(other: otherColumn)
             binds["afterTime"] = PostgresBind(after.createdAt)
             binds["afterID"] = PostgresBind(after.userID.rawValue)
         }

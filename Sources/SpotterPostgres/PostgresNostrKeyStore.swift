@@ -4,6 +4,7 @@ import PostgresNIO
 import SpotterCore
 import SpotterModels
 import SpotterNostr
+import SpotterSQL
 
 // Linked keys, one-time values and imports: `NostrStore`'s small tables (see the SQLite twin).
 extension PostgresNostrStore {
@@ -14,13 +15,18 @@ extension PostgresNostrStore {
             // The insert waits for a concurrent link of the same key to commit, then does nothing.
             let inserted = try await Self.any(
                 connection.query(
-                    """
-                    INSERT INTO nostr_keys (pubkey, user_id, linked_at) VALUES (\(key.rawValue), \(user.rawValue), \(date))
-                    ON CONFLICT DO NOTHING RETURNING pubkey
-                    """, logger: logger))
+                    PostgresQuery(
+                        NostrSQL.link.postgres,
+                        [
+                            "key": PostgresBind(key.rawValue), "user": PostgresBind(user.rawValue),
+                            "at": PostgresBind(date),
+                        ]),
+                    logger: logger))
             guard inserted else { return false }
             try await connection.query(
-                "UPDATE nostr_events SET author_id = \(user.rawValue) WHERE pubkey = \(key.rawValue) AND author_id IS NULL",
+                PostgresQuery(
+                    NostrSQL.claimEvents.postgres,
+                    ["user": PostgresBind(user.rawValue), "key": PostgresBind(key.rawValue)]),
                 logger: logger)
             return true
         }
@@ -29,14 +35,14 @@ extension PostgresNostrStore {
 
     func unlink(_ key: NostrPublicKey, from user: UserID) async throws -> Bool {
         try await database.changed(
-            "DELETE FROM nostr_keys WHERE pubkey = \(key.rawValue) AND user_id = \(user.rawValue) RETURNING pubkey",
+            PostgresQuery(
+                NostrSQL.unlink.postgres, ["key": PostgresBind(key.rawValue), "user": PostgresBind(user.rawValue)]),
             logger: logger)
     }
 
     func keys(of user: UserID) async throws -> [LinkedNostrKey] {
         let rows = try await database.query(
-            "SELECT pubkey, linked_at FROM nostr_keys WHERE user_id = \(user.rawValue) ORDER BY linked_at, pubkey",
-            logger: logger)
+            PostgresQuery(NostrSQL.keys.postgres, ["user": PostgresBind(user.rawValue)]), logger: logger)
         var keys: [LinkedNostrKey] = []
         for try await (pubkey, linkedAt) in rows.decode((String, Date).self) {
             keys.append(LinkedNostrKey(pubkey: NostrPublicKey(unchecked: pubkey), user: user, linkedAt: linkedAt))
@@ -46,7 +52,7 @@ extension PostgresNostrStore {
 
     func owner(of key: NostrPublicKey) async throws -> UserID? {
         let rows = try await database.query(
-            "SELECT user_id FROM nostr_keys WHERE pubkey = \(key.rawValue)", logger: logger)
+            PostgresQuery(NostrSQL.owner.postgres, ["key": PostgresBind(key.rawValue)]), logger: logger)
         var owner: UserID?
         for try await user in rows.decode(UUID.self) { owner = UserID(rawValue: user) }
         return owner
@@ -56,14 +62,15 @@ extension PostgresNostrStore {
 
     func insertChallenge(hash: String, user: UserID, expiresAt: Date) async throws {
         try await database.query(
-            "INSERT INTO nostr_challenges (hash, user_id, expires_at) VALUES (\(hash), \(user.rawValue), \(expiresAt))",
+            PostgresQuery(
+                NostrSQL.insertChallenge.postgres,
+                ["hash": PostgresBind(hash), "user": PostgresBind(user.rawValue), "at": PostgresBind(expiresAt)]),
             logger: logger)
     }
 
-    /// The DELETE is atomic: of two concurrent uses, the second waits for the first and then finds no row.
     func consumeChallenge(hash: String, at date: Date) async throws -> UserID? {
         let rows = try await database.query(
-            "DELETE FROM nostr_challenges WHERE hash = \(hash) RETURNING user_id, expires_at", logger: logger)
+            PostgresQuery(NostrSQL.consumeChallenge.postgres, ["hash": PostgresBind(hash)]), logger: logger)
         var user: UserID?
         for try await (owner, expiresAt) in rows.decode((UUID, Date).self) where expiresAt > date {
             user = UserID(rawValue: owner)
@@ -73,15 +80,18 @@ extension PostgresNostrStore {
 
     func markAuthorizationUsed(_ id: NostrEventID, expiresAt: Date) async throws -> Bool {
         try await database.changed(
-            """
-            INSERT INTO nostr_used_authorizations (event_id, expires_at) VALUES (\(id.rawValue), \(expiresAt))
-            ON CONFLICT DO NOTHING RETURNING event_id
-            """, logger: logger)
+            PostgresQuery(
+                NostrSQL.markAuthorizationUsed.postgres,
+                ["id": PostgresBind(id.rawValue), "at": PostgresBind(expiresAt)]),
+            logger: logger)
     }
 
     func deleteExpiredOneTimeValues(before date: Date) async throws {
-        try await database.query("DELETE FROM nostr_challenges WHERE expires_at < \(date)", logger: logger)
-        try await database.query("DELETE FROM nostr_used_authorizations WHERE expires_at < \(date)", logger: logger)
+        try await database.query(
+            PostgresQuery(NostrSQL.deleteExpiredChallenges.postgres, ["before": PostgresBind(date)]), logger: logger)
+        try await database.query(
+            PostgresQuery(NostrSQL.deleteExpiredAuthorizations.postgres, ["before": PostgresBind(date)]), logger: logger
+        )
     }
 
     // MARK: Imports
@@ -89,18 +99,18 @@ extension PostgresNostrStore {
     func recordImport(_ record: NostrImport) async throws {
         let target = record.target.stored
         let recorded = try await database.changed(
-            """
-            INSERT INTO nostr_imports (event_id, target, target_id, target_second_id, imported_at)
-            VALUES (\(record.eventID.rawValue), \(target.kind), \(target.first), \(target.second), \(record.importedAt))
-            ON CONFLICT DO NOTHING RETURNING event_id
-            """, logger: logger)
+            PostgresQuery(
+                NostrSQL.recordImport.postgres,
+                [
+                    "id": PostgresBind(record.eventID.rawValue), "target": PostgresBind(target.kind),
+                    "first": PostgresBind(target.first), "second": PostgresBind(target.second),
+                    "at": PostgresBind(record.importedAt),
+                ]), logger: logger)
         guard recorded else { throw StorageError.duplicate(field: "event_id") }
     }
 
     func importRecord(of event: NostrEventID) async throws -> NostrImport? {
-        try await imports(
-            "SELECT \(unescaped: Self.importColumns) FROM nostr_imports WHERE event_id = \(event.rawValue)"
-        ).first
+        try await imports(PostgresQuery(NostrSQL.importRecord.postgres, ["id": PostgresBind(event.rawValue)])).first
     }
 
     func imports(of target: NostrImport.Target) async throws -> [NostrImport] {
@@ -128,7 +138,7 @@ extension PostgresNostrStore {
         return try await imports(query)
     }
 
-    private static let importColumns = "event_id, target, target_id, target_second_id, imported_at"
+    private static let importColumns = NostrSQL.importColumns.rendered(.postgres).text
 
     private func imports(_ query: PostgresQuery) async throws -> [NostrImport] {
         var found: [NostrImport] = []

@@ -2,22 +2,11 @@ import Foundation
 import PostgresNIO
 import SpotterCore
 import SpotterNostr
+import SpotterSQL
 
 /// Filters (NIP-01, NIP-50) as SQL over `nostr_events e`, with Spotter's privacy decided in the same statement
 /// (see the SQLite twin). The reader is bind `$1` (`PostgresPostSQL.Builder`'s viewer), NULL for nobody.
 enum PostgresNostrQuery {
-    static let reader = PostgresPostSQL.viewer
-
-    /// What the reader may see: not hidden, and of a key linked to no account, or to the reader's, or to one
-    /// in good standing with a public profile, with no block between it and the reader either way
-    /// (`PersonPolicy`'s `relayEvents`, as the live relay asks it).
-    static let visible = """
-        NOT e.hidden AND (e.author_id IS NULL OR e.author_id = \(reader) OR EXISTS (
-            SELECT 1 FROM users u WHERE u.id = e.author_id AND u.suspended_at IS NULL AND u.privacy = 'public'
-              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = e.author_id AND b.blocked_id = \(reader))
-                OR (b.blocker_id = \(reader) AND b.blocked_id = e.author_id))))
-        """
-
     /// The newest `min(limit, limitCap)` events of one filter the reader may see, in the relay's order.
     ///
     /// A filter with `authors` reads each author's newest events from `nostr_events_by_pubkey`, at most
@@ -31,19 +20,15 @@ enum PostgresNostrQuery {
         let limit = try builder.bind(filter.effectiveLimit(cap: limitCap))
         guard perAuthor, let authors = filter.authors else {
             return builder.query(
-                """
-                SELECT e.created_at, e.id, e.raw FROM nostr_events e WHERE \(conditions) AND \(visible)
-                ORDER BY e.created_at DESC, e.id LIMIT \(limit)
-                """)
+                NostrSQL.newest(conditions: "\(raw: conditions)", limit: "\(raw: limit)").rendered(.postgres).text)
         }
         let authorList = try builder.bind(Array(Set(authors.map(\.rawValue))))
         return builder.query(
             """
             SELECT x.created_at, x.id, x.raw FROM unnest(\(authorList)::text[]) AS a(pubkey)
             CROSS JOIN LATERAL (
-                SELECT e.created_at, e.id, e.raw FROM nostr_events e
-                WHERE e.pubkey = a.pubkey AND \(conditions) AND \(visible)
-                ORDER BY e.created_at DESC, e.id LIMIT \(limit)
+                \(NostrSQL.newest(conditions: "e.pubkey = a.pubkey AND \(raw: conditions)", limit: "\(raw: limit)")
+                    .rendered(.postgres).text)
             ) x
             ORDER BY x.created_at DESC, x.id LIMIT \(limit)
             """)
@@ -52,13 +37,10 @@ enum PostgresNostrQuery {
     /// How many events the filters match together that the reader may see, each counted once.
     static func count(_ filters: [NostrFilter], reader: UUID?) throws -> PostgresQuery {
         var builder = PostgresPostSQL.Builder(viewer: reader)
-        let parts = try filters.map { filter in
-            "SELECT e.seq FROM nostr_events e WHERE \(try conditions(filter, perAuthor: false, &builder)) AND \(visible)"
+        let parts = try filters.map { filter -> SQLText in
+            "\(raw: try conditions(filter, perAuthor: false, &builder))"
         }
-        if parts.count == 1 {
-            return builder.query(parts[0].replacingOccurrences(of: "SELECT e.seq FROM", with: "SELECT COUNT(*) FROM"))
-        }
-        return builder.query("SELECT COUNT(*) FROM (\(parts.joined(separator: " UNION "))) matched")
+        return builder.query(NostrSQL.count(conditions: parts).rendered(.postgres).text)
     }
 
     /// One filter's conditions; with `perAuthor`, the author is `a.pubkey` of the enclosing query.

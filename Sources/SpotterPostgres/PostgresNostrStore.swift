@@ -4,6 +4,7 @@ import PostgresNIO
 import SpotterCore
 import SpotterModels
 import SpotterNostr
+import SpotterSQL
 
 /// The relay's storage on PostgreSQL, where several nodes save at once: replacing a version of a replaceable
 /// or addressable event holds a transaction lock on its address, so of two versions saved together the one
@@ -34,26 +35,30 @@ struct PostgresNostrStore: NostrStore {
             var replaced: [NostrEventID] = []
             if let key = form.replacementKey {
                 let rows = try await connection.query(
-                    """
-                    SELECT seq, id, created_at FROM nostr_events
-                    WHERE pubkey = \(pubkey) AND kind = \(kind) AND d_tag = \(key)
-                    """, logger: logger)
+                    PostgresQuery(
+                        NostrSQL.storedVersion.postgres,
+                        ["pubkey": PostgresBind(pubkey), "kind": PostgresBind(kind), "key": PostgresBind(key)]),
+                    logger: logger)
                 var stored: [(seq: Int64, id: String, createdAt: Int64)] = []
                 for try await row in rows.decode((Int64, String, Int64).self) { stored.append(row) }
                 for version in stored {
                     if form.isSuperseded(byStored: version.createdAt, id: version.id) { return .superseded }
                     replaced.append(NostrEventID(unchecked: version.id))
-                    // Its tags go with it (ON DELETE CASCADE); the search index follows the row.
-                    try await connection.query("DELETE FROM nostr_events WHERE seq = \(version.seq)", logger: logger)
+                    try await connection.query(
+                        PostgresQuery(NostrSQL.deleteVersion.postgres, ["seq": PostgresBind(version.seq)]),
+                        logger: logger)
                 }
             }
             let inserted = try await connection.query(
-                """
-                INSERT INTO nostr_events (id, pubkey, created_at, kind, d_tag, content, raw, author_id, received_at)
-                VALUES (\(id), \(pubkey), \(event.createdAt), \(kind), \(form.replacementKey), \(event.content),
-                        \(form.json), \(author?.rawValue), \(receivedAt))
-                ON CONFLICT (id) DO NOTHING RETURNING seq
-                """, logger: logger)
+                PostgresQuery(
+                    NostrSQL.insertEvent.postgres,
+                    [
+                        "id": PostgresBind(id), "pubkey": PostgresBind(pubkey),
+                        "createdAt": PostgresBind(event.createdAt),
+                        "kind": PostgresBind(kind), "key": PostgresBind(form.replacementKey),
+                        "content": PostgresBind(event.content), "raw": PostgresBind(form.json),
+                        "author": PostgresBind(author?.rawValue), "receivedAt": PostgresBind(receivedAt),
+                    ]), logger: logger)
             var seq: Int64?
             for try await value in inserted.decode(Int64.self) { seq = value }
             // The same event, saved at the same moment by another connection that committed first.
@@ -121,7 +126,7 @@ struct PostgresNostrStore: NostrStore {
 
     func find(_ id: NostrEventID) async throws -> StoredNostrEvent? {
         let rows = try await database.query(
-            "SELECT raw, author_id, hidden, received_at FROM nostr_events WHERE id = \(id.rawValue)", logger: logger)
+            PostgresQuery(NostrSQL.find.postgres, ["id": PostgresBind(id.rawValue)]), logger: logger)
         for try await (raw, author, hidden, receivedAt) in rows.decode((String, UUID?, Bool, Date).self) {
             return StoredNostrEvent(
                 event: try Self.decode(raw), author: author.map(UserID.init(rawValue:)), hidden: hidden,
@@ -145,12 +150,12 @@ struct PostgresNostrStore: NostrStore {
             for try await id in byID.decode(String.self) { hidden.append(id) }
             for address in targets.addresses {
                 let byAddress = try await connection.query(
-                    """
-                    UPDATE nostr_events SET hidden = true
-                    WHERE pubkey = \(pubkey) AND kind = \(Int32(address.kind.rawValue))
-                      AND d_tag = \(address.replacementKey) AND created_at <= \(deletion.createdAt)
-                    RETURNING id
-                    """, logger: logger)
+                    PostgresQuery(
+                        NostrSQL.hideAddress.postgres,
+                        [
+                            "pubkey": PostgresBind(pubkey), "kind": PostgresBind(Int32(address.kind.rawValue)),
+                            "key": PostgresBind(address.replacementKey), "until": PostgresBind(deletion.createdAt),
+                        ]), logger: logger)
                 for try await id in byAddress.decode(String.self) { hidden.append(id) }
             }
             return hidden
@@ -159,7 +164,10 @@ struct PostgresNostrStore: NostrStore {
     }
 
     func setHidden(_ id: NostrEventID, _ hidden: Bool) async throws {
-        try await database.query("UPDATE nostr_events SET hidden = \(hidden) WHERE id = \(id.rawValue)", logger: logger)
+        try await database.query(
+            PostgresQuery(
+                NostrSQL.setHidden.postgres, ["hidden": PostgresBind(hidden), "id": PostgresBind(id.rawValue)]),
+            logger: logger)
     }
 
     static func decode(_ raw: String) throws -> NostrEvent {

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// Notifications on PostgreSQL: the inbox and preferences. Push addresses are `PostgresPushAddressStore`'s,
 /// and the job queue, shared by every node, `PostgresDeliveryQueue`'s.
@@ -11,19 +12,21 @@ struct PostgresNotificationStore: NotificationStore {
     let logger: Logger
 
     /// A notification (alias `n`) its recipient (bind `$1`) may still see; the SQLite twin states the rule.
-    static let visible = """
+    static let visible: SQLText = """
         n.archived_at IS NULL
         AND (n.actor_id IS NULL OR EXISTS (SELECT 1 FROM users a WHERE a.id = n.actor_id
-             AND \(PostgresPostSQL.listable("a"))
-             AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = \(PostgresPostSQL.viewer) AND m.muted_id = a.id)))
+             AND \(PostSQL.listable("a"))
+             AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = \(bind: SQLText.viewer, as: "uuid") \
+        AND m.muted_id = a.id)))
         AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
-             WHERE p.id = n.post_id AND \(PostgresPostSQL.visible)))
+             WHERE p.id = n.post_id AND \(PostSQL.visible)))
         """
 
-    static let columns = """
-        n.id, n.recipient_id, n.type, n.actor_id, n.post_id, n.comment_id, n.group_key, n.dedupe_key, n.detail,
-        n.created_at, n.seen_at, n.read_at, n.archived_at
-        """
+    private static let groupMembers = SQLStatement(NotificationSQL.members(visible: visible))
+    private static let groupSize = SQLStatement(NotificationSQL.groupCount(visible: visible))
+    private static let unreadCounts = SQLStatement(NotificationSQL.counts(visible: visible))
+    /// The visibility rule as the groups' page writes it, around binds it numbers from `$2`.
+    private static let visibleText = visible.rendered(.postgres).text
 
     typealias Row = (UUID, UUID, String, UUID?, UUID?, UUID?, String, String?, String, Date, Date?, Date?, Date?)
 
@@ -74,7 +77,7 @@ struct PostgresNotificationStore: NotificationStore {
 
     func preferences(of user: UserID) async throws -> NotificationPreferences? {
         let rows = try await database.query(
-            "SELECT preferences FROM notification_preferences WHERE user_id = \(user.rawValue)", logger: logger)
+            PostgresQuery(NotificationSQL.preferences.postgres, ["user": PostgresBind(user.rawValue)]), logger: logger)
         for try await text in rows.decode(String.self) {
             return StoredJSON.decode(NotificationPreferences.self, from: text)
         }
@@ -83,11 +86,10 @@ struct PostgresNotificationStore: NotificationStore {
 
     func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
         try await database.query(
-            """
-            INSERT INTO notification_preferences (user_id, preferences)
-            VALUES (\(user.rawValue), \(StoredJSON.encode(preferences)))
-            ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences
-            """, logger: logger)
+            PostgresQuery(
+                NotificationSQL.savePreferences.postgres,
+                ["user": PostgresBind(user.rawValue), "preferences": PostgresBind(StoredJSON.encode(preferences))]),
+            logger: logger)
     }
 
     // MARK: Inbox
@@ -104,14 +106,17 @@ struct PostgresNotificationStore: NotificationStore {
     ) async throws -> Bool {
         var inserted = false
         for try await _ in try await connection.query(
-            """
-            INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
-                                       dedupe_key, detail, created_at, seen_at, read_at, archived_at)
-            VALUES (\(n.id.rawValue), \(n.recipientID.rawValue), \(n.type.rawValue), \(n.actorID?.rawValue),
-                    \(n.postID?.rawValue), \(n.commentID?.rawValue), \(n.groupKey), \(n.dedupeKey), \(n.detail),
-                    \(n.createdAt), \(n.seenAt), \(n.readAt), \(n.archivedAt))
-            ON CONFLICT DO NOTHING RETURNING 1
-            """, logger: logger)
+            PostgresQuery(
+                NotificationSQL.insert.postgres,
+                [
+                    "id": PostgresBind(n.id.rawValue), "recipient": PostgresBind(n.recipientID.rawValue),
+                    "type": PostgresBind(n.type.rawValue), "actor": PostgresBind(n.actorID?.rawValue),
+                    "post": PostgresBind(n.postID?.rawValue), "comment": PostgresBind(n.commentID?.rawValue),
+                    "groupKey": PostgresBind(n.groupKey), "dedupeKey": PostgresBind(n.dedupeKey),
+                    "detail": PostgresBind(n.detail), "createdAt": PostgresBind(n.createdAt),
+                    "seenAt": PostgresBind(n.seenAt), "readAt": PostgresBind(n.readAt),
+                    "archivedAt": PostgresBind(n.archivedAt),
+                ]), logger: logger)
         {
             inserted = true
         }
@@ -125,7 +130,7 @@ struct PostgresNotificationStore: NotificationStore {
     }
 
     func notification(_ id: NotificationID) async throws -> NotificationRecord? {
-        try await records("SELECT \(unescaped: Self.columns) FROM notifications n WHERE n.id = \(id.rawValue)").first
+        try await records(PostgresQuery(NotificationSQL.byID.postgres, ["id": PostgresBind(id.rawValue)])).first
     }
 
     func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow] {
@@ -134,7 +139,7 @@ struct PostgresNotificationStore: NotificationStore {
         let having = try before.map { "HAVING MAX(n.id::text)::uuid < \(try builder.bind($0.rawValue))" } ?? ""
         let sql = """
             SELECT n.group_key, COUNT(*)::BIGINT, bool_or(n.read_at IS NULL), MAX(n.id::text)::uuid
-            FROM notifications n WHERE n.recipient_id = $1 AND \(Self.visible)
+            FROM notifications n WHERE n.recipient_id = $1 AND \(Self.visibleText)
             GROUP BY n.group_key \(having)
             ORDER BY 4 DESC LIMIT \(try builder.bind(limit))
             """
@@ -150,13 +155,13 @@ struct PostgresNotificationStore: NotificationStore {
     }
 
     func members(of recipient: UserID, groupKey: String, limit: Int) async throws -> [NotificationRecord] {
-        var builder = PostgresPostSQL.Builder(viewer: recipient.rawValue)
-        let sql = """
-            SELECT \(Self.columns) FROM notifications n
-            WHERE n.recipient_id = $1 AND n.group_key = \(try builder.bind(groupKey)) AND \(Self.visible)
-            ORDER BY n.id DESC LIMIT \(try builder.bind(limit))
-            """
-        return try await records(builder.query(sql))
+        try await records(
+            PostgresQuery(
+                Self.groupMembers.postgres,
+                [
+                    SQLText.viewer: PostgresBind(recipient.rawValue), "group": PostgresBind(groupKey),
+                    "limit": PostgresBind(limit),
+                ]))
     }
 
     func group(
@@ -182,32 +187,20 @@ struct PostgresNotificationStore: NotificationStore {
     }
 
     func groupCount(of recipient: UserID, groupKey: String) async throws -> (count: Int, unread: Bool) {
-        var builder = PostgresPostSQL.Builder(viewer: recipient.rawValue)
-        let sql = """
-            SELECT COUNT(*)::BIGINT, COALESCE(bool_or(n.read_at IS NULL), false) FROM notifications n
-            WHERE n.recipient_id = $1 AND n.group_key = \(try builder.bind(groupKey)) AND \(Self.visible)
-            """
-        for try await (count, unread) in try await database.query(builder.query(sql), logger: logger)
-            .decode((Int, Bool).self)
-        {
+        let query = try PostgresQuery(
+            Self.groupSize.postgres,
+            [SQLText.viewer: PostgresBind(recipient.rawValue), "group": PostgresBind(groupKey)])
+        for try await (count, unread) in try await database.query(query, logger: logger).decode((Int, Bool).self) {
             return (count, unread)
         }
         return (0, false)
     }
 
     func counts(of recipient: UserID) async throws -> NotificationCounts {
-        let builder = PostgresPostSQL.Builder(viewer: recipient.rawValue)
-        // As on SQLite: one pass over the newest `NotificationCounts.limit` visible unread notifications,
-        // among which are the unseen ones (reading marks seen, and seeing goes up to a point).
-        let sql = """
-            SELECT COUNT(*)::BIGINT, (COUNT(*) FILTER (WHERE seen_at IS NULL))::BIGINT FROM (
-              SELECT n.seen_at FROM notifications n
-              WHERE n.recipient_id = $1 AND n.read_at IS NULL AND \(Self.visible)
-              ORDER BY n.id DESC LIMIT \(NotificationCounts.limit)) AS unread
-            """
-        for try await (unread, unseen) in try await database.query(builder.query(sql), logger: logger)
-            .decode((Int, Int).self)
-        {
+        let query = try PostgresQuery(
+            Self.unreadCounts.postgres,
+            [SQLText.viewer: PostgresBind(recipient.rawValue), "limit": PostgresBind(NotificationCounts.limit)])
+        for try await (unread, unseen) in try await database.query(query, logger: logger).decode((Int, Int).self) {
             return NotificationCounts(unread: unread, unseen: unseen)
         }
         return NotificationCounts(unread: 0, unseen: 0)
@@ -215,27 +208,31 @@ struct PostgresNotificationStore: NotificationStore {
 
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws {
         try await database.query(
-            """
-            UPDATE notifications SET seen_at = \(date) WHERE recipient_id = \(recipient.rawValue) AND seen_at IS NULL
-            AND (\(upTo?.rawValue)::uuid IS NULL OR id <= \(upTo?.rawValue)::uuid)
-            """, logger: logger)
+            PostgresQuery(
+                NotificationSQL.markSeen.postgres,
+                [
+                    "at": PostgresBind(date), "recipient": PostgresBind(recipient.rawValue),
+                    "upTo": PostgresBind(upTo?.rawValue),
+                ]), logger: logger)
     }
 
     func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws {
         try await database.query(
-            """
-            UPDATE notifications SET read_at = \(date), seen_at = COALESCE(seen_at, \(date))
-            WHERE recipient_id = \(recipient.rawValue) AND read_at IS NULL
-            AND (\(upTo?.rawValue)::uuid IS NULL OR id <= \(upTo?.rawValue)::uuid)
-            AND (\(groupKey)::text IS NULL OR group_key = \(groupKey)::text)
-            """, logger: logger)
+            PostgresQuery(
+                NotificationSQL.markRead.postgres,
+                [
+                    "at": PostgresBind(date), "recipient": PostgresBind(recipient.rawValue),
+                    "upTo": PostgresBind(upTo?.rawValue), "groupKey": PostgresBind(groupKey),
+                ]), logger: logger)
     }
 
     func archive(of recipient: UserID, groupKey: String, at date: Date) async throws -> Bool {
         try await changed(
-            """
-            UPDATE notifications SET archived_at = \(date)
-            WHERE recipient_id = \(recipient.rawValue) AND group_key = \(groupKey) AND archived_at IS NULL RETURNING 1
-            """)
+            PostgresQuery(
+                NotificationSQL.archive.postgres,
+                [
+                    "at": PostgresBind(date), "recipient": PostgresBind(recipient.rawValue),
+                    "group": PostgresBind(groupKey),
+                ]))
     }
 }

@@ -207,16 +207,19 @@ struct PostgresPostStore: PostStore {
     }
 
     func kudosGivers(of post: PostID, viewer: UserID?, after: UserID?, limit: Int) async throws -> [AccountRecord] {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        var clauses = ["k.post_id = \(try builder.bind(post.rawValue))", PostgresPostSQL.listable("users")]
-        if let after { clauses.append("users.id > \(try builder.bind(after.rawValue))") }
-        let sql = """
-            SELECT \(PostgresAccountStore.columns) FROM kudos k JOIN users ON users.id = k.user_id
-            WHERE \(clauses.joined(separator: " AND "))
-            ORDER BY users.id LIMIT \(try builder.bind(limit))
-            """
+        // Only a bound it has, so each shape keeps its own plan.
+        var binds = [
+            SQLText.viewer: PostgresBind(viewer?.rawValue), "post": PostgresBind(post.rawValue),
+            "limit": PostgresBind(limit),
+        ]
+        var bound: SQLText = ""
+        if let after {
+            bound = " AND users.id > \(bind: "after")"
+            binds["after"] = PostgresBind(after.rawValue)
+        }
+        let query = try PostgresQuery(PostStoreSQL.kudosGiversPage(after: bound).rendered(.postgres), binds)
         var accounts: [AccountRecord] = []
-        for try await row in try await database.query(builder.query(sql), logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             accounts.append(try PostgresAccountStore.record(row.makeRandomAccess(), offset: 0))
         }
         return accounts
@@ -261,25 +264,24 @@ struct PostgresPostStore: PostStore {
 
     func posts(_ ids: [PostID], viewer: UserID?) async throws -> [Post] {
         guard !ids.isEmpty else { return [] }
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let sql = """
-            SELECT \(PostgresPostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.id = ANY(\(try builder.bind(ids.map(\.rawValue)))) AND \(PostgresPostSQL.visible)
-            """
-        return try await hydrate(builder.query(sql), viewer: viewer)
+        let query = try PostgresQuery(
+            PostStoreSQL.posts.postgres,
+            [SQLText.viewer: PostgresBind(viewer?.rawValue), "ids": PostgresBind(ids.map(\.rawValue))])
+        return try await hydrate(query, viewer: viewer)
     }
 
     func countNewer(in group: GroupID, after: PostID?, viewer: UserID, cap: Int) async throws -> Int {
-        var builder = PostgresPostSQL.Builder(viewer: viewer.rawValue)
-        var clauses = ["p.group_id = \(try builder.bind(group.rawValue))", "p.author_id <> \(PostgresPostSQL.viewer)"]
-        if let after { clauses.append("p.id > \(try builder.bind(after.rawValue))") }
-        let sql = """
-            SELECT COUNT(*) FROM (
-              SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
-              WHERE \(clauses.joined(separator: " AND ")) AND \(PostgresPostSQL.visible)
-              LIMIT \(try builder.bind(cap))) newer
-            """
-        for try await count in try await database.query(builder.query(sql), logger: logger).decode(Int.self) {
+        var binds = [
+            SQLText.viewer: PostgresBind(viewer.rawValue), "group": PostgresBind(group.rawValue),
+            "cap": PostgresBind(cap),
+        ]
+        var bound: SQLText = ""
+        if let after {
+            bound = " AND p.id > \(bind: "after")"
+            binds["after"] = PostgresBind(after.rawValue)
+        }
+        let query = try PostgresQuery(PostStoreSQL.countNewer(after: bound).rendered(.postgres), binds)
+        for try await count in try await database.query(query, logger: logger).decode(Int.self) {
             return count
         }
         return 0
@@ -351,19 +353,18 @@ struct PostgresPostStore: PostStore {
     }
 
     func workoutHistory(of author: UserID, viewer: UserID?, since: Date?) async throws -> [WorkoutHistoryEntry] {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let window = try since.map { "AND p.performed_at >= \(try builder.bind($0))" } ?? ""
-        let sql = """
-            SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.author_id = \(try builder.bind(author.rawValue)) AND p.kind = 'workout'
-              AND \(PostgresPostSQL.listed) \(window)
-            ORDER BY p.performed_at
-            """
+        // Only a window it has, so each shape keeps its own plan.
+        var binds = [SQLText.viewer: PostgresBind(viewer?.rawValue), "author": PostgresBind(author.rawValue)]
+        var window: SQLText = ""
+        if let since {
+            window = " AND p.performed_at >= \(bind: "since")"
+            binds["since"] = PostgresBind(since)
+        }
+        let query = try PostgresQuery(PostStoreSQL.workoutHistory(window: window).rendered(.postgres), binds)
         var history: [WorkoutHistoryEntry] = []
-        for try await (performedAt, workoutJSON, recordsJSON) in try await database.query(
-            builder.query(sql), logger: logger
-        )
-        .decode((Date, String?, String).self) {
+        for try await (performedAt, workoutJSON, recordsJSON) in try await database.query(query, logger: logger)
+            .decode((Date, String?, String).self)
+        {
             if let entry = WorkoutHistoryEntry(
                 performedAt: performedAt, storedWorkout: workoutJSON, storedRecords: recordsJSON)
             {
@@ -376,15 +377,11 @@ struct PostgresPostStore: PostStore {
     func ownWorkoutHistories(of authors: [UserID], since: Date) async throws -> [UserID: [WorkoutHistoryEntry]] {
         guard !authors.isEmpty else { return [:] }
         var histories: [UserID: [WorkoutHistoryEntry]] = [:]
-        // The period's workouts come from `posts_workouts_by_performed`, whose entries carry the author, so
-        // only the asked-for authors' rows are read.
         for try await (author, performedAt, workoutJSON, recordsJSON) in try await database.query(
-            """
-            SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p
-            WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= \(since)
-              AND p.author_id = ANY(\(authors.map(\.rawValue)))
-            ORDER BY p.performed_at
-            """, logger: logger
+            PostgresQuery(
+                PostStoreSQL.ownWorkouts.postgres,
+                ["since": PostgresBind(since), "authors": PostgresBind(authors.map(\.rawValue))]),
+            logger: logger
         ).decode((UUID, Date, String?, String).self) {
             if let entry = WorkoutHistoryEntry(
                 performedAt: performedAt, storedWorkout: workoutJSON, storedRecords: recordsJSON)

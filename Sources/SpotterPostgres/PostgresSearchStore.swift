@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// Search on PostgreSQL: pg_trgm similarity for names, `to_tsvector('simple', …)` for post text, both
 /// behind GIN indexes.
@@ -59,17 +60,17 @@ struct PostgresSearchStore: SearchStore {
         return accounts
     }
 
+    private static let tagsByPrefix = SQLStatement(SearchSQL.tags(where: "t.tag LIKE \(bind: "prefix")"))
+
     func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let sql = """
-            SELECT t.tag, COUNT(*) FROM post_tags t
-            JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id
-            WHERE t.tag LIKE \(try builder.bind(SearchTerms.likePrefix(prefix))) AND p.visibility = 'public'
-              AND \(PostgresPostSQL.visible) AND \(PostgresPostSQL.namesNoChild)
-            GROUP BY t.tag ORDER BY COUNT(*) DESC, t.tag LIMIT \(try builder.bind(limit))
-            """
+        let query = try PostgresQuery(
+            Self.tagsByPrefix.postgres,
+            [
+                SQLText.viewer: PostgresBind(viewer?.rawValue),
+                "prefix": PostgresBind(SearchTerms.likePrefix(prefix)), "limit": PostgresBind(limit),
+            ])
         var tags: [TagCount] = []
-        for try await (tag, count) in try await database.query(builder.query(sql), logger: logger).decode(
+        for try await (tag, count) in try await database.query(query, logger: logger).decode(
             (String, Int).self)
         {
             tags.append(TagCount(tag: tag, postsCount: count))

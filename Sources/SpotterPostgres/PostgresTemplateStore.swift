@@ -3,28 +3,33 @@ import Logging
 import PostgresNIO
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
-/// Templates on PostgreSQL. Tables are aliased `p` (with author `u`) so `PostgresPostSQL.visible` applies.
+/// Templates on PostgreSQL (`TemplateSQL`).
 struct PostgresTemplateStore: TemplateStore {
     let database: PostgresDatabase
     let logger: Logger
 
-    private static let author = "u.id, u.username, u.display_name, u.avatar_url"
-
     func insertExercise(_ t: ExerciseTemplateRecord) async throws {
         try await database.query(
-            """
-            INSERT INTO exercise_templates (id, author_id, name, equipment, muscle_groups, format, visibility, created_at)
-            VALUES (\(t.id.rawValue), \(t.authorID.rawValue), \(t.name), \(t.equipment),
-                    \(StoredJSON.encode(t.muscleGroups)), \(StoredJSON.encode(t.format)), \(t.visibility.rawValue),
-                    \(t.createdAt))
-            """, logger: logger)
+            PostgresQuery(
+                TemplateSQL.insertExercise.postgres,
+                [
+                    "id": PostgresBind(t.id.rawValue), "author": PostgresBind(t.authorID.rawValue),
+                    "name": PostgresBind(t.name), "equipment": PostgresBind(t.equipment),
+                    "muscleGroups": PostgresBind(StoredJSON.encode(t.muscleGroups)),
+                    "format": PostgresBind(StoredJSON.encode(t.format)),
+                    "visibility": PostgresBind(t.visibility.rawValue),
+                    "at": PostgresBind(t.createdAt),
+                ]), logger: logger)
     }
 
     func exercise(_ id: ExerciseTemplateID, viewer: UserID?) async throws -> ExerciseTemplate? {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let clause = "p.id = \(try builder.bind(id.rawValue))"
-        return try await exercises(&builder, clause: clause, limit: 1).first
+        try await exercises(
+            PostgresQuery(
+                TemplateSQL.exercise.postgres,
+                ["viewer": PostgresBind(viewer?.rawValue), "id": PostgresBind(id.rawValue), "limit": PostgresBind(1)])
+        ).first
     }
 
     func exercises(
@@ -32,26 +37,30 @@ struct PostgresTemplateStore: TemplateStore {
     ) async throws
         -> [ExerciseTemplate]
     {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        var clauses = ["TRUE"]
-        if let author { clauses.append("p.author_id = \(try builder.bind(author.rawValue))") }
-        if let before { clauses.append("p.id < \(try builder.bind(before.rawValue))") }
-        return try await exercises(&builder, clause: clauses.joined(separator: " AND "), limit: limit)
+        let (condition, binds) = Self.page(viewer: viewer, author: author?.rawValue, before: before?.rawValue, limit)
+        return try await exercises(PostgresQuery(TemplateSQL.exercises(where: condition).rendered(.postgres), binds))
     }
 
-    private func exercises(
-        _ builder: inout PostgresPostSQL.Builder, clause: String, limit: Int
-    ) async throws
-        -> [ExerciseTemplate]
-    {
-        let sql = """
-            SELECT p.id, p.name, p.equipment, p.muscle_groups, p.format, p.visibility, p.created_at, \(Self.author)
-            FROM exercise_templates p JOIN users u ON u.id = p.author_id
-            WHERE \(clause) AND \(PostgresPostSQL.visibleTemplate)
-            ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
-            """
+    /// A page's condition: only the bounds it has, each shape its own plan.
+    private static func page(
+        viewer: UserID?, author: UUID?, before: UUID?, _ limit: Int
+    ) -> (SQLText, [String: PostgresBind]) {
+        var conditions: [SQLText] = ["TRUE"]
+        var binds = ["viewer": PostgresBind(viewer?.rawValue), "limit": PostgresBind(limit)]
+        if let author {
+            conditions.append("p.author_id = \(bind: "author")")
+            binds["author"] = PostgresBind(author)
+        }
+        if let before {
+            conditions.append("p.id < \(bind: "before")")
+            binds["before"] = PostgresBind(before)
+        }
+        return (SQLText.joined(conditions, separator: " AND "), binds)
+    }
+
+    private func exercises(_ query: PostgresQuery) async throws -> [ExerciseTemplate] {
         var templates: [ExerciseTemplate] = []
-        for try await row in try await database.query(builder.query(sql), logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let r = row.makeRandomAccess()
             guard let visibility = Visibility(rawValue: try r[5].decode(String.self)) else { continue }
             templates.append(
@@ -70,33 +79,43 @@ struct PostgresTemplateStore: TemplateStore {
 
     func tombstoneExercise(_ id: ExerciseTemplateID, at date: Date) async throws {
         try await database.query(
-            "UPDATE exercise_templates SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL",
+            PostgresQuery(
+                TemplateSQL.tombstoneExercise.postgres, ["at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
             logger: logger)
     }
 
     func updateExercise(_ t: ExerciseTemplateRecord) async throws {
         try await database.query(
-            """
-            UPDATE exercise_templates SET name = \(t.name), equipment = \(t.equipment),
-                muscle_groups = \(StoredJSON.encode(t.muscleGroups)), format = \(StoredJSON.encode(t.format)),
-                visibility = \(t.visibility.rawValue)
-            WHERE id = \(t.id.rawValue) AND deleted_at IS NULL
-            """, logger: logger)
+            PostgresQuery(
+                TemplateSQL.updateExercise.postgres,
+                [
+                    "name": PostgresBind(t.name), "equipment": PostgresBind(t.equipment),
+                    "muscleGroups": PostgresBind(StoredJSON.encode(t.muscleGroups)),
+                    "format": PostgresBind(StoredJSON.encode(t.format)),
+                    "visibility": PostgresBind(t.visibility.rawValue),
+                    "id": PostgresBind(t.id.rawValue),
+                ]), logger: logger)
     }
 
     func insertWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
         try await database.query(
-            """
-            INSERT INTO workout_templates (id, author_id, name, type, description, exercises, visibility, created_at)
-            VALUES (\(t.id.rawValue), \(t.authorID.rawValue), \(t.name), \(t.type.rawValue), \(t.description),
-                    \(StoredJSON.encode(t.exercises)), \(t.visibility.rawValue), \(t.createdAt))
-            """, logger: logger)
+            PostgresQuery(
+                TemplateSQL.insertWorkout.postgres,
+                [
+                    "id": PostgresBind(t.id.rawValue), "author": PostgresBind(t.authorID.rawValue),
+                    "name": PostgresBind(t.name), "type": PostgresBind(t.type.rawValue),
+                    "description": PostgresBind(t.description),
+                    "exercises": PostgresBind(StoredJSON.encode(t.exercises)),
+                    "visibility": PostgresBind(t.visibility.rawValue), "at": PostgresBind(t.createdAt),
+                ]), logger: logger)
     }
 
     func workoutTemplate(_ id: WorkoutTemplateID, viewer: UserID?) async throws -> WorkoutTemplate? {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        let clause = "p.id = \(try builder.bind(id.rawValue))"
-        return try await workoutTemplates(&builder, clause: clause, limit: 1).first
+        try await workoutTemplates(
+            PostgresQuery(
+                TemplateSQL.workout.postgres,
+                ["viewer": PostgresBind(viewer?.rawValue), "id": PostgresBind(id.rawValue), "limit": PostgresBind(1)])
+        ).first
     }
 
     func workoutTemplates(
@@ -104,28 +123,14 @@ struct PostgresTemplateStore: TemplateStore {
     ) async throws
         -> [WorkoutTemplate]
     {
-        var builder = PostgresPostSQL.Builder(viewer: viewer?.rawValue)
-        var clauses = ["TRUE"]
-        if let author { clauses.append("p.author_id = \(try builder.bind(author.rawValue))") }
-        if let before { clauses.append("p.id < \(try builder.bind(before.rawValue))") }
-        return try await workoutTemplates(&builder, clause: clauses.joined(separator: " AND "), limit: limit)
+        let (condition, binds) = Self.page(viewer: viewer, author: author?.rawValue, before: before?.rawValue, limit)
+        return try await workoutTemplates(
+            PostgresQuery(TemplateSQL.workouts(where: condition).rendered(.postgres), binds))
     }
 
-    private func workoutTemplates(
-        _ builder: inout PostgresPostSQL.Builder, clause: String, limit: Int
-    ) async throws
-        -> [WorkoutTemplate]
-    {
-        let sql = """
-            SELECT p.id, p.name, p.type, p.description, p.exercises, p.visibility, p.created_at, \(Self.author),
-                   (SELECT COUNT(*) FROM posts wp JOIN users wu ON wu.id = wp.author_id
-                    WHERE wp.template_id = p.id AND \(PostgresPostSQL.visible(post: "wp", author: "wu")))
-            FROM workout_templates p JOIN users u ON u.id = p.author_id
-            WHERE \(clause) AND \(PostgresPostSQL.visibleTemplate)
-            ORDER BY p.id DESC LIMIT \(try builder.bind(limit))
-            """
+    private func workoutTemplates(_ query: PostgresQuery) async throws -> [WorkoutTemplate] {
         var templates: [WorkoutTemplate] = []
-        for try await row in try await database.query(builder.query(sql), logger: logger) {
+        for try await row in try await database.query(query, logger: logger) {
             let r = row.makeRandomAccess()
             guard let type = WorkoutType(rawValue: try r[2].decode(String.self)),
                 let visibility = Visibility(rawValue: try r[5].decode(String.self))
@@ -146,16 +151,20 @@ struct PostgresTemplateStore: TemplateStore {
 
     func tombstoneWorkoutTemplate(_ id: WorkoutTemplateID, at date: Date) async throws {
         try await database.query(
-            "UPDATE workout_templates SET deleted_at = \(date) WHERE id = \(id.rawValue) AND deleted_at IS NULL",
+            PostgresQuery(
+                TemplateSQL.tombstoneWorkout.postgres, ["at": PostgresBind(date), "id": PostgresBind(id.rawValue)]),
             logger: logger)
     }
 
     func updateWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
         try await database.query(
-            """
-            UPDATE workout_templates SET name = \(t.name), type = \(t.type.rawValue), description = \(t.description),
-                exercises = \(StoredJSON.encode(t.exercises)), visibility = \(t.visibility.rawValue)
-            WHERE id = \(t.id.rawValue) AND deleted_at IS NULL
-            """, logger: logger)
+            PostgresQuery(
+                TemplateSQL.updateWorkout.postgres,
+                [
+                    "name": PostgresBind(t.name), "type": PostgresBind(t.type.rawValue),
+                    "description": PostgresBind(t.description),
+                    "exercises": PostgresBind(StoredJSON.encode(t.exercises)),
+                    "visibility": PostgresBind(t.visibility.rawValue), "id": PostgresBind(t.id.rawValue),
+                ]), logger: logger)
     }
 }

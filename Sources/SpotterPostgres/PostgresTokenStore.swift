@@ -12,11 +12,14 @@ struct PostgresTokenStore: TokenStore {
     func insert(_ token: TokenRecord) async throws {
         try await mappingConstraintErrors {
             try await database.guardedQuery(
-                """
-                INSERT INTO tokens (hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at)
-                VALUES (\(token.hash), \(token.userID.rawValue), \(token.family), \(token.kind.rawValue),
-                        \(token.createdAt), \(token.expiresAt), \(token.usedAt), \(token.revokedAt))
-                """, logger: logger)
+                PostgresQuery(
+                    TokenSQL.insert.postgres,
+                    [
+                        "hash": PostgresBind(token.hash), "user": PostgresBind(token.userID.rawValue),
+                        "family": PostgresBind(token.family), "kind": PostgresBind(token.kind.rawValue),
+                        "createdAt": PostgresBind(token.createdAt), "expiresAt": PostgresBind(token.expiresAt),
+                        "usedAt": PostgresBind(token.usedAt), "revokedAt": PostgresBind(token.revokedAt),
+                    ]), logger: logger)
         }
     }
 
@@ -52,29 +55,25 @@ struct PostgresTokenStore: TokenStore {
     }
 
     func markUsed(hash: String, at date: Date) async throws -> Bool {
-        // The conditional UPDATE is atomic: of two concurrent refreshes exactly one gets the row back.
         let rows = try await database.query(
-            """
-            UPDATE tokens SET used_at = \(date)
-            WHERE hash = \(hash) AND used_at IS NULL AND revoked_at IS NULL
-            RETURNING hash
-            """, logger: logger)
+            PostgresQuery(TokenSQL.markUsed.postgres, ["at": PostgresBind(date), "hash": PostgresBind(hash)]),
+            logger: logger)
         for try await _ in rows { return true }
         return false
     }
 
     func revokeFamily(_ family: UUID, at date: Date) async throws {
         try await database.query(
-            "UPDATE tokens SET revoked_at = \(date) WHERE family = \(family) AND revoked_at IS NULL", logger: logger)
+            PostgresQuery(TokenSQL.revokeFamily.postgres, ["at": PostgresBind(date), "family": PostgresBind(family)]),
+            logger: logger)
     }
 
     func revokeFamilies(of user: UserID, except family: UUID, at date: Date) async throws -> Set<UUID> {
         let rows = try await database.query(
-            """
-            UPDATE tokens SET revoked_at = \(date)
-            WHERE user_id = \(user.rawValue) AND family <> \(family) AND revoked_at IS NULL
-            RETURNING family
-            """, logger: logger)
+            PostgresQuery(
+                TokenSQL.revokeOtherFamilies.postgres,
+                ["at": PostgresBind(date), "user": PostgresBind(user.rawValue), "family": PostgresBind(family)]),
+            logger: logger)
         var families: Set<UUID> = []
         for try await revoked in rows.decode(UUID.self) { families.insert(revoked) }
         return families
@@ -100,23 +99,20 @@ struct PostgresTokenStore: TokenStore {
     func recordLogin(_ family: UUID, of user: UserID, userAgent: String?, address: String?, at date: Date) async throws
     {
         try await database.query(
-            """
-            INSERT INTO login_devices (family, user_id, user_agent, address, created_at)
-            VALUES (\(family), \(user.rawValue), \(userAgent), \(address), \(date))
-            ON CONFLICT (family) DO NOTHING
-            """, logger: logger)
+            PostgresQuery(
+                TokenSQL.recordLogin.postgres,
+                [
+                    "family": PostgresBind(family), "user": PostgresBind(user.rawValue),
+                    "userAgent": PostgresBind(userAgent), "address": PostgresBind(address), "at": PostgresBind(date),
+                ]), logger: logger)
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
         let rows = try await database.query(
-            "DELETE FROM tokens WHERE expires_at < \(date) RETURNING hash", logger: logger)
+            PostgresQuery(TokenSQL.deleteExpired.postgres, ["before": PostgresBind(date)]), logger: logger)
         var count = 0
         for try await _ in rows { count += 1 }
-        // A login whose last token is gone is over: what it signed in from goes with it.
-        try await database.query(
-            """
-            DELETE FROM login_devices WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE tokens.family = login_devices.family)
-            """, logger: logger)
+        try await database.query(PostgresQuery(TokenSQL.deleteEndedLogins.postgres, [:]), logger: logger)
         return count
     }
 }

@@ -157,4 +157,35 @@ public enum E2ESQL {
         """)
 
     public static let deleteBlobs = SQLStatement("DELETE FROM e2e_blobs WHERE id \(SQLText.isAny(of: "ids"))")
+
+    public static let requestColumns: SQLText =
+        "id, user_id, device_id, name, hpke_public, signing_public, created_at, expires_at"
+
+    /// A new device's public registration, waiting to be approved. A statement that reports whether it changed
+    /// a row returns one on PostgreSQL, which reads it; SQLite reads its changes count.
+    public static let insertDeviceRequest = SQLStatement(
+        """
+        INSERT INTO e2e_device_requests (\(requestColumns))
+        VALUES (\(bind: "id"), \(bind: "user"), \(bind: "device"), \(bind: "name"), \(bind: "hpke"), \(
+            bind: "signing"), \(bind: "createdAt"), \(bind: "expiresAt"))
+        ON CONFLICT (device_id) DO NOTHING\(sqlite: "", postgres: "\nRETURNING 1")
+        """)
+
+    public static let deviceRequests = SQLStatement(
+        """
+        SELECT \(requestColumns) FROM e2e_device_requests
+        WHERE user_id = \(bind: "user") AND expires_at > \(bind: "now") ORDER BY created_at, id
+        """)
+
+    public static let deleteDeviceRequest = SQLStatement(
+        """
+        DELETE FROM e2e_device_requests WHERE id = \(bind: "id") AND user_id = \(bind: "user")\(
+            sqlite: "", postgres: " RETURNING 1")
+        """)
+
+    public static let deleteDeviceRequestForDevice = SQLStatement(
+        "DELETE FROM e2e_device_requests WHERE device_id = \(bind: "device") AND user_id = \(bind: "user")")
+
+    public static let deleteExpiredDeviceRequests = SQLStatement(
+        "DELETE FROM e2e_device_requests WHERE user_id = \(bind: "user") AND expires_at <= \(bind: "now")")
 }

@@ -124,6 +124,30 @@ public enum GraphSQL {
         """
     }
 
+    /// A person's accepted follows both ways whose other end is not suspended. Triggers keep every accepted
+    /// follow's count in `user_counts`; this takes away those of suspended people, probing the follow's key once
+    /// for each of them, so a profile costs the same however many followers it has. On SQLite `CROSS JOIN`
+    /// keeps the planner walking the few suspended, not the many followers.
+    public static let counts = SQLStatement(
+        """
+        SELECT
+          c.followers - (SELECT COUNT(*) FROM users s \(
+              sqlite: "CROSS JOIN follows f", postgres: "JOIN follows f ON f.follower_id = s.id")
+                         WHERE s.suspended_at IS NOT NULL\(sqlite: " AND f.follower_id = s.id", postgres: "")
+                           AND f.followee_id = c.user_id AND f.state = 'accepted'),
+          c.following - (SELECT COUNT(*) FROM users s \(
+              sqlite: "CROSS JOIN follows f", postgres: "JOIN follows f ON f.followee_id = s.id")
+                         WHERE s.suspended_at IS NOT NULL AND f.follower_id = c.user_id\(
+              sqlite: " AND f.followee_id = s.id", postgres: "")
+                           AND f.state = 'accepted')
+        FROM user_counts c WHERE c.user_id = \(bind: "user")
+        """)
+
+    /// `follows`'s cursor: past the entry of `afterTime` and `afterID`.
+    public static func followsAfter(other: String) -> SQLText {
+        "AND (f.created_at, f.\(raw: other)) < (\(bind: "afterTime"), \(bind: "afterID"))"
+    }
+
     /// A page of a person's followers or followees (`edge` the person's column, `other` theirs) whom the viewer
     /// may list, newest first, past `cursor` (a condition on `f`).
     public static func follows(edge: String, other: String, cursor: SQLText) -> SQLText {

@@ -53,6 +53,58 @@ public enum PostStoreSQL {
 
     public static let kudosGivers = SQLStatement("SELECT user_id FROM kudos WHERE post_id = \(bind: "post")")
 
+    /// A person's workouts the viewer may list, in the order they were performed, from `window` on (a
+    /// condition on `p.performed_at`, each adapter's own as for `kudosGiversPage`).
+    public static func workoutHistory(window: SQLText) -> SQLText {
+        """
+        SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
+        WHERE p.author_id = \(bind: "author") AND p.kind = 'workout' AND \(PostSQL.listed)\(window)
+        ORDER BY p.performed_at
+        """
+    }
+
+    /// Several people's own workouts since a time, from `posts_workouts_by_performed`, whose entries carry the
+    /// author, so only the asked-for authors' rows are read. SQLite is told the index: left to itself it reads
+    /// each author's every post through `posts_by_author`, far more than the period's workouts it needs.
+    public static let ownWorkouts = SQLStatement(
+        """
+        SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p\(
+            sqlite: " INDEXED BY posts_workouts_by_performed", postgres: "")
+        WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= \(bind: "since")
+          AND p.author_id \(SQLText.isAny(of: "authors"))
+        ORDER BY p.performed_at
+        """)
+
+    /// The posts of `ids` that the viewer may see.
+    public static let posts = SQLStatement(
+        """
+        SELECT \(PostColumn.selectList) FROM posts p JOIN users u ON u.id = p.author_id
+        WHERE p.id \(SQLText.isAny(of: "ids")) AND \(PostSQL.visible)
+        """)
+
+    /// A page of a post's kudos givers whom the viewer may list, by id, past `after` (a condition on
+    /// `users.id`, each adapter's own: SQLite tests an absent bound for NULL, PostgreSQL writes only a bound it
+    /// has).
+    public static func kudosGiversPage(after: SQLText) -> SQLText {
+        """
+        SELECT \(AccountSQL.columns) FROM kudos k JOIN users ON users.id = k.user_id
+        WHERE k.post_id = \(bind: "post") AND \(PostSQL.listable("users"))\(after)
+        ORDER BY users.id LIMIT \(bind: "limit")
+        """
+    }
+
+    /// How many posts of a group newer than `after` (a condition on `p.id`, each adapter's own as above) by
+    /// others the viewer may see, counting up to `cap`.
+    public static func countNewer(after: SQLText) -> SQLText {
+        """
+        SELECT COUNT(*) FROM (
+          SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
+          WHERE p.group_id = \(bind: "group") AND p.author_id <> \(PostSQL.viewer)\(after)
+            AND \(PostSQL.visible)
+          LIMIT \(bind: "cap"))\(sqlite: "", postgres: " newer")
+        """
+    }
+
     /// Public posts since a time that the viewer may see, newest first, for ranking; after the post columns,
     /// `performed_at` and `author_featured`.
     public static let rankingCandidates = SQLStatement(

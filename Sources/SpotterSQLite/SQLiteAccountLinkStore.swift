@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLiteAccountLinkStore: AccountLinkStore {
     let database: SQLiteDatabase
@@ -9,13 +10,11 @@ struct SQLiteAccountLinkStore: AccountLinkStore {
     func insert(_ link: AccountLinkRecord) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO account_links (hash, user_id, purpose, new_email, created_at, expires_at, used_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: AccountLinkSQL.insert.sqlite,
                 arguments: [
-                    link.hash, link.userID.description, link.purpose.rawValue, link.newEmail,
-                    link.createdAt.sqliteValue, link.expiresAt.sqliteValue, link.usedAt?.sqliteValue,
+                    "hash": link.hash, "user": link.userID.description, "purpose": link.purpose.rawValue,
+                    "newEmail": link.newEmail, "createdAt": link.createdAt.sqliteValue,
+                    "expiresAt": link.expiresAt.sqliteValue, "usedAt": link.usedAt?.sqliteValue,
                 ])
         }
     }
@@ -26,16 +25,13 @@ struct SQLiteAccountLinkStore: AccountLinkStore {
             guard
                 let row = try Row.fetchOne(
                     cached: db,
-                    sql: """
-                        SELECT user_id, new_email, created_at, expires_at FROM account_links
-                        WHERE hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?
-                        """,
-                    arguments: [hash, purpose.rawValue, date.sqliteValue]),
+                    sql: AccountLinkSQL.find.sqlite,
+                    arguments: ["hash": hash, "purpose": purpose.rawValue, "at": date.sqliteValue]),
                 let userID = UserID(row[0] as String)
             else { return nil }
             try db.execute(
-                cached: "UPDATE account_links SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL",
-                arguments: [date.sqliteValue, userID.description, purpose.rawValue])
+                cached: AccountLinkSQL.useAll.sqlite,
+                arguments: ["at": date.sqliteValue, "user": userID.description, "purpose": purpose.rawValue])
             return AccountLinkRecord(
                 hash: hash, userID: userID, purpose: purpose, newEmail: row[1],
                 createdAt: Date(sqliteValue: row[2]), expiresAt: Date(sqliteValue: row[3]), usedAt: date)
@@ -44,7 +40,7 @@ struct SQLiteAccountLinkStore: AccountLinkStore {
 
     func deleteExpired(before date: Date) async throws -> Int {
         try await database.write { db in
-            try db.execute(cached: "DELETE FROM account_links WHERE expires_at < ?", arguments: [date.sqliteValue])
+            try db.execute(cached: AccountLinkSQL.deleteExpired.sqlite, arguments: ["before": date.sqliteValue])
             return db.changesCount
         }
     }

@@ -13,24 +13,23 @@ struct SQLiteAccountStore: AccountStore {
         try await mappingConstraintErrors {
             try await database.write { db in
                 try db.execute(
-                    cached: """
-                        INSERT INTO users (id, username, username_key, email, email_key, password_hash, display_name,
-                                           apple_subject, created_at, bio, avatar_url, units, time_zone, privacy, role)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                    cached: AccountSQL.create.sqlite,
                     arguments: [
-                        account.id.description, account.username, account.username.lowercased(), account.email,
-                        account.email?.lowercased(), account.passwordHash, account.displayName, account.appleSubject,
-                        account.createdAt.sqliteValue, account.profile.bio, account.profile.avatarURL,
-                        account.profile.units.rawValue, account.profile.timeZone, account.profile.privacy.rawValue,
-                        account.role.rawValue,
+                        "id": account.id.description, "username": account.username,
+                        "usernameKey": account.username.lowercased(), "email": account.email,
+                        "emailKey": account.email?.lowercased(), "passwordHash": account.passwordHash,
+                        "displayName": account.displayName, "appleSubject": account.appleSubject,
+                        "createdAt": account.createdAt.sqliteValue, "bio": account.profile.bio,
+                        "avatarURL": account.profile.avatarURL, "units": account.profile.units.rawValue,
+                        "timeZone": account.profile.timeZone, "privacy": account.profile.privacy.rawValue,
+                        "role": account.role.rawValue,
                     ])
             }
         }
     }
 
     func find(id: UserID) async throws -> AccountRecord? {
-        try await fetch("WHERE id = ?", [id.description])
+        try await fetch(AccountSQL.findByID, ["id": id.description])
     }
 
     func find(ids: [UserID]) async throws -> [AccountRecord] {
@@ -42,29 +41,28 @@ struct SQLiteAccountStore: AccountStore {
     static func find(ids: [UserID], _ db: Database) throws -> [AccountRecord] {
         guard !ids.isEmpty else { return [] }
         return try Row.fetchAll(
-            cached: db, sql: "SELECT \(Self.columns) FROM users WHERE id IN (SELECT value FROM json_each(?))",
-            arguments: [SQLiteIDList.json(ids)]
+            cached: db, sql: AccountSQL.findByIDs.sqlite, arguments: ["ids": SQLiteIDList.json(ids)]
         ).compactMap(Self.record)
     }
 
     func find(login: String) async throws -> AccountRecord? {
         let key = login.lowercased()
-        return try await fetch("WHERE username_key = ? OR email_key = ? LIMIT 1", [key, key])
+        return try await fetch(AccountSQL.findByLogin, ["key": key])
     }
 
     func find(username: String) async throws -> AccountRecord? {
-        try await fetch("WHERE username_key = ?", [username.lowercased()])
+        try await fetch(AccountSQL.findByUsername, ["key": username.lowercased()])
     }
 
     func find(appleSubject: String) async throws -> AccountRecord? {
-        try await fetch("WHERE apple_subject = ?", [appleSubject])
+        try await fetch(AccountSQL.findByAppleSubject, ["subject": appleSubject])
     }
 
     func setAppleSubject(_ subject: String, for id: UserID) async throws {
         try await mappingConstraintErrors {
             try await database.write { db in
                 try db.execute(
-                    cached: "UPDATE users SET apple_subject = ? WHERE id = ?", arguments: [subject, id.description])
+                    cached: AccountSQL.setAppleSubject.sqlite, arguments: ["subject": subject, "id": id.description])
             }
         }
     }
@@ -72,54 +70,50 @@ struct SQLiteAccountStore: AccountStore {
     func updateProfile(_ id: UserID, displayName: String, profile: ProfileFields) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    UPDATE users SET display_name = ?, bio = ?, avatar_url = ?, units = ?, time_zone = ?, privacy = ?
-                    WHERE id = ?
-                    """,
+                cached: AccountSQL.updateProfile.sqlite,
                 arguments: [
-                    displayName, profile.bio, profile.avatarURL, profile.units.rawValue, profile.timeZone,
-                    profile.privacy.rawValue, id.description,
+                    "displayName": displayName, "bio": profile.bio, "avatarURL": profile.avatarURL,
+                    "units": profile.units.rawValue, "timeZone": profile.timeZone, "privacy": profile.privacy.rawValue,
+                    "id": id.description,
                 ])
         }
     }
 
     func setSuspended(_ id: UserID, at date: Date?) async throws {
-        try await set("suspended_at", date?.sqliteValue.databaseValue ?? .null, id)
+        try await set(AccountSQL.setSuspended, date?.sqliteValue.databaseValue ?? .null, id)
     }
 
     func setRole(_ id: UserID, _ role: Role) async throws {
-        try await set("role", role.rawValue.databaseValue, id)
+        try await set(AccountSQL.setRole, role.rawValue.databaseValue, id)
     }
 
     func setPasswordHash(_ id: UserID, _ hash: String) async throws {
-        try await set("password_hash", hash.databaseValue, id)
+        try await set(AccountSQL.setPasswordHash, hash.databaseValue, id)
     }
 
     func setEmail(_ id: UserID, _ email: String) async throws {
         try await mappingConstraintErrors {
             try await database.write { db in
                 try db.execute(
-                    cached: "UPDATE users SET email = ?, email_key = ? WHERE id = ?",
-                    arguments: [email, email.lowercased(), id.description])
+                    cached: AccountSQL.setEmail.sqlite,
+                    arguments: ["email": email, "emailKey": email.lowercased(), "id": id.description])
             }
         }
     }
 
     func setFeatured(_ id: UserID, at date: Date?) async throws {
-        try await set("featured_at", date?.sqliteValue.databaseValue ?? .null, id)
+        try await set(AccountSQL.setFeatured, date?.sqliteValue.databaseValue ?? .null, id)
     }
 
-    /// `column` is one of the literals above, never input.
-    private func set(_ column: String, _ value: DatabaseValue, _ id: UserID) async throws {
+    private func set(_ statement: SQLStatement, _ value: DatabaseValue, _ id: UserID) async throws {
         try await database.write { db in
-            try db.execute(cached: "UPDATE users SET \(column) = ? WHERE id = ?", arguments: [value, id.description])
+            try db.execute(cached: statement.sqlite, arguments: ["value": value, "id": id.description])
         }
     }
 
-    private func fetch(_ clause: String, _ arguments: StatementArguments) async throws -> AccountRecord? {
+    private func fetch(_ statement: SQLStatement, _ arguments: StatementArguments) async throws -> AccountRecord? {
         try await database.read { db in
-            try Row.fetchOne(cached: db, sql: "SELECT \(Self.columns) FROM users \(clause)", arguments: arguments)
-                .flatMap(Self.record)
+            try Row.fetchOne(cached: db, sql: statement.sqlite, arguments: arguments).flatMap(Self.record)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLiteAnalyticsStore: AnalyticsStore {
     let database: SQLiteDatabase
@@ -10,13 +11,11 @@ struct SQLiteAnalyticsStore: AnalyticsStore {
         try await database.write { db in
             for record in events {
                 try db.execute(
-                    cached: """
-                        INSERT INTO analytics_events (user_id, name, occurred_at, received_at, properties)
-                        VALUES (?, ?, ?, ?, ?)
-                        """,
+                    cached: AnalyticsSQL.insert.sqlite,
                     arguments: [
-                        record.userID.description, record.event.name, record.event.occurredAt.sqliteValue,
-                        record.receivedAt.sqliteValue, StoredJSON.encode(record.event.properties),
+                        "user": record.userID.description, "name": record.event.name,
+                        "occurredAt": record.event.occurredAt.sqliteValue, "receivedAt": record.receivedAt.sqliteValue,
+                        "properties": StoredJSON.encode(record.event.properties),
                     ])
             }
         }
@@ -39,10 +38,7 @@ struct SQLiteAnalyticsStore: AnalyticsStore {
         try await database.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT name, COUNT(*) FROM analytics_events WHERE occurred_at >= ?
-                    GROUP BY name ORDER BY 2 DESC, name LIMIT ?
-                    """, arguments: [since.sqliteValue, limit]
+                sql: AnalyticsSQL.topEvents.sqlite, arguments: ["since": since.sqliteValue, "limit": limit]
             )
             .map { NameCount(name: $0[0], count: $0[1]) }
         }

@@ -2,74 +2,62 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLiteChildProfileStore: ChildProfileStore {
     let database: SQLiteDatabase
 
-    static let columns = "c.id, c.name, c.birth_year, c.avatar_url, c.created_by, c.created_at"
-
     func create(_ child: ChildProfileRecord) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO children (id, name, birth_year, avatar_url, created_by, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
+                cached: ChildSQL.create.sqlite,
                 arguments: [
-                    child.id.description, child.name, child.birthYear, child.avatarURL, child.createdBy.description,
-                    child.createdAt.sqliteValue,
+                    "id": child.id.description, "name": child.name, "birthYear": child.birthYear,
+                    "avatarURL": child.avatarURL, "by": child.createdBy.description, "at": child.createdAt.sqliteValue,
                 ])
             try db.execute(
-                cached: "INSERT INTO child_guardians (child_id, user_id, accepted, since) VALUES (?, ?, 1, ?)",
-                arguments: [child.id.description, child.createdBy.description, child.createdAt.sqliteValue])
+                cached: ChildSQL.addCreator.sqlite,
+                arguments: [
+                    "child": child.id.description, "user": child.createdBy.description,
+                    "at": child.createdAt.sqliteValue,
+                ])
         }
     }
 
     func find(_ id: ChildProfileID) async throws -> ChildProfileRecord? {
-        try await records("SELECT \(Self.columns) FROM children c WHERE c.id = ?", [id.description]).first
+        try await records(ChildSQL.find, ["id": id.description]).first
     }
 
     func update(_ child: ChildProfileRecord) async throws {
         try await database.write { db in
             try db.execute(
-                cached: "UPDATE children SET name = ?, birth_year = ?, avatar_url = ? WHERE id = ?",
-                arguments: [child.name, child.birthYear, child.avatarURL, child.id.description])
+                cached: ChildSQL.update.sqlite,
+                arguments: [
+                    "name": child.name, "birthYear": child.birthYear, "avatarURL": child.avatarURL,
+                    "id": child.id.description,
+                ])
         }
     }
 
     func delete(_ id: ChildProfileID, at date: Date) async throws {
         try await database.write { db in
-            let named = "SELECT post_id FROM post_children WHERE child_id = ?"
-            try db.execute(
-                cached: """
-                    UPDATE media SET discarded_at = ?
-                    WHERE post_id IN (\(named)) AND discarded_at IS NULL
-                    """,
-                arguments: [date.sqliteValue, id.description])
-            try db.execute(
-                cached: "UPDATE posts SET deleted_at = ?, sealed = NULL WHERE id IN (\(named)) AND deleted_at IS NULL",
-                arguments: [date.sqliteValue, id.description])
-            try db.execute(
-                cached: "UPDATE comments SET sealed = NULL WHERE sealed IS NOT NULL AND post_id IN (\(named))",
-                arguments: [id.description])
-            try db.execute(cached: "DELETE FROM children WHERE id = ?", arguments: [id.description])
+            let named: StatementArguments = ["at": date.sqliteValue, "child": id.description]
+            try db.execute(cached: ChildSQL.discardNamedMedia.sqlite, arguments: named)
+            try db.execute(cached: ChildSQL.tombstoneNamedPosts.sqlite, arguments: named)
+            try db.execute(cached: ChildSQL.unsealNamedComments.sqlite, arguments: ["child": id.description])
+            try db.execute(cached: ChildSQL.delete.sqlite, arguments: ["child": id.description])
         }
     }
 
     func children(of user: UserID) async throws -> [ChildProfileRecord] {
-        try await records(
-            """
-            SELECT \(Self.columns) FROM child_guardians g JOIN children c ON c.id = g.child_id
-            WHERE g.user_id = ? AND g.accepted = 1 ORDER BY c.name, c.id
-            """, [user.description])
+        try await records(ChildSQL.children, ["user": user.description])
     }
 
     func guardians(of child: ChildProfileID) async throws -> [UserID: Bool] {
         try await database.read { db in
             var result: [UserID: Bool] = [:]
             for row in try Row.fetchAll(
-                cached: db, sql: "SELECT user_id, accepted FROM child_guardians WHERE child_id = ?",
-                arguments: [child.description])
+                cached: db, sql: ChildSQL.guardians.sqlite, arguments: ["child": child.description])
             {
                 if let id = UserID(row[0] as String) { result[id] = row[1] as Bool }
             }
@@ -80,19 +68,15 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     func inviteGuardian(_ user: UserID, to child: ChildProfileID, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO child_guardians (child_id, user_id, accepted, since) VALUES (?, ?, 0, ?)
-                    ON CONFLICT (child_id, user_id) DO NOTHING
-                    """,
-                arguments: [child.description, user.description, date.sqliteValue])
+                cached: ChildSQL.invite.sqlite,
+                arguments: ["child": child.description, "user": user.description, "at": date.sqliteValue])
         }
     }
 
     func acceptGuardianship(_ user: UserID, of child: ChildProfileID) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                cached: "UPDATE child_guardians SET accepted = 1 WHERE child_id = ? AND user_id = ? AND accepted = 0",
-                arguments: [child.description, user.description])
+                cached: ChildSQL.accept.sqlite, arguments: ["child": child.description, "user": user.description])
             return db.changesCount > 0
         }
     }
@@ -100,17 +84,13 @@ struct SQLiteChildProfileStore: ChildProfileStore {
     func removeGuardian(_ user: UserID, from child: ChildProfileID) async throws {
         try await database.write { db in
             try db.execute(
-                cached: "DELETE FROM child_guardians WHERE child_id = ? AND user_id = ?",
-                arguments: [child.description, user.description])
+                cached: ChildSQL.removeGuardian.sqlite,
+                arguments: ["child": child.description, "user": user.description])
         }
     }
 
     func guardianInvitations(for user: UserID) async throws -> [ChildProfileRecord] {
-        try await records(
-            """
-            SELECT \(Self.columns) FROM child_guardians g JOIN children c ON c.id = g.child_id
-            WHERE g.user_id = ? AND g.accepted = 0 ORDER BY c.name, c.id
-            """, [user.description])
+        try await records(ChildSQL.invitations, ["user": user.description])
     }
 
     func name(_ children: [ChildProfileID], in post: PostID) async throws {
@@ -127,17 +107,17 @@ struct SQLiteChildProfileStore: ChildProfileStore {
         try await database.read { db in
             try Bool.fetchOne(
                 cached: db,
-                sql: """
-                    SELECT EXISTS (SELECT 1 FROM posts p JOIN post_children pc ON pc.post_id = p.id
-                                   WHERE p.group_id = ? AND p.deleted_at IS NULL)
-                    """,
-                arguments: [group.description]) ?? false
+                sql: ChildSQL.groupHoldsChildContent.sqlite, arguments: ["group": group.description]) ?? false
         }
     }
 
-    private func records(_ sql: String, _ arguments: StatementArguments) async throws -> [ChildProfileRecord] {
+    private func records(
+        _ statement: SQLStatement, _ arguments: StatementArguments
+    ) async throws
+        -> [ChildProfileRecord]
+    {
         try await database.read { db in
-            try Row.fetchAll(cached: db, sql: sql, arguments: arguments).compactMap { row in
+            try Row.fetchAll(cached: db, sql: statement.sqlite, arguments: arguments).compactMap { row in
                 guard let id = ChildProfileID(row[0] as String), let by = UserID(row[4] as String) else { return nil }
                 return ChildProfileRecord(
                     id: id, name: row[1], birthYear: row[2], avatarURL: row[3], createdBy: by,

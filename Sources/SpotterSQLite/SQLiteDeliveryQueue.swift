@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// The delivery job queue on SQLite. One writer at a time makes each read-then-write below atomic, so a job
 /// is claimed once and a batch is joined or created, never both.
@@ -17,10 +18,8 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
         if let batchKey {
             jobID = try String.fetchOne(
                 cached: db,
-                sql: """
-                    SELECT id FROM delivery_jobs WHERE recipient_id = ? AND channel = ? AND batch_key = ?
-                    AND state = 'pending'
-                    """, arguments: [recipient.description, channel.rawValue, batchKey])
+                sql: DeliverySQL.pendingBatch.sqlite,
+                arguments: ["recipient": recipient.description, "channel": channel.rawValue, "key": batchKey])
         }
         if jobID == nil {
             let id = UUIDv7.make(at: runAt).uuidString.lowercased()
@@ -35,21 +34,15 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
             jobID = id
         }
         try db.execute(
-            cached:
-                "INSERT INTO delivery_items (job_id, notification_id, channel) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            arguments: [jobID, notification.description, channel.rawValue])
+            cached: DeliverySQL.addItem.sqlite,
+            arguments: ["job": jobID, "notification": notification.description, "channel": channel.rawValue])
     }
 
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {
         try await database.write { db in
             let rows = try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT id FROM delivery_jobs
-                    WHERE (state IN ('pending', 'retrying') AND run_at <= :now)
-                       OR (state = 'running' AND leased_until <= :now)
-                    ORDER BY run_at LIMIT :limit
-                    """, arguments: ["now": now.sqliteValue, "limit": limit])
+                sql: DeliverySQL.dueJobs.sqlite, arguments: ["now": now.sqliteValue, "limit": limit])
             let ids: [String] = rows.map { $0[0] }
             var jobs: [DeliveryJob] = []
             for id in ids {
@@ -66,12 +59,10 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
         guard
             let row = try Row.fetchOne(
                 cached: db,
-                sql: "SELECT id, recipient_id, channel, batch_key, run_at, attempts FROM delivery_jobs WHERE id = ?",
-                arguments: [id])
+                sql: DeliverySQL.job.sqlite, arguments: ["id": id])
         else { return nil }
         let items = try String.fetchAll(
-            cached: db, sql: "SELECT notification_id FROM delivery_items WHERE job_id = ? ORDER BY notification_id",
-            arguments: [id])
+            cached: db, sql: DeliverySQL.items.sqlite, arguments: ["job": id])
         return DeliveryJob(
             id: UUID(uuidString: row[0])!, recipientID: UserID(row[1] as String)!,
             channel: DeliveryChannel(rawValue: row[2]) ?? .push, batchKey: row[3],
@@ -82,18 +73,18 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
         try await database.read { db in
             Set(
                 try String.fetchAll(
-                    cached: db, sql: "SELECT target FROM delivery_attempts WHERE job_id = ? AND status = 'delivered'",
-                    arguments: [job.uuidString.lowercased()]))
+                    cached: db, sql: DeliverySQL.deliveredTargets.sqlite,
+                    arguments: ["job": job.uuidString.lowercased()]))
         }
     }
 
     func recordAttempt(_ attempt: DeliveryAttempt) async throws {
         try await database.write { db in
             try db.execute(
-                cached: "INSERT INTO delivery_attempts (job_id, target, status, detail, at) VALUES (?, ?, ?, ?, ?)",
+                cached: DeliverySQL.recordAttempt.sqlite,
                 arguments: [
-                    attempt.jobID.uuidString.lowercased(), attempt.target, attempt.status.rawValue, attempt.detail,
-                    attempt.at.sqliteValue,
+                    "job": attempt.jobID.uuidString.lowercased(), "target": attempt.target,
+                    "status": attempt.status.rawValue, "detail": attempt.detail, "at": attempt.at.sqliteValue,
                 ])
         }
     }
@@ -101,22 +92,18 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
     func finish(_ job: UUID, sent: Bool, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    UPDATE delivery_jobs SET state = ?, finished_at = ?, attempts = attempts + 1, leased_until = NULL
-                    WHERE id = ?
-                    """, arguments: [sent ? "sent" : "failed", date.sqliteValue, job.uuidString.lowercased()])
+                cached: DeliverySQL.finish.sqlite,
+                arguments: [
+                    "state": sent ? "sent" : "failed", "at": date.sqliteValue, "job": job.uuidString.lowercased(),
+                ])
         }
     }
 
     func retry(_ job: UUID, at runAt: Date, error: String) async throws {
         try await database.write { db in
-            // 'retrying', not 'pending': a new batch of the same key may already be pending beside it.
             try db.execute(
-                cached: """
-                    UPDATE delivery_jobs SET state = 'retrying', run_at = ?, attempts = attempts + 1,
-                        last_error = ?, leased_until = NULL
-                    WHERE id = ?
-                    """, arguments: [runAt.sqliteValue, error, job.uuidString.lowercased()])
+                cached: DeliverySQL.retry.sqlite,
+                arguments: ["runAt": runAt.sqliteValue, "error": error, "job": job.uuidString.lowercased()])
         }
     }
 
@@ -137,10 +124,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
         try await database.read { db in
             let ids = try String.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT id FROM delivery_jobs WHERE recipient_id = ?
-                    AND state IN ('pending', 'retrying', 'running') ORDER BY run_at, id
-                    """, arguments: [recipient.description])
+                sql: DeliverySQL.pendingJobs.sqlite, arguments: ["recipient": recipient.description])
             return try ids.compactMap { try Self.job($0, db) }
         }
     }
@@ -149,8 +133,7 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
         try await database.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: "SELECT job_id, target, status, detail, at FROM delivery_attempts WHERE job_id = ? ORDER BY id",
-                arguments: [job.uuidString.lowercased()]
+                sql: DeliverySQL.attempts.sqlite, arguments: ["job": job.uuidString.lowercased()]
             ).map {
                 DeliveryAttempt(
                     jobID: UUID(uuidString: $0[0])!, target: $0[1],

@@ -2,22 +2,19 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// `E2EStore`'s device requests on SQLite: a new device's public registration, waiting to be approved.
 extension SQLiteE2EStore {
-    static let requestColumns = "id, user_id, device_id, name, hpke_public, signing_public, created_at, expires_at"
-
     func insertDeviceRequest(_ request: E2EDeviceRequestRecord) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                sql: """
-                    INSERT INTO e2e_device_requests (\(Self.requestColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (device_id) DO NOTHING
-                    """,
+                sql: E2ESQL.insertDeviceRequest.sqlite,
                 arguments: [
-                    UUIDText.format(request.id), request.userID.description, UUIDText.format(request.device.id),
-                    request.device.name, request.device.hpkePublic, request.device.signingPublic,
-                    request.createdAt.sqliteValue, request.expiresAt.sqliteValue,
+                    "id": UUIDText.format(request.id), "user": request.userID.description,
+                    "device": UUIDText.format(request.device.id), "name": request.device.name,
+                    "hpke": request.device.hpkePublic, "signing": request.device.signingPublic,
+                    "createdAt": request.createdAt.sqliteValue, "expiresAt": request.expiresAt.sqliteValue,
                 ])
             return db.changesCount == 1
         }
@@ -27,11 +24,7 @@ extension SQLiteE2EStore {
         try await database.read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT \(Self.requestColumns) FROM e2e_device_requests
-                    WHERE user_id = ? AND expires_at > ? ORDER BY created_at, id
-                    """,
-                arguments: [user.description, now.sqliteValue]
+                sql: E2ESQL.deviceRequests.sqlite, arguments: ["user": user.description, "now": now.sqliteValue]
             ).compactMap(Self.request)
         }
     }
@@ -39,8 +32,8 @@ extension SQLiteE2EStore {
     func deleteDeviceRequest(_ id: UUID, of user: UserID) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                sql: "DELETE FROM e2e_device_requests WHERE id = ? AND user_id = ?",
-                arguments: [UUIDText.format(id), user.description])
+                sql: E2ESQL.deleteDeviceRequest.sqlite,
+                arguments: ["id": UUIDText.format(id), "user": user.description])
             return db.changesCount == 1
         }
     }
@@ -48,16 +41,16 @@ extension SQLiteE2EStore {
     func deleteDeviceRequest(forDevice device: UUID, of user: UserID) async throws {
         try await database.write { db in
             try db.execute(
-                sql: "DELETE FROM e2e_device_requests WHERE device_id = ? AND user_id = ?",
-                arguments: [UUIDText.format(device), user.description])
+                sql: E2ESQL.deleteDeviceRequestForDevice.sqlite,
+                arguments: ["device": UUIDText.format(device), "user": user.description])
         }
     }
 
     func deleteExpiredDeviceRequests(of user: UserID, now: Date) async throws {
         try await database.write { db in
             try db.execute(
-                sql: "DELETE FROM e2e_device_requests WHERE user_id = ? AND expires_at <= ?",
-                arguments: [user.description, now.sqliteValue])
+                sql: E2ESQL.deleteExpiredDeviceRequests.sqlite,
+                arguments: ["user": user.description, "now": now.sqliteValue])
         }
     }
 

@@ -189,25 +189,12 @@ struct SQLiteGraphStore: GraphStore {
         }
     }
 
-    /// Accepted follows both ways whose other end is not suspended. Triggers keep every accepted follow's
-    /// count in `user_counts`; this takes away those of suspended people, probing the follow's key once for
-    /// each of them (`CROSS JOIN` keeps SQLite walking the few suspended, not the many followers), so a
-    /// profile costs the same however many followers it has.
+    /// Accepted follows both ways whose other end is not suspended (`GraphSQL.counts`).
     func counts(of user: UserID) async throws -> (followers: Int, following: Int) {
         try await database.read { db in
             let row = try Row.fetchOne(
                 cached: db,
-                sql: """
-                    SELECT
-                      c.followers - (SELECT COUNT(*) FROM users s CROSS JOIN follows f
-                                     WHERE s.suspended_at IS NOT NULL AND f.follower_id = s.id
-                                       AND f.followee_id = c.user_id AND f.state = 'accepted'),
-                      c.following - (SELECT COUNT(*) FROM users s CROSS JOIN follows f
-                                     WHERE s.suspended_at IS NOT NULL AND f.follower_id = c.user_id
-                                       AND f.followee_id = s.id AND f.state = 'accepted')
-                    FROM user_counts c WHERE c.user_id = ?
-                    """,
-                arguments: [user.description])
+                sql: GraphSQL.counts.sqlite, arguments: ["user": user.description])
             return (row?[0] ?? 0, row?[1] ?? 0)
         }
     }
@@ -223,7 +210,7 @@ struct SQLiteGraphStore: GraphStore {
             ]
             var cursor: SQLText = ""
             if let after {
-                cursor = "AND (f.created_at, f.\(raw: otherColumn)) < (\(bind: "afterTime"), \(bind: "afterID"))"
+                cursor = GraphSQL.followsAfter(other: otherColumn)
                 _ = arguments.append(contentsOf: [
                     "afterTime": after.createdAt.sqliteValue, "afterID": after.userID.description,
                 ])

@@ -2,27 +2,20 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 struct SQLiteMediaStore: MediaStore {
     let database: SQLiteDatabase
 
-    static let columns = """
-        id, owner_id, purpose, status, content_type, byte_size, reason, width, height, blurhash, description,
-        focus_x, focus_y, post_id, position, attached_at, discarded_at, created_at, attempts, avatar_of
-        """
-
     func insert(_ media: MediaRecord) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO media (id, owner_id, purpose, status, content_type, byte_size, description, focus_x,
-                                       focus_y, created_at, run_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: MediaSQL.insert.sqlite,
                 arguments: [
-                    media.id.description, media.ownerID.description, media.purpose.rawValue, media.status.rawValue,
-                    media.contentType, media.byteSize, media.description, media.focus?.x, media.focus?.y,
-                    media.createdAt.sqliteValue, media.createdAt.sqliteValue,
+                    "id": media.id.description, "owner": media.ownerID.description, "purpose": media.purpose.rawValue,
+                    "status": media.status.rawValue, "contentType": media.contentType, "byteSize": media.byteSize,
+                    "description": media.description, "focusX": media.focus?.x, "focusY": media.focus?.y,
+                    "at": media.createdAt.sqliteValue,
                 ])
         }
     }
@@ -30,7 +23,7 @@ struct SQLiteMediaStore: MediaStore {
     func find(_ id: MediaID) async throws -> MediaRecord? {
         try await database.read { db in
             try Row.fetchOne(
-                cached: db, sql: "SELECT \(Self.columns) FROM media WHERE id = ?", arguments: [id.description]
+                cached: db, sql: MediaSQL.find.sqlite, arguments: ["id": id.description]
             ).flatMap(Self.record)
         }
     }
@@ -39,8 +32,7 @@ struct SQLiteMediaStore: MediaStore {
         guard !ids.isEmpty else { return [] }
         return try await database.read { db in
             try Row.fetchAll(
-                cached: db, sql: "SELECT \(Self.columns) FROM media WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [SQLiteIDList.json(ids)]
+                cached: db, sql: MediaSQL.findAll.sqlite, arguments: ["ids": SQLiteIDList.json(ids)]
             ).compactMap(Self.record)
         }
     }
@@ -48,8 +40,7 @@ struct SQLiteMediaStore: MediaStore {
     func startProcessing(_ id: MediaID, at date: Date) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                cached: "UPDATE media SET status = 'processing', run_at = ? WHERE id = ? AND status = 'pending'",
-                arguments: [date.sqliteValue, id.description])
+                cached: MediaSQL.startProcessing.sqlite, arguments: ["at": date.sqliteValue, "id": id.description])
             return db.changesCount > 0
         }
     }
@@ -59,60 +50,46 @@ struct SQLiteMediaStore: MediaStore {
         try await database.write { db in
             let due = try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(Self.columns) FROM media
-                    WHERE status = 'processing' AND run_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-                    ORDER BY run_at LIMIT ?
-                    """,
-                arguments: [now.sqliteValue, now.sqliteValue, limit]
+                sql: MediaSQL.dueJobs.sqlite, arguments: ["now": now.sqliteValue, "limit": limit]
             ).compactMap(Self.record)
             guard !due.isEmpty else { return [] }
             try db.execute(
-                cached: "UPDATE media SET lease_until = ? WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [leaseUntil.sqliteValue, SQLiteIDList.json(due.map(\.id))])
+                cached: MediaSQL.lease.sqlite,
+                arguments: ["leaseUntil": leaseUntil.sqliteValue, "ids": SQLiteIDList.json(due.map(\.id))])
             return due
         }
     }
 
     func markReady(_ id: MediaID, width: Int, height: Int, blurhash: String, at date: Date) async throws {
         try await execute(
-            """
-            UPDATE media SET status = 'ready', width = ?, height = ?, blurhash = ?, reason = NULL, lease_until = NULL
-            WHERE id = ?
-            """, [width, height, blurhash, id.description])
+            MediaSQL.markReady, ["width": width, "height": height, "blurhash": blurhash, "id": id.description])
     }
 
     func markFailed(_ id: MediaID, reason: String, at date: Date) async throws {
-        try await execute(
-            "UPDATE media SET status = 'failed', reason = ?, lease_until = NULL WHERE id = ?", [reason, id.description])
+        try await execute(MediaSQL.markFailed, ["reason": reason, "id": id.description])
     }
 
     func retry(_ id: MediaID, at runAt: Date) async throws {
-        try await execute(
-            "UPDATE media SET attempts = attempts + 1, run_at = ?, lease_until = NULL WHERE id = ?",
-            [runAt.sqliteValue, id.description])
+        try await execute(MediaSQL.retry, ["runAt": runAt.sqliteValue, "id": id.description])
     }
 
     func updateDetails(_ id: MediaID, description: String?, focus: FocalPoint?) async throws {
         try await execute(
-            "UPDATE media SET description = ?, focus_x = ?, focus_y = ? WHERE id = ?",
-            [description, focus?.x, focus?.y, id.description])
+            MediaSQL.updateDetails,
+            ["description": description, "focusX": focus?.x, "focusY": focus?.y, "id": id.description])
     }
 
     func attach(_ ids: [MediaID], to post: PostID, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    UPDATE media SET discarded_at = ?
-                    WHERE post_id = ? AND discarded_at IS NULL AND id NOT IN (SELECT value FROM json_each(?))
-                    """,
-                arguments: [date.sqliteValue, post.description, SQLiteIDList.json(ids)])
+                cached: MediaSQL.discardDetached.sqlite,
+                arguments: ["at": date.sqliteValue, "post": post.description, "keep": SQLiteIDList.json(ids)])
             for (position, id) in ids.enumerated() {
                 try db.execute(
-                    cached: """
-                        UPDATE media SET post_id = ?, position = ?, attached_at = coalesce(attached_at, ?) WHERE id = ?
-                        """,
-                    arguments: [post.description, position, date.sqliteValue, id.description])
+                    cached: MediaSQL.attach.sqlite,
+                    arguments: [
+                        "post": post.description, "position": position, "at": date.sqliteValue, "id": id.description,
+                    ])
             }
         }
     }
@@ -120,79 +97,58 @@ struct SQLiteMediaStore: MediaStore {
     func setAvatar(_ id: MediaID?, of subject: AvatarSubject, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    UPDATE media SET discarded_at = ?
-                    WHERE avatar_of = ? AND discarded_at IS NULL AND id IS NOT ?
-                    """,
-                arguments: [date.sqliteValue, subject.key, id?.description])
+                cached: MediaSQL.discardOldAvatars.sqlite,
+                arguments: ["at": date.sqliteValue, "subject": subject.key, "id": id?.description])
             if let id {
                 try db.execute(
-                    cached: "UPDATE media SET attached_at = coalesce(attached_at, ?), avatar_of = ? WHERE id = ?",
-                    arguments: [date.sqliteValue, subject.key, id.description])
+                    cached: MediaSQL.setAvatar.sqlite,
+                    arguments: ["at": date.sqliteValue, "subject": subject.key, "id": id.description])
             }
         }
     }
 
     func discard(_ ids: [MediaID], at date: Date) async throws {
         guard !ids.isEmpty else { return }
-        try await execute(
-            """
-            UPDATE media SET discarded_at = ?
-            WHERE id IN (SELECT value FROM json_each(?)) AND discarded_at IS NULL
-            """, [date.sqliteValue, SQLiteIDList.json(ids)])
+        try await execute(MediaSQL.discard, ["at": date.sqliteValue, "ids": SQLiteIDList.json(ids)])
     }
 
     func discard(post: PostID, at date: Date) async throws {
-        try await execute(
-            "UPDATE media SET discarded_at = ? WHERE post_id = ? AND discarded_at IS NULL",
-            [date.sqliteValue, post.description])
+        try await execute(MediaSQL.discardPost, ["at": date.sqliteValue, "post": post.description])
     }
 
     func sweepable(staleBefore: Date, limit: Int) async throws -> [MediaRecord] {
         try await database.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT \(Self.columns) FROM media WHERE discarded_at IS NOT NULL
-                    UNION ALL
-                    SELECT \(Self.columns) FROM media WHERE attached_at IS NULL AND discarded_at IS NULL AND created_at < ?
-                    LIMIT ?
-                    """,
-                arguments: [staleBefore.sqliteValue, limit]
+                sql: MediaSQL.sweepable.sqlite, arguments: ["staleBefore": staleBefore.sqliteValue, "limit": limit]
             ).compactMap(Self.record)
         }
     }
 
     func delete(_ ids: [MediaID]) async throws {
         guard !ids.isEmpty else { return }
-        try await execute("DELETE FROM media WHERE id IN (SELECT value FROM json_each(?))", [SQLiteIDList.json(ids)])
+        try await execute(MediaSQL.delete, ["ids": SQLiteIDList.json(ids)])
     }
 
     func countUnattached(of owner: UserID, since: Date) async throws -> Int {
         try await database.read { db in
             try Int.fetchOne(
                 cached: db,
-                sql: """
-                    SELECT count(*) FROM media
-                    WHERE owner_id = ? AND attached_at IS NULL AND discarded_at IS NULL AND status <> 'failed'
-                      AND created_at >= ?
-                    """,
-                arguments: [owner.description, since.sqliteValue]) ?? 0
+                sql: MediaSQL.countUnattached.sqlite,
+                arguments: ["owner": owner.description, "since": since.sqliteValue]) ?? 0
         }
     }
 
     func signingKey(candidate: Data) async throws -> Data {
         try await database.write { db in
             try db.execute(
-                cached: "INSERT OR IGNORE INTO server_keys (name, key, created_at) VALUES ('media-urls', ?, ?)",
-                arguments: [candidate, Date().sqliteValue])
-            return try Data.fetchOne(cached: db, sql: "SELECT key FROM server_keys WHERE name = 'media-urls'")
-                ?? candidate
+                cached: MediaSQL.offerSigningKey.sqlite, arguments: ["key": candidate, "at": Date().sqliteValue])
+            return try Data.fetchOne(cached: db, sql: MediaSQL.signingKey.sqlite) ?? candidate
         }
     }
 
-    private func execute(_ sql: String, _ arguments: StatementArguments) async throws {
-        try await database.write { db in try db.execute(cached: sql, arguments: arguments) }
+    private func execute(_ statement: SQLStatement, _ arguments: StatementArguments) async throws {
+        try await database.write { db in try db.execute(cached: statement.sqlite, arguments: arguments) }
     }
 
     static func record(_ row: Row) -> MediaRecord? {

@@ -3,6 +3,7 @@ import GRDB
 import SpotterCore
 import SpotterModels
 import SpotterNostr
+import SpotterSQL
 
 // Linked keys, one-time values and imports: `NostrStore`'s small tables.
 extension SQLiteNostrStore {
@@ -13,12 +14,11 @@ extension SQLiteNostrStore {
     func link(_ key: NostrPublicKey, to user: UserID, at date: Date) async throws {
         let linked = try await database.write { db in
             try db.execute(
-                cached: "INSERT INTO nostr_keys (pubkey, user_id, linked_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                arguments: [key.rawValue, user.description, date.sqliteValue])
+                cached: NostrSQL.link.sqlite,
+                arguments: ["key": key.rawValue, "user": user.description, "at": date.sqliteValue])
             guard db.changesCount == 1 else { return false }
             try db.execute(
-                cached: "UPDATE nostr_events SET author_id = ? WHERE pubkey = ? AND author_id IS NULL",
-                arguments: [user.description, key.rawValue])
+                cached: NostrSQL.claimEvents.sqlite, arguments: ["user": user.description, "key": key.rawValue])
             return true
         }
         guard linked else { throw StorageError.duplicate(field: "pubkey") }
@@ -27,8 +27,7 @@ extension SQLiteNostrStore {
     func unlink(_ key: NostrPublicKey, from user: UserID) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                cached: "DELETE FROM nostr_keys WHERE pubkey = ? AND user_id = ?",
-                arguments: [key.rawValue, user.description])
+                cached: NostrSQL.unlink.sqlite, arguments: ["key": key.rawValue, "user": user.description])
             return db.changesCount > 0
         }
     }
@@ -37,8 +36,7 @@ extension SQLiteNostrStore {
         try await database.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: "SELECT pubkey, linked_at FROM nostr_keys WHERE user_id = ? ORDER BY linked_at, pubkey",
-                arguments: [user.description]
+                sql: NostrSQL.keys.sqlite, arguments: ["user": user.description]
             ).map { row in
                 LinkedNostrKey(
                     pubkey: NostrPublicKey(unchecked: row[0]), user: user, linkedAt: Date(sqliteValue: row[1]))
@@ -50,7 +48,7 @@ extension SQLiteNostrStore {
         // Every EVENT asks: a point read on the calling thread.
         try await database.lookup { db in
             try String.fetchOne(
-                cached: db, sql: "SELECT user_id FROM nostr_keys WHERE pubkey = ?", arguments: [key.rawValue])
+                cached: db, sql: NostrSQL.owner.sqlite, arguments: ["key": key.rawValue])
         }.flatMap(UserID.init)
     }
 
@@ -59,8 +57,8 @@ extension SQLiteNostrStore {
     func insertChallenge(hash: String, user: UserID, expiresAt: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: "INSERT INTO nostr_challenges (hash, user_id, expires_at) VALUES (?, ?, ?)",
-                arguments: [hash, user.description, expiresAt.sqliteValue])
+                cached: NostrSQL.insertChallenge.sqlite,
+                arguments: ["hash": hash, "user": user.description, "at": expiresAt.sqliteValue])
         }
     }
 
@@ -68,8 +66,7 @@ extension SQLiteNostrStore {
         try await database.write { db in
             guard
                 let row = try Row.fetchOne(
-                    cached: db, sql: "DELETE FROM nostr_challenges WHERE hash = ? RETURNING user_id, expires_at",
-                    arguments: [hash]),
+                    cached: db, sql: NostrSQL.consumeChallenge.sqlite, arguments: ["hash": hash]),
                 Date(sqliteValue: row[1]) > date
             else { return nil }
             return UserID(row[0] as String)
@@ -79,19 +76,17 @@ extension SQLiteNostrStore {
     func markAuthorizationUsed(_ id: NostrEventID, expiresAt: Date) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO nostr_used_authorizations (event_id, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING
-                    """,
-                arguments: [id.rawValue, expiresAt.sqliteValue])
+                cached: NostrSQL.markAuthorizationUsed.sqlite,
+                arguments: ["id": id.rawValue, "at": expiresAt.sqliteValue])
             return db.changesCount == 1
         }
     }
 
     func deleteExpiredOneTimeValues(before date: Date) async throws {
         try await database.write { db in
-            try db.execute(cached: "DELETE FROM nostr_challenges WHERE expires_at < ?", arguments: [date.sqliteValue])
+            try db.execute(cached: NostrSQL.deleteExpiredChallenges.sqlite, arguments: ["before": date.sqliteValue])
             try db.execute(
-                cached: "DELETE FROM nostr_used_authorizations WHERE expires_at < ?", arguments: [date.sqliteValue])
+                cached: NostrSQL.deleteExpiredAuthorizations.sqlite, arguments: ["before": date.sqliteValue])
         }
     }
 
@@ -101,13 +96,10 @@ extension SQLiteNostrStore {
         let target = record.target.stored
         let recorded = try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO nostr_imports (event_id, target, target_id, target_second_id, imported_at)
-                    VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                    """,
+                cached: NostrSQL.recordImport.sqlite,
                 arguments: [
-                    record.eventID.rawValue, target.kind, target.first.map(UUIDText.format),
-                    target.second.map(UUIDText.format), record.importedAt.sqliteValue,
+                    "id": record.eventID.rawValue, "target": target.kind, "first": target.first.map(UUIDText.format),
+                    "second": target.second.map(UUIDText.format), "at": record.importedAt.sqliteValue,
                 ])
             return db.changesCount == 1
         }
@@ -117,8 +109,7 @@ extension SQLiteNostrStore {
     func importRecord(of event: NostrEventID) async throws -> NostrImport? {
         try await database.read { db in
             try Row.fetchOne(
-                cached: db, sql: "SELECT \(Self.importColumns) FROM nostr_imports WHERE event_id = ?",
-                arguments: [event.rawValue]
+                cached: db, sql: NostrSQL.importRecord.sqlite, arguments: ["id": event.rawValue]
             ).flatMap(Self.importRecord)
         }
     }
@@ -137,7 +128,7 @@ extension SQLiteNostrStore {
         }
     }
 
-    private static let importColumns = "event_id, target, target_id, target_second_id, imported_at"
+    private static let importColumns = NostrSQL.importColumns.rendered(.sqlite).text
 
     private static func importRecord(_ row: Row) -> NostrImport? {
         guard

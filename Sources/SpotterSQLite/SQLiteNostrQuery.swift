@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterNostr
+import SpotterSQL
 
 /// Filters (NIP-01, NIP-50) as SQL over `nostr_events e`, with Spotter's privacy decided in the same statement.
 ///
@@ -20,16 +21,6 @@ enum SQLiteNostrQuery {
         }
     }
 
-    /// What `reader` (`:reader`, NULL for nobody) may see: not hidden, and of a key linked to no account, or to
-    /// the reader's, or to one in good standing (not suspended), with a public profile, with no block between it
-    /// and the reader either way (`PersonPolicy`'s `relayEvents`, as the live relay asks it).
-    static let visible = """
-        e.hidden = 0 AND (e.author_id IS NULL OR e.author_id = :reader OR EXISTS (
-            SELECT 1 FROM users u WHERE u.id = e.author_id AND u.suspended_at IS NULL AND u.privacy = 'public'
-              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = e.author_id AND b.blocked_id = :reader)
-                OR (b.blocker_id = :reader AND b.blocked_id = e.author_id))))
-        """
-
     /// The newest `min(limit, limitCap)` events of one filter the reader may see, in the relay's order.
     ///
     /// A filter with `authors` runs once per author, down that author's slice of `nostr_events_by_pubkey`
@@ -39,13 +30,10 @@ enum SQLiteNostrQuery {
     static func newest(_ filter: NostrFilter, reader: String?, limitCap: Int, _ db: Database) throws -> [Found] {
         let limit = filter.effectiveLimit(cap: limitCap)
         var conditions = Conditions(filter, prefix: "", perAuthor: filter.authors != nil && filter.ids == nil)
-        conditions.arguments.updateValue(reader, forKey: "reader")
+        conditions.arguments.updateValue(reader, forKey: SQLText.viewer)
         conditions.arguments["limit"] = limit
-        let sql = """
-            SELECT e.created_at, e.id, e.raw FROM nostr_events e
-            WHERE \(conditions.sql) AND \(visible)
-            ORDER BY e.created_at DESC, e.id LIMIT :limit
-            """
+        let sql = NostrSQL.newest(conditions: "\(raw: conditions.sql)", limit: "\(bind: "limit")")
+            .rendered(.sqlite).text
         guard conditions.perAuthor, let authors = filter.authors else {
             return try found(sql, conditions.arguments, db)
         }
@@ -74,17 +62,13 @@ enum SQLiteNostrQuery {
     static func count(
         _ filters: [NostrFilter], reader: String?
     ) -> (sql: String, arguments: StatementArguments) {
-        var arguments: [String: (any DatabaseValueConvertible)?] = ["reader": reader]
-        let parts = filters.enumerated().map { index, filter in
+        var arguments: [String: (any DatabaseValueConvertible)?] = [SQLText.viewer: reader]
+        let parts = filters.enumerated().map { index, filter -> SQLText in
             let conditions = Conditions(filter, prefix: "f\(index)_", perAuthor: false)
             arguments.merge(conditions.arguments) { $1 }
-            return "SELECT e.seq FROM nostr_events e WHERE \(conditions.sql) AND \(visible)"
+            return "\(raw: conditions.sql)"
         }
-        let sql =
-            parts.count == 1
-            ? parts[0].replacingOccurrences(of: "SELECT e.seq FROM", with: "SELECT COUNT(*) FROM")
-            : "SELECT COUNT(*) FROM (\(parts.joined(separator: " UNION ")))"
-        return (sql, StatementArguments(arguments))
+        return (NostrSQL.count(conditions: parts).rendered(.sqlite).text, StatementArguments(arguments))
     }
 
     /// One filter's conditions, their values bound under names starting with `prefix`.

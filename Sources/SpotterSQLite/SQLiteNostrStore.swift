@@ -3,6 +3,7 @@ import GRDB
 import SpotterCore
 import SpotterModels
 import SpotterNostr
+import SpotterSQL
 
 /// The relay's storage on SQLite. Writes go one at a time through the writer, so each read-then-write step
 /// below (replacing a version, spending a challenge) is atomic without locks of its own.
@@ -27,23 +28,20 @@ struct SQLiteNostrStore: NostrStore {
             if let key = form.replacementKey,
                 let stored = try Row.fetchOne(
                     cached: db,
-                    sql: "SELECT seq, id, created_at FROM nostr_events WHERE pubkey = ? AND kind = ? AND d_tag = ?",
-                    arguments: [event.pubkey.rawValue, event.kind.rawValue, key])
+                    sql: NostrSQL.storedVersion.sqlite,
+                    arguments: ["pubkey": event.pubkey.rawValue, "kind": event.kind.rawValue, "key": key])
             {
                 let (seq, id, createdAt): (Int64, String, Int64) = (stored[0], stored[1], stored[2])
                 if form.isSuperseded(byStored: createdAt, id: id) { return .superseded }
-                // Its tags go with it (ON DELETE CASCADE), its words by the full-text trigger.
-                try db.execute(cached: "DELETE FROM nostr_events WHERE seq = ?", arguments: [seq])
+                try db.execute(cached: NostrSQL.deleteVersion.sqlite, arguments: ["seq": seq])
                 replaced.append(NostrEventID(unchecked: id))
             }
             try db.execute(
-                cached: """
-                    INSERT INTO nostr_events (id, pubkey, created_at, kind, d_tag, content, raw, author_id, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: NostrSQL.insertEvent.sqlite,
                 arguments: [
-                    event.id.rawValue, event.pubkey.rawValue, event.createdAt, event.kind.rawValue, form.replacementKey,
-                    event.content, form.json, author, receivedAt.sqliteValue,
+                    "id": event.id.rawValue, "pubkey": event.pubkey.rawValue, "createdAt": event.createdAt,
+                    "kind": event.kind.rawValue, "key": form.replacementKey, "content": event.content,
+                    "raw": form.json, "author": author, "receivedAt": receivedAt.sqliteValue,
                 ])
             let seq = db.lastInsertedRowID
             for tag in form.indexedTags {
@@ -104,8 +102,7 @@ struct SQLiteNostrStore: NostrStore {
     func find(_ id: NostrEventID) async throws -> StoredNostrEvent? {
         let stored = try await database.read { db -> (String, String?, Bool, Double)? in
             try Row.fetchOne(
-                cached: db, sql: "SELECT raw, author_id, hidden, received_at FROM nostr_events WHERE id = ?",
-                arguments: [id.rawValue]
+                cached: db, sql: NostrSQL.find.sqlite, arguments: ["id": id.rawValue]
             ).map { ($0[0], $0[1], $0[2], $0[3]) }
         }
         guard let (raw, author, hidden, receivedAt) = stored else { return nil }
@@ -129,11 +126,11 @@ struct SQLiteNostrStore: NostrStore {
             for address in targets.addresses {
                 hidden += try String.fetchAll(
                     cached: db,
-                    sql: """
-                        UPDATE nostr_events SET hidden = 1
-                        WHERE pubkey = ? AND kind = ? AND d_tag = ? AND created_at <= ? RETURNING id
-                        """,
-                    arguments: [pubkey, address.kind.rawValue, address.replacementKey, deletion.createdAt])
+                    sql: NostrSQL.hideAddress.sqlite,
+                    arguments: [
+                        "pubkey": pubkey, "kind": address.kind.rawValue, "key": address.replacementKey,
+                        "until": deletion.createdAt,
+                    ])
             }
             return hidden
         }
@@ -142,7 +139,7 @@ struct SQLiteNostrStore: NostrStore {
 
     func setHidden(_ id: NostrEventID, _ hidden: Bool) async throws {
         try await database.write { db in
-            try db.execute(cached: "UPDATE nostr_events SET hidden = ? WHERE id = ?", arguments: [hidden, id.rawValue])
+            try db.execute(cached: NostrSQL.setHidden.sqlite, arguments: ["hidden": hidden, "id": id.rawValue])
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// Notifications on SQLite: the inbox and preferences. Push addresses are `SQLitePushAddressStore`'s, and the
 /// job queue `SQLiteDeliveryQueue`'s.
@@ -16,16 +17,28 @@ struct SQLiteNotificationStore: NotificationStore {
     /// badge count checks up to 100 rows, and with lookups per row counting was the server's largest cost
     /// under a steady stream of notifications. A notification about the recipient's own post, the usual
     /// case, stops at the post's row.
-    static let visible = """
+    static let visible: SQLText = """
         n.archived_at IS NULL
         AND (n.actor_id IS NULL OR n.actor_id NOT IN (
-             SELECT muted_id FROM mutes WHERE muter_id = :viewer UNION \(SQLitePostSQL.unlisted)))
+             SELECT muted_id FROM mutes WHERE muter_id = \(bind: SQLText.viewer) UNION \(PostSQL.unlisted)))
         AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = n.post_id AND p.deleted_at IS NULL
-             AND (p.author_id = :viewer
-                  OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.author_id AND \(SQLitePostSQL.visible)))))
+             AND (p.author_id = \(bind: SQLText.viewer)
+                  OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.author_id AND \(PostSQL.visible)))))
         """
 
-    /// A notification row's columns (alias `n`), in the order the statements select them.
+    /// A page of groups, newest first: each group's size, whether one is unread, and its newest id.
+    private static let groupPage = SQLStatement(
+        """
+        SELECT n.group_key, COUNT(*), MAX(n.read_at IS NULL), MAX(n.id) FROM notifications n
+        WHERE n.recipient_id = \(bind: SQLText.viewer) AND \(visible)
+        GROUP BY n.group_key HAVING \(bind: "before") IS NULL OR MAX(n.id) < \(bind: "before")
+        ORDER BY MAX(n.id) DESC LIMIT \(bind: "limit")
+        """)
+    private static let groupMembers = SQLStatement(NotificationSQL.members(visible: visible))
+    private static let groupSize = SQLStatement(NotificationSQL.groupCount(visible: visible))
+    private static let unreadCounts = SQLStatement(NotificationSQL.counts(visible: visible))
+
+    /// A notification row's columns (alias `n`), in `NotificationSQL.columns`'s order.
     enum Column: Int, SQLiteColumns {
         case id, recipientID, type, actorID, postID, commentID, groupKey, dedupeKey, detail, createdAt, seenAt
         case readAt, archivedAt
@@ -48,8 +61,6 @@ struct SQLiteNotificationStore: NotificationStore {
             }
         }
     }
-
-    static let columns = Column.selectList
 
     static func record(_ row: Row) -> NotificationRecord {
         NotificationRecord(
@@ -78,8 +89,7 @@ struct SQLiteNotificationStore: NotificationStore {
                     arguments: [user.description])
             else { return nil }
             let preferences = try String.fetchOne(
-                cached: db, sql: "SELECT preferences FROM notification_preferences WHERE user_id = ?",
-                arguments: [user.description])
+                cached: db, sql: NotificationSQL.preferences.sqlite, arguments: ["user": user.description])
             return DeliveryRules(
                 timeZone: timeZone,
                 preferences: preferences.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) },
@@ -97,8 +107,7 @@ struct SQLiteNotificationStore: NotificationStore {
     func preferences(of user: UserID) async throws -> NotificationPreferences? {
         try await database.read { db in
             try String.fetchOne(
-                cached: db, sql: "SELECT preferences FROM notification_preferences WHERE user_id = ?",
-                arguments: [user.description])
+                cached: db, sql: NotificationSQL.preferences.sqlite, arguments: ["user": user.description])
         }
         .flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) }
     }
@@ -106,10 +115,8 @@ struct SQLiteNotificationStore: NotificationStore {
     func savePreferences(_ preferences: NotificationPreferences, of user: UserID) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO notification_preferences (user_id, preferences) VALUES (?, ?)
-                    ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences
-                    """, arguments: [user.description, StoredJSON.encode(preferences)])
+                cached: NotificationSQL.savePreferences.sqlite,
+                arguments: ["user": user.description, "preferences": StoredJSON.encode(preferences)])
         }
     }
 
@@ -122,15 +129,13 @@ struct SQLiteNotificationStore: NotificationStore {
     /// `insert` inside a write that is already open (a kudos stores its notification with it).
     static func insert(_ n: NotificationRecord, deliveries: [ScheduledDelivery], _ db: Database) throws -> Bool {
         try db.execute(
-            cached: """
-                INSERT INTO notifications (id, recipient_id, type, actor_id, post_id, comment_id, group_key,
-                                           dedupe_key, detail, created_at, seen_at, read_at, archived_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """,
+            cached: NotificationSQL.insert.sqlite,
             arguments: [
-                n.id.description, n.recipientID.description, n.type.rawValue, n.actorID?.description,
-                n.postID?.description, n.commentID?.description, n.groupKey, n.dedupeKey, n.detail,
-                n.createdAt.sqliteValue, n.seenAt?.sqliteValue, n.readAt?.sqliteValue, n.archivedAt?.sqliteValue,
+                "id": n.id.description, "recipient": n.recipientID.description, "type": n.type.rawValue,
+                "actor": n.actorID?.description, "post": n.postID?.description, "comment": n.commentID?.description,
+                "groupKey": n.groupKey, "dedupeKey": n.dedupeKey, "detail": n.detail,
+                "createdAt": n.createdAt.sqliteValue, "seenAt": n.seenAt?.sqliteValue,
+                "readAt": n.readAt?.sqliteValue, "archivedAt": n.archivedAt?.sqliteValue,
             ])
         guard db.changesCount == 1 else { return false }
         for delivery in deliveries {
@@ -143,29 +148,20 @@ struct SQLiteNotificationStore: NotificationStore {
 
     func notification(_ id: NotificationID) async throws -> NotificationRecord? {
         try await database.read { db in
-            try Row.fetchOne(
-                cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
-                arguments: [id.description]
-            ).map(Self.record)
+            try Row.fetchOne(cached: db, sql: NotificationSQL.byID.sqlite, arguments: ["id": id.description])
+                .map(Self.record)
         }
     }
 
     func groups(of recipient: UserID, before: NotificationID?, limit: Int) async throws -> [NotificationGroupRow] {
         try await database.read { db in
             let rows = try Row.fetchAll(
-                cached: db,
-                sql: """
-                    SELECT n.group_key, COUNT(*), MAX(n.read_at IS NULL), MAX(n.id) FROM notifications n
-                    WHERE n.recipient_id = :viewer AND \(Self.visible)
-                    GROUP BY n.group_key HAVING :before IS NULL OR MAX(n.id) < :before
-                    ORDER BY MAX(n.id) DESC LIMIT :limit
-                    """,
+                cached: db, sql: Self.groupPage.sqlite,
                 arguments: ["viewer": recipient.description, "before": before?.description, "limit": limit])
             return try rows.compactMap { row in
                 guard
                     let latest = try Row.fetchOne(
-                        cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
-                        arguments: [row[3]])
+                        cached: db, sql: NotificationSQL.byID.sqlite, arguments: ["id": row[3]])
                 else { return nil }
                 return NotificationGroupRow(
                     groupKey: row[0], count: row[1], unread: (row[2] as Int) == 1, latest: Self.record(latest))
@@ -183,12 +179,8 @@ struct SQLiteNotificationStore: NotificationStore {
         -> [NotificationRecord]
     {
         try Row.fetchAll(
-            cached: db,
-            sql: """
-                SELECT \(Self.columns) FROM notifications n
-                WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
-                ORDER BY n.id DESC LIMIT :limit
-                """, arguments: ["viewer": recipient.description, "group": groupKey, "limit": limit]
+            cached: db, sql: Self.groupMembers.sqlite,
+            arguments: ["viewer": recipient.description, "group": groupKey, "limit": limit]
         ).map(Self.record)
     }
 
@@ -199,8 +191,7 @@ struct SQLiteNotificationStore: NotificationStore {
         try await database.readOnWriter { db in
             guard
                 let record = try Row.fetchOne(
-                    cached: db, sql: "SELECT \(Self.columns) FROM notifications n WHERE n.id = ?",
-                    arguments: [id.description]
+                    cached: db, sql: NotificationSQL.byID.sqlite, arguments: ["id": id.description]
                 ).map(Self.record), record.archivedAt == nil
             else { return nil }
             let members = try Self.members(of: record.recipientID, groupKey: record.groupKey, limit: limit, db)
@@ -219,11 +210,7 @@ struct SQLiteNotificationStore: NotificationStore {
     static func groupCount(of recipient: UserID, groupKey: String, _ db: Database) throws -> (count: Int, unread: Bool)
     {
         let row = try Row.fetchOne(
-            cached: db,
-            sql: """
-                SELECT COUNT(*), COALESCE(MAX(n.read_at IS NULL), 0) FROM notifications n
-                WHERE n.recipient_id = :viewer AND n.group_key = :group AND \(Self.visible)
-                """, arguments: ["viewer": recipient.description, "group": groupKey])
+            cached: db, sql: Self.groupSize.sqlite, arguments: ["viewer": recipient.description, "group": groupKey])
         return (row?[0] ?? 0, (row?[1] ?? 0) == 1)
     }
 
@@ -232,42 +219,27 @@ struct SQLiteNotificationStore: NotificationStore {
     }
 
     static func counts(of recipient: UserID, _ db: Database) throws -> NotificationCounts {
-        // One pass over the newest `NotificationCounts.limit` visible unread notifications. Unseen ones are
-        // among them: reading marks seen, and what is seen is everything up to a point, so the unseen are
-        // the newest unread (or at least `limit` of them, and the count stops there anyway).
         let row = try Row.fetchOne(
-            cached: db,
-            sql: """
-                SELECT COUNT(*), COUNT(*) FILTER (WHERE seen_at IS NULL) FROM (
-                  SELECT n.seen_at FROM notifications n
-                  WHERE n.recipient_id = :viewer AND n.read_at IS NULL AND \(Self.visible)
-                  ORDER BY n.id DESC LIMIT :limit)
-                """, arguments: ["viewer": recipient.description, "limit": NotificationCounts.limit])
+            cached: db, sql: Self.unreadCounts.sqlite,
+            arguments: ["viewer": recipient.description, "limit": NotificationCounts.limit])
         return NotificationCounts(unread: row?[0] ?? 0, unseen: row?[1] ?? 0)
     }
 
     func markSeen(of recipient: UserID, upTo: NotificationID?, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    UPDATE notifications SET seen_at = ? WHERE recipient_id = ? AND seen_at IS NULL
-                    AND (? IS NULL OR id <= ?)
-                    """,
-                arguments: [date.sqliteValue, recipient.description, upTo?.description, upTo?.description])
+                cached: NotificationSQL.markSeen.sqlite,
+                arguments: ["at": date.sqliteValue, "recipient": recipient.description, "upTo": upTo?.description])
         }
     }
 
     func markRead(of recipient: UserID, upTo: NotificationID?, groupKey: String?, at date: Date) async throws {
         try await database.write { db in
-            // Reading implies seeing.
             try db.execute(
-                cached: """
-                    UPDATE notifications SET read_at = ?, seen_at = COALESCE(seen_at, ?)
-                    WHERE recipient_id = ? AND read_at IS NULL AND (? IS NULL OR id <= ?) AND (? IS NULL OR group_key = ?)
-                    """,
+                cached: NotificationSQL.markRead.sqlite,
                 arguments: [
-                    date.sqliteValue, date.sqliteValue, recipient.description, upTo?.description, upTo?.description,
-                    groupKey, groupKey,
+                    "at": date.sqliteValue, "recipient": recipient.description, "upTo": upTo?.description,
+                    "groupKey": groupKey,
                 ])
         }
     }
@@ -275,10 +247,8 @@ struct SQLiteNotificationStore: NotificationStore {
     func archive(of recipient: UserID, groupKey: String, at date: Date) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    UPDATE notifications SET archived_at = ? WHERE recipient_id = ? AND group_key = ?
-                    AND archived_at IS NULL
-                    """, arguments: [date.sqliteValue, recipient.description, groupKey])
+                cached: NotificationSQL.archive.sqlite,
+                arguments: ["at": date.sqliteValue, "recipient": recipient.description, "group": groupKey])
             return db.changesCount > 0
         }
     }

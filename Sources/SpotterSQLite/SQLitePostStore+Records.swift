@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// Personal records replayed after an edit (`PersonalRecordDetector.replay`): a person's workouts in the order
 /// they were logged, and the writes that put the replay's records and bests in place.
@@ -11,11 +12,7 @@ extension SQLitePostStore {
         try await database.readOnWriter { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT id, workout, records, deleted_at IS NOT NULL FROM posts
-                    WHERE author_id = ? AND kind = 'workout' ORDER BY id
-                    """,
-                arguments: [author.description]
+                sql: PersonalRecordSQL.loggedWorkouts.sqlite, arguments: ["author": author.description]
             ).compactMap { row in
                 guard let id = PostID(row[0] as String) else { return nil }
                 return LoggedWorkout(
@@ -28,18 +25,18 @@ extension SQLitePostStore {
     func setRecords(_ records: [PersonalRecord], of post: PostID) async throws {
         try await database.write { db in
             try db.execute(
-                cached: "UPDATE posts SET records = ? WHERE id = ?",
-                arguments: [StoredJSON.encode(records), post.description])
+                cached: PersonalRecordSQL.setRecords.sqlite,
+                arguments: ["records": StoredJSON.encode(records), "post": post.description])
         }
     }
 
     func replacePersonalBests(_ bests: [String: ExerciseBests], of user: UserID) async throws {
         try await database.write { db in
-            try db.execute(cached: "DELETE FROM personal_bests WHERE user_id = ?", arguments: [user.description])
+            try db.execute(cached: PersonalRecordSQL.clearBests.sqlite, arguments: ["user": user.description])
             for (key, value) in bests {
                 try db.execute(
-                    cached: "INSERT INTO personal_bests (user_id, exercise_key, bests) VALUES (?, ?, ?)",
-                    arguments: [user.description, key, StoredJSON.encode(value)])
+                    cached: PersonalRecordSQL.insertBests.sqlite,
+                    arguments: ["user": user.description, "exercise": key, "bests": StoredJSON.encode(value)])
             }
         }
     }

@@ -241,12 +241,17 @@ struct SQLitePostStore: PostStore {
         return Set(ids.compactMap(UserID.init))
     }
 
+    /// Pages and windows run one statement each, their absent bounds NULL.
+    private static let workoutHistory = SQLStatement(
+        PostStoreSQL.workoutHistory(
+            window: " AND (\(bind: "since") IS NULL OR p.performed_at >= \(bind: "since"))"))
+    private static let kudosGiversPage = SQLStatement(
+        PostStoreSQL.kudosGiversPage(after: " AND (\(bind: "after") IS NULL OR users.id > \(bind: "after"))"))
+    private static let newerInGroup = SQLStatement(
+        PostStoreSQL.countNewer(after: " AND (\(bind: "after") IS NULL OR p.id > \(bind: "after"))"))
+
     func kudosGivers(of post: PostID, viewer: UserID?, after: UserID?, limit: Int) async throws -> [AccountRecord] {
-        let sql = """
-            SELECT \(SQLiteAccountStore.columns) FROM kudos k JOIN users ON users.id = k.user_id
-            WHERE k.post_id = :post AND (:after IS NULL OR users.id > :after) AND \(SQLitePostSQL.listable("users"))
-            ORDER BY users.id LIMIT :limit
-            """
+        let sql = Self.kudosGiversPage.sqlite
         let arguments: StatementArguments = [
             "post": post.description, "after": after?.description, "viewer": viewer?.description, "limit": limit,
         ]
@@ -290,25 +295,16 @@ struct SQLitePostStore: PostStore {
 
     func posts(_ ids: [PostID], viewer: UserID?) async throws -> [Post] {
         guard !ids.isEmpty else { return [] }
-        let sql = """
-            SELECT \(SQLitePostSQL.columns) FROM posts p JOIN users u ON u.id = p.author_id
-            WHERE p.id IN (SELECT value FROM json_each(:ids)) AND \(SQLitePostSQL.visible)
-            """
         return try await hydrate(
-            sql: sql, arguments: ["ids": SQLiteIDList.json(ids), "viewer": viewer?.description], viewer: viewer)
+            sql: PostStoreSQL.posts.sqlite, arguments: ["ids": SQLiteIDList.json(ids), "viewer": viewer?.description],
+            viewer: viewer)
     }
 
     func countNewer(in group: GroupID, after: PostID?, viewer: UserID, cap: Int) async throws -> Int {
         try await database.read { db in
             try Int.fetchOne(
                 cached: db,
-                sql: """
-                    SELECT COUNT(*) FROM (
-                      SELECT 1 FROM posts p JOIN users u ON u.id = p.author_id
-                      WHERE p.group_id = :group AND (:after IS NULL OR p.id > :after) AND p.author_id <> :viewer
-                        AND \(SQLitePostSQL.visible)
-                      LIMIT :cap)
-                    """,
+                sql: Self.newerInGroup.sqlite,
                 arguments: [
                     "group": group.description, "after": after?.description, "viewer": viewer.description, "cap": cap,
                 ]
@@ -406,12 +402,7 @@ struct SQLitePostStore: PostStore {
         try await database.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT p.performed_at, p.workout, p.records FROM posts p JOIN users u ON u.id = p.author_id
-                    WHERE p.author_id = :author AND p.kind = 'workout' AND \(SQLitePostSQL.listed)
-                      AND (:since IS NULL OR p.performed_at >= :since)
-                    ORDER BY p.performed_at
-                    """,
+                sql: Self.workoutHistory.sqlite,
                 arguments: ["author": author.description, "viewer": viewer?.description, "since": since?.sqliteValue]
             ).compactMap { row in
                 WorkoutHistoryEntry(
@@ -422,13 +413,13 @@ struct SQLitePostStore: PostStore {
 
     func ownWorkoutHistories(of authors: [UserID], since: Date) async throws -> [UserID: [WorkoutHistoryEntry]] {
         guard !authors.isEmpty else { return [:] }
-        // The authors travel as one JSON array; the period's workouts come from `posts_workouts_by_performed`,
-        // whose entries carry the author, so only the asked-for authors' rows are read from the table.
+        // The authors travel as one JSON array (`PostStoreSQL.ownWorkouts`).
         let list = SQLiteIDList.json(authors)
         return try await database.read { db in
             var histories: [UserID: [WorkoutHistoryEntry]] = [:]
             let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: Self.ownWorkoutsSQL), arguments: [since.sqliteValue, list])
+                db.cachedStatement(sql: PostStoreSQL.ownWorkouts.sqlite),
+                arguments: ["since": since.sqliteValue, "authors": list])
             while let row = try rows.next() {
                 guard let author = UserID(row[0] as String),
                     let entry = WorkoutHistoryEntry(
@@ -439,15 +430,6 @@ struct SQLitePostStore: PostStore {
             return histories
         }
     }
-
-    /// Named index: left to itself SQLite reads each author's every post through `posts_by_author`, far more
-    /// than the period's workouts it needs, for every person of the reminder sweep's batch.
-    private static let ownWorkoutsSQL = """
-        SELECT p.author_id, p.performed_at, p.workout, p.records FROM posts p INDEXED BY posts_workouts_by_performed
-        WHERE p.kind = 'workout' AND p.deleted_at IS NULL AND p.performed_at >= ?
-          AND p.author_id IN (SELECT value FROM json_each(?))
-        ORDER BY p.performed_at
-        """
 
     func recentTrainers(since: Date) async throws -> [RecentTrainer] {
         try await database.read { db in

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
 /// Search on SQLite: FTS5 with the trigram tokenizer for names, unicode61 words for post text.
 struct SQLiteSearchStore: SearchStore {
@@ -53,16 +54,15 @@ struct SQLiteSearchStore: SearchStore {
         }
     }
 
+    /// The prefix as a range, which `post_tags`'s index reads.
+    private static let tagsByPrefix = SQLStatement(
+        SearchSQL.tags(where: "t.tag >= \(bind: "low") AND t.tag < \(bind: "high")"))
+
     func tags(prefix: String, viewer: UserID?, limit: Int) async throws -> [TagCount] {
         try await database.read { db in
             try Row.fetchAll(
                 cached: db,
-                sql: """
-                    SELECT t.tag, COUNT(*) FROM post_tags t
-                    JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id
-                    WHERE t.tag >= :low AND t.tag < :high AND p.visibility = 'public' AND \(SQLitePostSQL.visible) AND \(SQLitePostSQL.namesNoChild)
-                    GROUP BY t.tag ORDER BY COUNT(*) DESC, t.tag LIMIT :limit
-                    """,
+                sql: Self.tagsByPrefix.sqlite,
                 arguments: ["low": prefix, "high": prefix + "\u{FFFF}", "viewer": viewer?.description, "limit": limit]
             ).map { TagCount(tag: $0[0], postsCount: $0[1]) }
         }

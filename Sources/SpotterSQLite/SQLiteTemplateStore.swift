@@ -2,31 +2,38 @@ import Foundation
 import GRDB
 import SpotterCore
 import SpotterModels
+import SpotterSQL
 
-/// Templates on SQLite. Tables are aliased `p` (with author `u`) so `SQLitePostSQL.visible` applies as is.
+/// Templates on SQLite (`TemplateSQL`).
 struct SQLiteTemplateStore: TemplateStore {
     let database: SQLiteDatabase
 
-    private static let author = "u.id, u.username, u.display_name, u.avatar_url"
+    /// A page's condition: one statement for every page, its absent bounds NULL.
+    private static let page: SQLText = """
+        (\(bind: "author") IS NULL OR p.author_id = \(bind: "author")) AND (\(bind: "before") IS NULL OR p.id < \(
+            bind: "before"))
+        """
+    private static let exercisePage = SQLStatement(TemplateSQL.exercises(where: page))
+    private static let workoutPage = SQLStatement(TemplateSQL.workouts(where: page))
 
     func insertExercise(_ t: ExerciseTemplateRecord) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO exercise_templates (id, author_id, name, equipment, muscle_groups, format, visibility,
-                                                    created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: TemplateSQL.insertExercise.sqlite,
                 arguments: [
-                    t.id.description, t.authorID.description, t.name, t.equipment, StoredJSON.encode(t.muscleGroups),
-                    StoredJSON.encode(t.format), t.visibility.rawValue, t.createdAt.sqliteValue,
+                    "id": t.id.description, "author": t.authorID.description, "name": t.name,
+                    "equipment": t.equipment, "muscleGroups": StoredJSON.encode(t.muscleGroups),
+                    "format": StoredJSON.encode(t.format), "visibility": t.visibility.rawValue,
+                    "at": t.createdAt.sqliteValue,
                 ])
         }
     }
 
     func exercise(_ id: ExerciseTemplateID, viewer: UserID?) async throws -> ExerciseTemplate? {
-        try await exercises(clause: "p.id = :id", ["id": id.description, "viewer": viewer?.description, "limit": 1])
-            .first
+        try await exercises(
+            TemplateSQL.exercise, ["id": id.description, "viewer": viewer?.description, "limit": 1]
+        )
+        .first
     }
 
     func exercises(
@@ -35,26 +42,20 @@ struct SQLiteTemplateStore: TemplateStore {
         -> [ExerciseTemplate]
     {
         try await exercises(
-            clause: "(:author IS NULL OR p.author_id = :author) AND (:before IS NULL OR p.id < :before)",
+            Self.exercisePage,
             [
                 "author": author?.description, "before": before?.description, "viewer": viewer?.description,
                 "limit": limit,
             ])
     }
 
-    private func exercises(clause: String, _ arguments: StatementArguments) async throws -> [ExerciseTemplate] {
+    private func exercises(
+        _ statement: SQLStatement, _ arguments: StatementArguments
+    ) async throws
+        -> [ExerciseTemplate]
+    {
         try await database.read { db in
-            try Row.fetchAll(
-                cached: db,
-                sql: """
-                    SELECT p.id, p.name, p.equipment, p.muscle_groups, p.format, p.visibility, p.created_at,
-                           \(Self.author)
-                    FROM exercise_templates p JOIN users u ON u.id = p.author_id
-                    WHERE \(clause) AND \(SQLitePostSQL.visibleTemplate)
-                    ORDER BY p.id DESC LIMIT :limit
-                    """,
-                arguments: arguments
-            ).compactMap { row in
+            try Row.fetchAll(cached: db, sql: statement.sqlite, arguments: arguments).compactMap { row in
                 guard let id = ExerciseTemplateID(row[0] as String), let authorID = UserID(row[7] as String),
                     let visibility = Visibility(rawValue: row[5])
                 else { return nil }
@@ -71,21 +72,17 @@ struct SQLiteTemplateStore: TemplateStore {
     func tombstoneExercise(_ id: ExerciseTemplateID, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: "UPDATE exercise_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
-                arguments: [date.sqliteValue, id.description])
+                cached: TemplateSQL.tombstoneExercise.sqlite, arguments: ["at": date.sqliteValue, "id": id.description])
         }
     }
 
     func updateExercise(_ t: ExerciseTemplateRecord) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    UPDATE exercise_templates SET name = ?, equipment = ?, muscle_groups = ?, format = ?, visibility = ?
-                    WHERE id = ? AND deleted_at IS NULL
-                    """,
+                cached: TemplateSQL.updateExercise.sqlite,
                 arguments: [
-                    t.name, t.equipment, StoredJSON.encode(t.muscleGroups), StoredJSON.encode(t.format),
-                    t.visibility.rawValue, t.id.description,
+                    "name": t.name, "equipment": t.equipment, "muscleGroups": StoredJSON.encode(t.muscleGroups),
+                    "format": StoredJSON.encode(t.format), "visibility": t.visibility.rawValue, "id": t.id.description,
                 ])
         }
     }
@@ -93,21 +90,18 @@ struct SQLiteTemplateStore: TemplateStore {
     func insertWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO workout_templates (id, author_id, name, type, description, exercises, visibility,
-                                                   created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                cached: TemplateSQL.insertWorkout.sqlite,
                 arguments: [
-                    t.id.description, t.authorID.description, t.name, t.type.rawValue, t.description,
-                    StoredJSON.encode(t.exercises), t.visibility.rawValue, t.createdAt.sqliteValue,
+                    "id": t.id.description, "author": t.authorID.description, "name": t.name, "type": t.type.rawValue,
+                    "description": t.description, "exercises": StoredJSON.encode(t.exercises),
+                    "visibility": t.visibility.rawValue, "at": t.createdAt.sqliteValue,
                 ])
         }
     }
 
     func workoutTemplate(_ id: WorkoutTemplateID, viewer: UserID?) async throws -> WorkoutTemplate? {
         try await workoutTemplates(
-            clause: "p.id = :id", ["id": id.description, "viewer": viewer?.description, "limit": 1]
+            TemplateSQL.workout, ["id": id.description, "viewer": viewer?.description, "limit": 1]
         )
         .first
     }
@@ -118,28 +112,20 @@ struct SQLiteTemplateStore: TemplateStore {
         -> [WorkoutTemplate]
     {
         try await workoutTemplates(
-            clause: "(:author IS NULL OR p.author_id = :author) AND (:before IS NULL OR p.id < :before)",
+            Self.workoutPage,
             [
                 "author": author?.description, "before": before?.description, "viewer": viewer?.description,
                 "limit": limit,
             ])
     }
 
-    private func workoutTemplates(clause: String, _ arguments: StatementArguments) async throws -> [WorkoutTemplate] {
+    private func workoutTemplates(
+        _ statement: SQLStatement, _ arguments: StatementArguments
+    ) async throws
+        -> [WorkoutTemplate]
+    {
         try await database.read { db in
-            try Row.fetchAll(
-                cached: db,
-                sql: """
-                    SELECT p.id, p.name, p.type, p.description, p.exercises, p.visibility, p.created_at,
-                           \(Self.author),
-                           (SELECT COUNT(*) FROM posts wp JOIN users wu ON wu.id = wp.author_id
-                            WHERE wp.template_id = p.id AND \(SQLitePostSQL.visible(post: "wp", author: "wu")))
-                    FROM workout_templates p JOIN users u ON u.id = p.author_id
-                    WHERE \(clause) AND \(SQLitePostSQL.visibleTemplate)
-                    ORDER BY p.id DESC LIMIT :limit
-                    """,
-                arguments: arguments
-            ).compactMap { row in
+            try Row.fetchAll(cached: db, sql: statement.sqlite, arguments: arguments).compactMap { row in
                 guard let id = WorkoutTemplateID(row[0] as String), let authorID = UserID(row[7] as String),
                     let type = WorkoutType(rawValue: row[2]), let visibility = Visibility(rawValue: row[5])
                 else { return nil }
@@ -156,21 +142,18 @@ struct SQLiteTemplateStore: TemplateStore {
     func tombstoneWorkoutTemplate(_ id: WorkoutTemplateID, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: "UPDATE workout_templates SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
-                arguments: [date.sqliteValue, id.description])
+                cached: TemplateSQL.tombstoneWorkout.sqlite, arguments: ["at": date.sqliteValue, "id": id.description])
         }
     }
 
     func updateWorkoutTemplate(_ t: WorkoutTemplateRecord) async throws {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    UPDATE workout_templates SET name = ?, type = ?, description = ?, exercises = ?, visibility = ?
-                    WHERE id = ? AND deleted_at IS NULL
-                    """,
+                cached: TemplateSQL.updateWorkout.sqlite,
                 arguments: [
-                    t.name, t.type.rawValue, t.description, StoredJSON.encode(t.exercises), t.visibility.rawValue,
-                    t.id.description,
+                    "name": t.name, "type": t.type.rawValue, "description": t.description,
+                    "exercises": StoredJSON.encode(t.exercises), "visibility": t.visibility.rawValue,
+                    "id": t.id.description,
                 ])
         }
     }

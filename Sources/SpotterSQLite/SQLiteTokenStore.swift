@@ -11,14 +11,12 @@ struct SQLiteTokenStore: TokenStore {
         try await mappingConstraintErrors {
             try await database.write { db in
                 try db.execute(
-                    cached: """
-                        INSERT INTO tokens (hash, user_id, family, kind, created_at, expires_at, used_at, revoked_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
+                    cached: TokenSQL.insert.sqlite,
                     arguments: [
-                        token.hash, token.userID.description, UUIDText.format(token.family), token.kind.rawValue,
-                        token.createdAt.sqliteValue, token.expiresAt.sqliteValue, token.usedAt?.sqliteValue,
-                        token.revokedAt?.sqliteValue,
+                        "hash": token.hash, "user": token.userID.description, "family": UUIDText.format(token.family),
+                        "kind": token.kind.rawValue, "createdAt": token.createdAt.sqliteValue,
+                        "expiresAt": token.expiresAt.sqliteValue, "usedAt": token.usedAt?.sqliteValue,
+                        "revokedAt": token.revokedAt?.sqliteValue,
                     ])
             }
         }
@@ -78,8 +76,7 @@ struct SQLiteTokenStore: TokenStore {
     func markUsed(hash: String, at date: Date) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                cached: "UPDATE tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND revoked_at IS NULL",
-                arguments: [date.sqliteValue, hash])
+                cached: TokenSQL.markUsed.sqlite, arguments: ["at": date.sqliteValue, "hash": hash])
             return db.changesCount == 1
         }
     }
@@ -87,8 +84,8 @@ struct SQLiteTokenStore: TokenStore {
     func revokeFamily(_ family: UUID, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
-                cached: "UPDATE tokens SET revoked_at = ? WHERE family = ? AND revoked_at IS NULL",
-                arguments: [date.sqliteValue, UUIDText.format(family)])
+                cached: TokenSQL.revokeFamily.sqlite,
+                arguments: ["at": date.sqliteValue, "family": UUIDText.format(family)])
         }
     }
 
@@ -96,11 +93,8 @@ struct SQLiteTokenStore: TokenStore {
         let families = try await database.write { db in
             try String.fetchAll(
                 cached: db,
-                sql: """
-                    UPDATE tokens SET revoked_at = ? WHERE user_id = ? AND family <> ? AND revoked_at IS NULL
-                    RETURNING family
-                    """,
-                arguments: [date.sqliteValue, user.description, UUIDText.format(family)])
+                sql: TokenSQL.revokeOtherFamilies.sqlite,
+                arguments: ["at": date.sqliteValue, "user": user.description, "family": UUIDText.format(family)])
         }
         return Set(families.compactMap { UUID(uuidString: $0) })
     }
@@ -125,23 +119,19 @@ struct SQLiteTokenStore: TokenStore {
     {
         try await database.write { db in
             try db.execute(
-                cached: """
-                    INSERT INTO login_devices (family, user_id, user_agent, address, created_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (family) DO NOTHING
-                    """,
-                arguments: [UUIDText.format(family), user.description, userAgent, address, date.sqliteValue])
+                cached: TokenSQL.recordLogin.sqlite,
+                arguments: [
+                    "family": UUIDText.format(family), "user": user.description, "userAgent": userAgent,
+                    "address": address, "at": date.sqliteValue,
+                ])
         }
     }
 
     func deleteExpired(before date: Date) async throws -> Int {
         try await database.write { db in
-            try db.execute(cached: "DELETE FROM tokens WHERE expires_at < ?", arguments: [date.sqliteValue])
+            try db.execute(cached: TokenSQL.deleteExpired.sqlite, arguments: ["before": date.sqliteValue])
             let deleted = db.changesCount
-            // A login whose last token is gone is over: what it signed in from goes with it.
-            try db.execute(
-                cached:
-                    "DELETE FROM login_devices WHERE NOT EXISTS (SELECT 1 FROM tokens WHERE tokens.family = login_devices.family)"
-            )
+            try db.execute(cached: TokenSQL.deleteEndedLogins.sqlite)
             return deleted
         }
     }
