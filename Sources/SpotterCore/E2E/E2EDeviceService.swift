@@ -20,10 +20,10 @@ public struct E2EDeviceService: Sendable {
     /// `user`'s device chain: public keys, which anyone signed in may read, as they may read a profile (not
     /// across a block, and not a suspended account's: `PersonPolicy`).
     public func chain(of user: UserID, viewer: AccountRecord) async throws -> E2EChain {
-        guard let person = try await storage.accounts.find(id: user) else {
+        let isSelf = user == viewer.id
+        guard let person = isSelf ? viewer : try await storage.accounts.find(id: user) else {
             throw SpotterError.notFound("No such user.")
         }
-        let isSelf = user == viewer.id
         let blocked = isSelf ? false : try await storage.graph.blockedEitherWay(with: viewer.id).contains(user)
         let facts = PersonPolicy.Facts(
             isSelf: isSelf, suspended: person.suspendedAt != nil, blockedEitherWay: blocked,

@@ -322,9 +322,7 @@ public struct MediaService: Sendable {
                     followsAuthor: false, authorPrivacy: owner.profile.privacy, visibility: post.visibility))
         } else if let subject = record.avatarOf, record.attachedAt != nil {
             switch subject {
-            case .person:
-                guard PersonPolicy.allows(.avatar, .signedOut(owner)) else { return nil }
-                everyone = true
+            case .person: everyone = PersonPolicy.allows(.avatar, .signedOut(owner))
             case .group(let id):
                 // A private group's avatar would tell a stranger what the group looks like; while the group is
                 // private, only the signed URLs given to its members open it.
