@@ -384,8 +384,11 @@ struct RealtimeHubService: Service {
         let interval = max(.milliseconds(20), min(.seconds(5), idleTimeout / 4))
         await withDiscardingTaskGroup { group in
             group.addTask {
-                for await event in events.subscribe().cancelOnGracefulShutdown() {
-                    await hub.deliver(event)
+                // Cancelled as the server stops, which ends the stream. Not `cancelOnGracefulShutdown()` on the
+                // stream: that merges every event with the shutdown signal through AsyncAlgorithms' `merge`, a
+                // child task's hand-over and some twenty generic type look-ups per event (callgrind, keyed kudos).
+                await cancelWhenGracefulShutdown {
+                    for await event in events.subscribe() { await hub.deliver(event) }
                 }
             }
             group.addTask {

@@ -77,8 +77,13 @@ struct NostrRelayHubService: Service {
     let events: any EventBus
 
     func run() async throws {
-        for await event in events.subscribe().cancelOnGracefulShutdown() {
-            if case .nostrEventStored(let id, let inline) = event { await hub.deliver(id, inline: inline) }
+        // Cancelled as the server stops, which ends the stream (see `RealtimeHubService` for why not
+        // `cancelOnGracefulShutdown()` on the stream).
+        let hub = hub
+        await cancelWhenGracefulShutdown {
+            for await event in events.subscribe() {
+                if case .nostrEventStored(let id, let inline) = event { await hub.deliver(id, inline: inline) }
+            }
         }
         hub.shutDown()
     }
