@@ -54,17 +54,12 @@ struct PostgresNotificationStore: NotificationStore {
 
     func deliveryRules(of user: UserID, from actor: UserID?, pushesSince: Date) async throws -> DeliveryRules? {
         let rows = try await database.query(
-            """
-            SELECT u.time_zone,
-                   (SELECT preferences FROM notification_preferences WHERE user_id = u.id),
-                   (SELECT COUNT(*)::BIGINT FROM delivery_jobs WHERE recipient_id = u.id
-                    AND channel = \(DeliveryChannel.push.rawValue) AND state = 'sent' AND finished_at >= \(pushesSince)),
-                   p.a IS NULL OR (\(unescaped: PostgresGraphStore.reaches(recipient: "u.id", actor: "p.a"))),
-                   EXISTS (SELECT 1 FROM push_devices WHERE user_id = u.id)
-                   OR EXISTS (SELECT 1 FROM web_push_subscriptions WHERE user_id = u.id)
-            FROM users u, (VALUES (\(actor?.rawValue)::uuid)) AS p(a)
-            WHERE u.id = \(user.rawValue) AND u.suspended_at IS NULL
-            """, logger: logger)
+            PostgresQuery(
+                NotificationSQL.deliveryRules.postgres,
+                [
+                    "user": PostgresBind(user.rawValue), "actor": PostgresBind(actor?.rawValue),
+                    "channel": PostgresBind(DeliveryChannel.push.rawValue), "since": PostgresBind(pushesSince),
+                ]), logger: logger)
         for try await (timeZone, text, sent, reaches, pushable) in rows.decode((String, String?, Int, Bool, Bool).self)
         {
             return DeliveryRules(

@@ -12,14 +12,15 @@ public enum IdempotencySQL {
     /// both find a stale record cannot both replace it; SQLite's one writer needs no lock.
     public static let findLocked = SQLStatement("\(select)\(sqlite: "", postgres: " FOR UPDATE")")
 
-    /// Stores an answer with its key; returns a row when the key was new. PostgreSQL's unique index makes an
-    /// insert of a key another unit is inserting wait for that unit's end.
+    /// Stores an answer with its key; on PostgreSQL returns a row when the key was new, SQLite reads its changes
+    /// count (a `RETURNING` there buffers the row in a temporary table, on every keyed request). PostgreSQL's
+    /// unique index makes an insert of a key another unit is inserting wait for that unit's end.
     public static let insert = SQLStatement(
         """
         INSERT INTO idempotency_keys (scope, key, fingerprint, created_at, status, content_type, body)
         VALUES (\(bind: "scope"), \(bind: "key"), \(bind: "fingerprint"), \(bind: "now"), \(bind: "status"), \(
             bind: "content_type"), \(bind: "body"))
-        ON CONFLICT (scope, key) DO NOTHING RETURNING 1
+        ON CONFLICT (scope, key) DO NOTHING\(sqlite: "", postgres: " RETURNING 1")
         """)
 
     /// Replaces a stale record (past retention, or an abandoned claim) with a new answer.

@@ -11,9 +11,31 @@ public enum NotificationSQL {
         """
 
     static let recipient: SQLText = "\(bind: SQLText.viewer)"
+    private static let actor: SQLText = "\(bind: "actor", as: "uuid")"
 
     public static let preferences = SQLStatement(
         "SELECT preferences FROM notification_preferences WHERE user_id = \(bind: "user")")
+
+    /// What the notifier needs of a recipient before it writes to them (`DeliveryRules`), in one statement: the
+    /// time zone (no row when the recipient is gone or suspended), the preferences' JSON, the push jobs sent
+    /// since `since` on `channel`, whether `actor` may reach them (true when `actor` is NULL) and whether
+    /// they have anywhere to push to. Every kudos, comment and follow asks it, on SQLite with the writer held:
+    /// as five statements it cost five set-ups and five steps through the binding layer.
+    ///
+    /// The actor is bound where it is used, not selected once in a subquery of the `FROM`: SQLite built a
+    /// temporary table for that.
+    public static let deliveryRules = SQLStatement(
+        """
+        SELECT u.time_zone,
+               (SELECT preferences FROM notification_preferences WHERE user_id = u.id),
+               (SELECT COUNT(*)\(sqlite: "", postgres: "::BIGINT") FROM delivery_jobs WHERE recipient_id = u.id
+                AND channel = \(bind: "channel") AND state = 'sent' AND finished_at >= \(bind: "since")),
+               \(actor) IS NULL OR (\(GraphSQL.reaches(recipient: "u.id", actor: actor))),
+               EXISTS (SELECT 1 FROM push_devices WHERE user_id = u.id)
+               OR EXISTS (SELECT 1 FROM web_push_subscriptions WHERE user_id = u.id)
+        FROM users u
+        WHERE u.id = \(bind: "user") AND u.suspended_at IS NULL
+        """)
 
     public static let savePreferences = SQLStatement(
         """

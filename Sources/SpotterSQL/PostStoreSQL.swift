@@ -40,7 +40,7 @@ public enum PostStoreSQL {
     /// The post's author and kudos count, when the viewer may see it.
     public static let kudosTarget = SQLStatement(
         """
-        SELECT u.id, \(PostSQL.kudosCount) FROM posts p JOIN users u ON u.id = p.author_id
+        SELECT u.id, \(PostSQL.kudosCountOfOne) FROM posts p JOIN users u ON u.id = p.author_id
         WHERE p.id = \(bind: "id") AND \(PostSQL.visible)
         """)
 

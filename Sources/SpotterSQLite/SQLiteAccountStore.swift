@@ -120,17 +120,18 @@ struct SQLiteAccountStore: AccountStore {
     /// Reads the columns of `columns` from a row, starting at `offset`.
     static func record(_ row: Row) -> AccountRecord? { record(row, offset: 0) }
 
-    static func record(_ row: Row, offset: Int) -> AccountRecord? {
-        guard let id = UserID(row[offset] as String) else { return nil }
+    static func record(_ row: some SQLiteRowValues, offset: Int) -> AccountRecord? {
+        guard let id = UserID(row.text(offset) as String) else { return nil }
         let profile = ProfileFields(
-            bio: row[offset + 7], avatarURL: row[offset + 8], units: Units(rawValue: row[offset + 9]) ?? .kg,
-            timeZone: row[offset + 10], privacy: Privacy(rawValue: row[offset + 11]) ?? .private)
+            bio: row.text(offset + 7), avatarURL: row.text(offset + 8),
+            units: Units(rawValue: row.text(offset + 9)) ?? .kg, timeZone: row.text(offset + 10),
+            privacy: Privacy(rawValue: row.text(offset + 11)) ?? .private)
         return AccountRecord(
-            id: id, username: row[offset + 1], email: row[offset + 2], passwordHash: row[offset + 3],
-            displayName: row[offset + 4], appleSubject: row[offset + 5],
-            createdAt: Date(sqliteValue: row[offset + 6]), profile: profile,
-            role: Role(rawValue: row[offset + 12]) ?? .member,
-            suspendedAt: (row[offset + 13] as Double?).map(Date.init(sqliteValue:)),
-            featuredAt: (row[offset + 14] as Double?).map(Date.init(sqliteValue:)))
+            id: id, username: row.text(offset + 1), email: row.text(offset + 2), passwordHash: row.text(offset + 3),
+            displayName: row.text(offset + 4), appleSubject: row.text(offset + 5),
+            createdAt: Date(sqliteValue: row.real(offset + 6)), profile: profile,
+            role: Role(rawValue: row.text(offset + 12)) ?? .member,
+            suspendedAt: (row.real(offset + 13) as Double?).map(Date.init(sqliteValue:)),
+            featuredAt: (row.real(offset + 14) as Double?).map(Date.init(sqliteValue:)))
     }
 }

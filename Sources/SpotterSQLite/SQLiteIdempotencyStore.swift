@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import SpotterCore
 import SpotterSQL
 
@@ -7,7 +8,21 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     let database: SQLiteDatabase
 
     func find(scope: String, key: String) async throws -> IdempotencyRow? {
-        try await database.lookup { db in try Self.row(IdempotencySQL.find, scope: scope, key: key, db) }
+        try await database.lookup { db in
+            try db.firstRow(cached: IdempotencySQL.find.sqlite, arguments: ["scope": scope, "key": key]) { row in
+                IdempotencyRow(
+                    fingerprint: row.text(0), createdAt: Date(sqliteValue: row.real(1)), status: row.integer(2),
+                    contentType: row.text(3), body: Self.blob(row.statement, at: 4))
+            }
+        }
+    }
+
+    /// The body as bytes, as GRDB reads a BLOB (`nil` for NULL).
+    private static func blob(_ statement: SQLiteStatement, at index: Int32) -> Data? {
+        guard sqlite3_column_type(statement, index) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let bytes = sqlite3_column_blob(statement, index) else { return Data() }
+        return Data(bytes: bytes, count: count)
     }
 
     private static func row(
@@ -31,9 +46,8 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
                 "scope": scope, "key": key, "fingerprint": fingerprint, "now": now.sqliteValue,
                 "status": response.status, "content_type": response.contentType, "body": response.body,
             ]
-            if try Bool.fetchOne(cached: db, sql: IdempotencySQL.insert.sqlite, arguments: arguments) != nil {
-                return .claimed
-            }
+            try db.execute(cached: IdempotencySQL.insert.sqlite, arguments: arguments)
+            if db.changesCount == 1 { return .claimed }
             if let claim = try Self.row(IdempotencySQL.findLocked, scope: scope, key: key, db)?.claim(
                 fingerprint: fingerprint, now: now, retention: retention)
             {

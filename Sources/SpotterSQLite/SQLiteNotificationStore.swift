@@ -20,7 +20,7 @@ struct SQLiteNotificationStore: NotificationStore {
     static let visible: SQLText = """
         n.archived_at IS NULL
         AND (n.actor_id IS NULL OR n.actor_id NOT IN (
-             SELECT muted_id FROM mutes WHERE muter_id = \(bind: SQLText.viewer) UNION \(PostSQL.unlisted)))
+             SELECT muted_id FROM mutes WHERE muter_id = \(bind: SQLText.viewer) UNION ALL \(PostSQL.unlisted)))
         AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = n.post_id AND p.deleted_at IS NULL
              AND (p.author_id = \(bind: SQLText.viewer)
                   OR EXISTS (SELECT 1 FROM users u WHERE u.id = p.author_id AND \(PostSQL.visible)))))
@@ -83,24 +83,18 @@ struct SQLiteNotificationStore: NotificationStore {
     func deliveryRules(of user: UserID, from actor: UserID?, pushesSince: Date) async throws -> DeliveryRules? {
         // On the writer: it sits between the kudos (or comment, or follow) and the notification's write.
         try await database.readOnWriter { db in
-            guard
-                let timeZone = try String.fetchOne(
-                    cached: db, sql: "SELECT time_zone FROM users WHERE id = ? AND suspended_at IS NULL",
-                    arguments: [user.description])
-            else { return nil }
-            let preferences = try String.fetchOne(
-                cached: db, sql: NotificationSQL.preferences.sqlite, arguments: ["user": user.description])
-            return DeliveryRules(
-                timeZone: timeZone,
-                preferences: preferences.flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) },
-                pushesSent: try SQLiteDeliveryQueue.sentCount(to: user, channel: .push, since: pushesSince, db),
-                actorMayReach: try actor.map { try SQLiteGraphStore.mayReach(user, from: $0, db) } ?? true,
-                hasPushTarget: try Bool.fetchOne(
-                    cached: db,
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM push_devices WHERE user_id = :user)
-                            OR EXISTS (SELECT 1 FROM web_push_subscriptions WHERE user_id = :user)
-                        """, arguments: ["user": user.description]) ?? false)
+            try db.firstRow(
+                cached: NotificationSQL.deliveryRules.sqlite,
+                arguments: [
+                    "user": user.description, "actor": actor?.description, "channel": DeliveryChannel.push.rawValue,
+                    "since": pushesSince.sqliteValue,
+                ]
+            ) { row in
+                DeliveryRules(
+                    timeZone: row.text(0),
+                    preferences: row.text(1).flatMap { StoredJSON.decode(NotificationPreferences.self, from: $0) },
+                    pushesSent: row.integer(2), actorMayReach: row.bool(3), hasPushTarget: row.bool(4))
+            }
         }
     }
 

@@ -225,11 +225,11 @@ struct SQLitePostStore: PostStore {
     func kudosTarget(_ id: PostID, viewer: UserID) async throws -> KudosTarget? {
         // One statement: no transaction needed around it (see `SQLiteTokenStore.findWithAccount`).
         try await database.lookup { db in
-            try Row.fetchOne(
-                cached: db,
-                sql: PostStoreSQL.kudosTarget.sqlite,
+            try db.firstRow(
+                cached: PostStoreSQL.kudosTarget.sqlite,
                 arguments: ["id": id.description, "viewer": viewer.description]
-            ).flatMap { row in UserID(row[0] as String).map { KudosTarget(author: $0, kudosCount: row[1]) } }
+            ) { row in UserID(row.text(0) as String).map { KudosTarget(author: $0, kudosCount: row.integer(1)) } }
+                ?? nil
         }
     }
 

@@ -51,25 +51,24 @@ struct SQLiteTokenStore: TokenStore {
             .flatMap(Self.record)
     }
 
+    /// Made once: interpolated on every signed-in request, it was built and hashed afresh each time.
+    private static let withAccount = """
+        SELECT \(columns), \(SQLiteAccountStore.columns)
+        FROM tokens LEFT JOIN users ON users.id = tokens.user_id WHERE tokens.hash = ?
+        """
+
     /// One statement for both: every signed-in request makes this read, and a second statement cost a second
     /// row set-up (GRDB maps each statement's column names) and a second step through SQLite. One statement
     /// sees one state of the database by itself, so it skips the transaction `read` would open around it
     /// (a `BEGIN` and a `COMMIT`, each prepared afresh and run, on every signed-in request).
     func findWithAccount(hash: String) async throws -> (TokenRecord, AccountRecord?)? {
         try await database.lookup { db in
-            try Row.fetchOne(
-                cached: db,
-                sql: """
-                    SELECT \(Self.columns), \(SQLiteAccountStore.columns)
-                    FROM tokens LEFT JOIN users ON users.id = tokens.user_id WHERE tokens.hash = ?
-                    """,
-                arguments: [hash]
-            ).flatMap { row in
+            try db.firstRow(cached: Self.withAccount, arguments: [hash]) { row -> (TokenRecord, AccountRecord?)? in
                 guard let token = Self.record(row) else { return nil }
                 // Tokens go with their account, but one without reads as having none, as two reads gave.
-                let hasAccount = (row[Self.columnCount] as String?) != nil
+                let hasAccount = (row.text(Self.columnCount) as String?) != nil
                 return (token, hasAccount ? SQLiteAccountStore.record(row, offset: Self.columnCount) : nil)
-            }
+            } ?? nil
         }
     }
 
@@ -139,16 +138,16 @@ struct SQLiteTokenStore: TokenStore {
     private static let columnCount = Column.count
 
     /// A token from the row's first `Column.count` columns.
-    static func record(_ row: Row) -> TokenRecord? {
-        guard let userID = UserID(row[Column.userID.index] as String),
-            let family = UUIDText.parse(row[Column.family.index]),
-            let kind = TokenKind(rawValue: row[Column.kind.index])
+    static func record(_ row: some SQLiteRowValues) -> TokenRecord? {
+        guard let userID = UserID(row.text(Column.userID.index) as String),
+            let family = UUIDText.parse(row.text(Column.family.index)),
+            let kind = TokenKind(rawValue: row.text(Column.kind.index))
         else { return nil }
         return TokenRecord(
-            hash: row[Column.hash.index], userID: userID, family: family, kind: kind,
-            createdAt: Date(sqliteValue: row[Column.createdAt.index]),
-            expiresAt: Date(sqliteValue: row[Column.expiresAt.index]),
-            usedAt: (row[Column.usedAt.index] as Double?).map(Date.init(sqliteValue:)),
-            revokedAt: (row[Column.revokedAt.index] as Double?).map(Date.init(sqliteValue:)))
+            hash: row.text(Column.hash.index), userID: userID, family: family, kind: kind,
+            createdAt: Date(sqliteValue: row.real(Column.createdAt.index)),
+            expiresAt: Date(sqliteValue: row.real(Column.expiresAt.index)),
+            usedAt: (row.real(Column.usedAt.index) as Double?).map(Date.init(sqliteValue:)),
+            revokedAt: (row.real(Column.revokedAt.index) as Double?).map(Date.init(sqliteValue:)))
     }
 }

@@ -419,8 +419,17 @@ struct SocialContractTests {
             #expect(try await storage.posts.kudosTarget(diary.id, viewer: ana.id)?.author == ana.id)
             try await storage.posts.tombstone(diary.id, at: Self.start + 2)
             #expect(try await storage.posts.kudosTarget(diary.id, viewer: ana.id) == nil)
+            // Someone who blocked the viewer leaves the count as well, and a block both ways (or a blocked person
+            // suspended too) takes their kudos away once, not twice.
+            try await storage.graph.block(eve.id, ana.id, at: Self.start)
+            #expect(try await storage.posts.kudosTarget(post.id, viewer: ana.id)?.kudosCount == 1)
+            try await storage.graph.block(ana.id, eve.id, at: Self.start)
+            try await storage.accounts.setSuspended(dee.id, at: Self.start)
+            #expect(try await storage.posts.kudosTarget(post.id, viewer: ana.id)?.kudosCount == 1)
+            #expect(try await storage.posts.post(post.id, viewer: ana.id)?.kudosCount == 1)
             #expect(try await storage.posts.removeKudos(post.id, by: bea.id))
             #expect(try await storage.posts.removeKudos(post.id, by: bea.id) == false)
+            #expect(try await storage.posts.kudosTarget(post.id, viewer: ana.id)?.kudosCount == 0)
         }
     }
 
