@@ -499,6 +499,6 @@ public struct PostService: Sendable {
     /// Normalised (trimmed, lowercased, spaces collapsed) so trivial variations count as the same text.
     public static func textHash(_ text: String) -> String {
         let normalised = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return SHA256.hash(data: Data(normalised.utf8)).map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(SHA256.hash(data: Data(normalised.utf8)))
     }
 }

@@ -54,7 +54,6 @@ extension Request {
 extension Profile: ResponseEncodable {}
 extension Post: ResponseEncodable {}
 extension Comment: ResponseEncodable {}
-extension KudosState: ResponseEncodable {}
 extension Relationship: ResponseEncodable {}
 extension Page: ResponseEncodable {}
 extension ProgressReport: ResponseEncodable {}

@@ -27,7 +27,7 @@ extension Request {
 
     /// The bearer token of the `Authorization` header, if any.
     var bearerToken: String? {
-        guard let value = headers[.authorization] else { return nil }
+        guard let value = headers.value(of: .authorization) else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         // Spaces and tabs, the header's optional whitespace (RFC 9110 §5.6.3), trimmed by hand: Foundation's

@@ -159,5 +159,5 @@ extension Data {
         }
     }
 
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    var hex: String { Hex.encode(self) }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SpotterCore
 
 /// AWS Signature Version 4 for S3, in both forms: presigned URLs (query auth) a client can PUT to or GET
 /// from without credentials of its own until they expire, and the `Authorization` header that signs the
@@ -147,7 +148,5 @@ struct SigV4: Sendable {
         return (day, day + String(format: "T%02d%02d%02dZ", c.hour!, c.minute!, c.second!))
     }
 
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
-    }
+    static func hex(_ digest: some ContiguousBytes) -> String { Hex.encode(digest) }
 }

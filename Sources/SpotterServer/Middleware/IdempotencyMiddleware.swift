@@ -39,7 +39,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         -> Response
     {
         guard UnitOfWorkMiddleware<Context>.changes(request.method),
-            let key = request.headers[Self.header], let session = context.identity
+            let key = request.headers.value(of: Self.header), let session = context.identity
         else { return try await next(request, context) }
         guard (1...255).contains(key.count), key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
             throw SpotterError.malformed(
@@ -60,7 +60,8 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let claim = try await store.record(
             scope: scope, key: key, fingerprint: fingerprint,
             response: StoredResponse(
-                status: Int(response.status.code), contentType: response.headers[.contentType], body: collected),
+                status: Int(response.status.code), contentType: response.headers.value(of: .contentType),
+                body: collected),
             now: clock.now, retention: retention)
         // Another run of the same key stored its answer first: this one's writes roll back with the request's
         // unit, and it answers as that one did.
