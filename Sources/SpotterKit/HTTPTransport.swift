@@ -53,10 +53,65 @@ public struct URLSessionTransport: HTTPTransport {
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await session.data(for: urlRequest)
+        let (data, response) = try await load(urlRequest)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var headers: [String: String] = [:]
         for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
         return HTTPResponseData(status: http.statusCode, headers: headers, body: data)
     }
+
+    #if canImport(FoundationNetworking)
+    /// `URLSession.data(for:)`, cancelled off the cancelling thread. On Linux, FoundationNetworking's own
+    /// `data(for:)` cancels its task while Swift holds the cancelled task's status lock, and the network thread,
+    /// finishing the same task at that moment, waits for that lock while holding the queue `cancel()` waits
+    /// for: both threads stop for good (swift-corelibs-foundation #5412; it hung the test suite with both of
+    /// the concurrency pool's threads). Cancelling from another queue takes the lock out of the cycle.
+    private func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let data, let response {
+                        continuation.resume(returning: (data, response))
+                    } else {
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                    }
+                }
+                box.start(task)
+            }
+        } onCancel: {
+            DispatchQueue.global().async { box.cancel() }
+        }
+    }
+    #else
+    private func load(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        try await session.data(for: request)
+    }
+    #endif
 }
+
+#if canImport(FoundationNetworking)
+/// The task a request runs as, and whether it was cancelled before it started.
+private final class TaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = lock.withLock {
+            self.task = task
+            return self.cancelled
+        }
+        if cancelled { task.cancel() }
+        task.resume()
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            cancelled = true
+            return self.task
+        }
+        task?.cancel()
+    }
+}
+#endif
