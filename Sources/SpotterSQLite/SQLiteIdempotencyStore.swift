@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import SpotterCore
 import SpotterSQL
 
@@ -8,30 +7,17 @@ struct SQLiteIdempotencyStore: IdempotencyStore {
     let database: SQLiteDatabase
 
     func find(scope: String, key: String) async throws -> IdempotencyRow? {
-        try await database.lookup { db in
-            try db.firstRow(cached: IdempotencySQL.find.sqlite, arguments: ["scope": scope, "key": key]) { row in
-                IdempotencyRow(
-                    fingerprint: row.text(0), createdAt: Date(sqliteValue: row.real(1)), status: row.integer(2),
-                    contentType: row.text(3), body: Self.blob(row.statement, at: 4))
-            }
-        }
+        try await database.lookup { db in try Self.row(IdempotencySQL.find, scope: scope, key: key, db) }
     }
 
-    /// The body as bytes, as GRDB reads a BLOB (`nil` for NULL).
-    private static func blob(_ statement: SQLiteStatement, at index: Int32) -> Data? {
-        guard sqlite3_column_type(statement, index) != SQLITE_NULL else { return nil }
-        let count = Int(sqlite3_column_bytes(statement, index))
-        guard let bytes = sqlite3_column_blob(statement, index) else { return Data() }
-        return Data(bytes: bytes, count: count)
-    }
-
+    /// A key's record; both statements select `fingerprint, created_at, status, content_type, body`.
     private static func row(
         _ statement: SQLStatement, scope: String, key: String, _ db: Database
     ) throws -> IdempotencyRow? {
-        try Row.fetchOne(cached: db, sql: statement.sqlite, arguments: ["scope": scope, "key": key]).map { row in
+        try db.firstRow(cached: statement.sqlite, arguments: ["scope": scope, "key": key]) { row in
             IdempotencyRow(
-                fingerprint: row["fingerprint"], createdAt: Date(sqliteValue: row["created_at"]),
-                status: row["status"], contentType: row["content_type"], body: row["body"])
+                fingerprint: row.text(0), createdAt: Date(sqliteValue: row.real(1)), status: row.integer(2),
+                contentType: row.text(3), body: row.blob(4))
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -43,6 +44,13 @@ struct SQLiteStatementRow: SQLiteRowValues {
     func integer(_ index: Int) -> Int? {
         sqlite3_column_type(statement, Int32(index)) == SQLITE_NULL
             ? nil : Int(sqlite3_column_int64(statement, Int32(index)))
+    }
+
+    /// The bytes at `index`, as GRDB reads a BLOB; `nil` for NULL.
+    func blob(_ index: Int) -> Data? {
+        guard sqlite3_column_type(statement, Int32(index)) != SQLITE_NULL else { return nil }
+        guard let bytes = sqlite3_column_blob(statement, Int32(index)) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, Int32(index))))
     }
 }
 
