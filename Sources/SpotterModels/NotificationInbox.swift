@@ -14,6 +14,9 @@ public struct NotificationGroup: Codable, Sendable, Equatable {
     public var mostRecentNotificationID: NotificationID
     public var postID: PostID?
     public var commentID: CommentID?
+    /// The group the notification is about (an invitation, a join request, news of a group), so a tap can
+    /// open it.
+    public var groupID: GroupID?
     /// The text to show: full text, since the inbox is the recipient's own.
     public var text: String
     /// Some notification in the group is unread.
@@ -22,7 +25,7 @@ public struct NotificationGroup: Codable, Sendable, Equatable {
     public init(
         groupKey: String, type: NotificationType, notificationsCount: Int, sampleActors: [AuthorSummary],
         latestAt: Date, mostRecentNotificationID: NotificationID, postID: PostID?, commentID: CommentID?,
-        text: String, unread: Bool
+        text: String, unread: Bool, groupID: GroupID? = nil
     ) {
         self.groupKey = groupKey
         self.type = type
@@ -32,6 +35,7 @@ public struct NotificationGroup: Codable, Sendable, Equatable {
         self.mostRecentNotificationID = mostRecentNotificationID
         self.postID = postID
         self.commentID = commentID
+        self.groupID = groupID
         self.text = text
         self.unread = unread
     }
@@ -45,6 +49,7 @@ public struct NotificationGroup: Codable, Sendable, Equatable {
         case mostRecentNotificationID = "most_recent_notification_id"
         case postID = "post_id"
         case commentID = "comment_id"
+        case groupID = "group_id"
         case text, unread
     }
 }

@@ -69,7 +69,8 @@ public struct NotificationService: Sendable {
         NotificationGroup(
             groupKey: row.groupKey, type: row.latest.type, notificationsCount: row.count, sampleActors: sampleActors,
             latestAt: row.latest.createdAt, mostRecentNotificationID: row.latest.id, postID: row.latest.postID,
-            commentID: row.latest.commentID, text: text, unread: row.unread)
+            commentID: row.latest.commentID, text: text, unread: row.unread,
+            groupID: NotificationGroupKey.group(in: row.groupKey))
     }
 
     /// The first few distinct people behind notifications (newest first) and how many distinct people there are.

@@ -174,30 +174,40 @@ public struct Notifier: Sendable {
             return try await storage.groups.memberRoles(of: group.id).keys.filter { $0 != post.authorID }.map {
                 Draft(
                     recipient: $0, type: .groupPost, actor: post.authorID, postID: post.id, postAuthor: post.authorID,
-                    detail: group.name, group: "group-posts-\(group.id)", dedupe: "group-post-\(post.id)")
+                    detail: group.name, group: NotificationGroupKey.key(.posts, group.id),
+                    dedupe: "group-post-\(post.id)")
             }
         case .groupInvited(let group, let invitee, let by):
             return [
                 Draft(
                     recipient: invitee, type: .groupInvitation, actor: by, detail: group.name,
-                    group: "group-invitation-\(group.id)", dedupe: "group-invitation-\(group.id)")
+                    group: NotificationGroupKey.key(.invitation, group.id), dedupe: "group-invitation-\(group.id)")
             ]
         case .groupJoinRequested(let group, let requester):
             return try await storage.groups.memberRoles(of: group.id).filter { $0.value >= .admin }.keys.map {
                 Draft(
                     recipient: $0, type: .groupJoinRequest, actor: requester, detail: group.name,
-                    group: "group-requests-\(group.id)", dedupe: "group-request-\(group.id)-\(requester)")
+                    group: NotificationGroupKey.key(.requests, group.id),
+                    dedupe: "group-request-\(group.id)-\(requester)")
             }
         case .groupRequestAccepted(let group, let user, let by):
             return [
                 Draft(
                     recipient: user, type: .groupRequestAccepted, actor: by, detail: group.name,
-                    group: "group-accepted-\(group.id)", dedupe: "group-accepted-\(group.id)-\(user)")
+                    group: NotificationGroupKey.key(.accepted, group.id), dedupe: "group-accepted-\(group.id)-\(user)")
             ]
         case .groupRemoved(let group, let user, let by):
-            return [Draft(recipient: user, type: .groupRemoved, actor: by, detail: group.name)]
+            return [
+                Draft(
+                    recipient: user, type: .groupRemoved, actor: by, detail: group.name,
+                    group: NotificationGroupKey.key(.removed, group.id))
+            ]
         case .groupBanned(let group, let user, let by):
-            return [Draft(recipient: user, type: .groupBanned, actor: by, detail: group.name)]
+            return [
+                Draft(
+                    recipient: user, type: .groupBanned, actor: by, detail: group.name,
+                    group: NotificationGroupKey.key(.banned, group.id))
+            ]
         case .groupJoined(let group, let member):
             // Only an encrypted group's members wait for anything: a device of an admin's shares the keys when
             // it opens the group (docs/encryption.md), so the owner and admins are told to.
@@ -205,7 +215,7 @@ public struct Notifier: Sendable {
             return try await storage.groups.memberRoles(of: group.id).filter { $0.value >= .admin }.keys.map {
                 Draft(
                     recipient: $0, type: .groupAwaitingKeys, actor: member, detail: group.name,
-                    group: "group-keys-\(group.id)")
+                    group: NotificationGroupKey.key(.keys, group.id))
             }
         case .guardianInvited(let child, let invitee, let by):
             return [
