@@ -28,6 +28,9 @@ public actor SpotterSession {
     public nonisolated let analytics: AnalyticsTracker
     private var periodic: [Task<Void, Never>] = []
     private var watching = false
+    /// The APNs token this phone registered in this session, forgotten on the server at sign-out so the next
+    /// person signed in here gets none of this one's pushes.
+    private var pushToken: String?
 
     /// - Parameters:
     ///   - folder: where the database file goes (`spotter.sqlite`); nil keeps it in memory. A session opened
@@ -71,8 +74,16 @@ public actor SpotterSession {
         await analytics.flush()
     }
 
+    /// Registers the APNs device token the app was given (hex), so this person's pushes reach this phone.
+    public func registerForPushes(token: String) async throws {
+        try await client.registerPushDevice(token: token)
+        pushToken = token
+    }
+
     /// Ends the session here and on the server, and stops everything.
     public func signOut() async {
+        if let pushToken { try? await client.removePushDevice(token: pushToken) }
+        pushToken = nil
         stopPeriodic()
         await realtime.signOut()
         await analytics.flush()

@@ -136,6 +136,14 @@ struct OutboxCompatibilityTests {
                 UpdateAccountRequest(
                     displayName: "Bea", bio: "Runs/lifts", units: .lb, timeZone: "Europe/Paris", privacy: .private))
         ),
+        // Issue 40: the inbox's marks and archives.
+        (
+            #"{"markNotificationsSeen":{"upTo":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e44"}}"#,
+            .markNotificationsSeen(upTo: NotificationID("0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e44"))
+        ),
+        (#"{"markNotificationsRead":{}}"#, .markNotificationsRead(upTo: nil)),
+        (#"{"markNotificationGroupRead":{"_0":"kudos-0190f3a2"}}"#, .markNotificationGroupRead("kudos-0190f3a2")),
+        (#"{"archiveNotificationGroup":{"_0":"follow-2026-12-04"}}"#, .archiveNotificationGroup("follow-2026-12-04")),
     ]
 
     @Test("this version writes each action in the same form, keys sorted, and reads it back")

@@ -148,7 +148,7 @@ extension AppDatabase {
             ])
     }
 
-    private static func insert(_ action: Action, at now: Date, _ db: Database) throws -> QueuedAction {
+    static func insert(_ action: Action, at now: Date, _ db: Database) throws -> QueuedAction {
         let key = SpotterClient.newKey()
         let text = String(decoding: try SpotterClient.encoder.encode(action), as: UTF8.self)
         try db.execute(

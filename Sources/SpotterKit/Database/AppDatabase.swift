@@ -138,6 +138,7 @@ public final class AppDatabase: Sendable {
         }
         registerNostrMigrations(&migrator)
         registerGroupMigrations(&migrator)
+        registerNotificationMigrations(&migrator)
         return migrator
     }
 }

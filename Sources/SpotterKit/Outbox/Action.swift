@@ -11,6 +11,17 @@ public enum Action: Sendable, Equatable {
     case updateProfile(UpdateAccountRequest)
     /// An edit of one's own post: its text, audience or workout (`PATCH /api/v1/posts/{id}`).
     case updatePost(PostID, UpdatePostRequest)
+    /// The inbox was opened: notifications up to this one (all, when nil) are seen.
+    case markNotificationsSeen(upTo: NotificationID?)
+    /// "Mark all read": notifications up to this one (all, when nil) are read.
+    case markNotificationsRead(upTo: NotificationID?)
+    /// One inbox row is read (it was opened).
+    case markNotificationGroupRead(String)
+    /// One inbox row leaves the inbox.
+    case archiveNotificationGroup(String)
+
+    /// The entity of every mark and archive: they change the one inbox, so they land in the order made.
+    static let inboxEntity = "inbox"
 
     /// What the action changes: actions on one entity are sent in the order they were made.
     public var entity: String {
@@ -19,6 +30,8 @@ public enum Action: Sendable, Equatable {
         case .createPost: "new-post"
         case .follow(let username), .unfollow(let username): "user:\(username.lowercased())"
         case .updateProfile: "me"
+        case .markNotificationsSeen, .markNotificationsRead, .markNotificationGroupRead, .archiveNotificationGroup:
+            Self.inboxEntity
         }
     }
 }
@@ -40,12 +53,14 @@ public enum Action: Sendable, Equatable {
 extension Action: Codable {
     private enum Case: String, CodingKey {
         case setKudos, comment, createPost, follow, unfollow, updateProfile, updatePost
+        case markNotificationsSeen, markNotificationsRead, markNotificationGroupRead, archiveNotificationGroup
     }
 
     private enum Value: String, CodingKey {
         case first = "_0"
         case second = "_1"
         case given
+        case upTo
     }
 
     public init(from decoder: any Decoder) throws {
@@ -76,6 +91,14 @@ extension Action: Codable {
             self = .updatePost(
                 try values.decode(PostID.self, forKey: .first),
                 try values.decode(UpdatePostRequest.self, forKey: .second))
+        case .markNotificationsSeen:
+            self = .markNotificationsSeen(upTo: try values.decodeIfPresent(NotificationID.self, forKey: .upTo))
+        case .markNotificationsRead:
+            self = .markNotificationsRead(upTo: try values.decodeIfPresent(NotificationID.self, forKey: .upTo))
+        case .markNotificationGroupRead:
+            self = .markNotificationGroupRead(try values.decode(String.self, forKey: .first))
+        case .archiveNotificationGroup:
+            self = .archiveNotificationGroup(try values.decode(String.self, forKey: .first))
         }
     }
 
@@ -106,6 +129,18 @@ extension Action: Codable {
             var values = cases.nestedContainer(keyedBy: Value.self, forKey: .updatePost)
             try values.encode(post, forKey: .first)
             try values.encode(request, forKey: .second)
+        case .markNotificationsSeen(let upTo):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .markNotificationsSeen)
+            try values.encodeIfPresent(upTo, forKey: .upTo)
+        case .markNotificationsRead(let upTo):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .markNotificationsRead)
+            try values.encodeIfPresent(upTo, forKey: .upTo)
+        case .markNotificationGroupRead(let key):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .markNotificationGroupRead)
+            try values.encode(key, forKey: .first)
+        case .archiveNotificationGroup(let key):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .archiveNotificationGroup)
+            try values.encode(key, forKey: .first)
         }
     }
 }

@@ -75,6 +75,13 @@ public actor ActionQueue {
         try await database.editPost(post, request, at: now())
     }
 
+    /// Marks the inbox (seen, read, a row read) or archives a row the offline-first way: the kept inbox and
+    /// badge show it and the action is queued, in one transaction. `drain()` sends it.
+    @discardableResult
+    public func markInbox(_ action: Action) async throws -> QueuedAction {
+        try await database.markInbox(action, at: now())
+    }
+
     /// Actions still to send, oldest first, each with why its last try did not land and when the next is due.
     public var pending: [QueuedAction] {
         get async throws { try await database.actions(failed: false) }
@@ -177,6 +184,14 @@ public actor ActionQueue {
         case .updateProfile(let changes): _ = try await client.updateProfile(changes, idempotencyKey: key)
         case .updatePost(let post, let request):
             try await database.save([try await client.updatePost(post, request, idempotencyKey: key)])
+        case .markNotificationsSeen(let upTo):
+            try await database.saveInboxCounts(try await client.markNotificationsSeen(upTo: upTo, idempotencyKey: key))
+        case .markNotificationsRead(let upTo):
+            try await database.saveInboxCounts(try await client.markNotificationsRead(upTo: upTo, idempotencyKey: key))
+        case .markNotificationGroupRead(let group):
+            try await database.saveInboxCounts(try await client.markNotificationGroupRead(group, idempotencyKey: key))
+        case .archiveNotificationGroup(let group):
+            try await database.saveInboxCounts(try await client.archiveNotificationGroup(group, idempotencyKey: key))
         }
         return nil
     }

@@ -139,6 +139,10 @@ enum OutboxReport {
         case .unfollow(let username): "unfollow @\(username)"
         case .updateProfile: "profile changes"
         case .updatePost(let post, _): "edit of \(post)"
+        case .markNotificationsSeen: "notifications marked seen"
+        case .markNotificationsRead: "notifications marked read"
+        case .markNotificationGroupRead: "a notification marked read"
+        case .archiveNotificationGroup: "a notification archived"
         }
     }
 }
