@@ -54,16 +54,18 @@ public enum NotificationType: String, Codable, Sendable, CaseIterable {
 
     /// The settings that do something different for this type, as a settings page offers them. An
     /// always-immediate type is never grouped, so `enabled` and `batched` would be `immediate` by other names;
-    /// a type that can't be off offers no `disabled`.
+    /// any other type waits past the hourly cap whether `enabled` or `immediate` (the seed's `shouldBatch`),
+    /// so for it `immediate` is `enabled` by another name; a type that can't be off offers no `disabled`.
     public var distinctSettings: [NotificationSetting] {
         let settings: [NotificationSetting] =
-            isAlwaysImmediate ? [.disabled, .immediate, .daily, .weekly] : NotificationSetting.allCases
+            isAlwaysImmediate
+            ? [.disabled, .immediate, .daily, .weekly] : [.disabled, .enabled, .batched, .daily, .weekly]
         return mayBeOff ? settings : settings.filter { $0 != .disabled }
     }
 
     /// `setting` as one of `distinctSettings`: what the server does with it for this type.
     public func distinct(_ setting: NotificationSetting) -> NotificationSetting {
-        distinctSettings.contains(setting) ? setting : .immediate
+        distinctSettings.contains(setting) ? setting : (isAlwaysImmediate ? .immediate : .enabled)
     }
 }
 
@@ -75,7 +77,9 @@ public enum NotificationSetting: String, Codable, Sendable, CaseIterable {
     case enabled
     /// Gathered for the batching window, then one merged push: "Ana and 2 others gave kudos…".
     case batched
-    /// Pushed at once, never batched.
+    /// Pushed at once, never gathered for the batching window. Past the hourly cap it waits like `enabled`,
+    /// unless the type is always immediate (mentions, follow requests, security), as the seed's `shouldBatch`
+    /// decides by the notification's priority before the cap.
     case immediate
     /// Gathered into a digest at the person's local morning.
     case daily

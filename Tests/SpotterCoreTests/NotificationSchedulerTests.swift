@@ -57,6 +57,29 @@ struct NotificationSchedulerTests {
         #expect(decide(.mention, preferences, sent: 3, at: now).push == .init(runAt: now, batchKey: nil))
     }
 
+    @Test("past the hourly cap, comments set to right away wait too; mentions and follow requests never do")
+    func hourlyCapHoldsImmediate() {
+        // Given comments and replies at their default (immediate), a cap of 3, and 3 pushes this hour
+        let now = Self.at("2026-11-23 12:00", "UTC")
+        let preferences = NotificationPreferences(maxPerHour: 3)
+        #expect(preferences.setting(for: .comment) == .immediate)
+        // Then a comment below the cap goes at once, and past it waits for the window (the seed's shouldBatch:
+        // priority first, then the cap, then the setting)
+        #expect(decide(.comment, preferences, sent: 2, at: now).push == .init(runAt: now, batchKey: nil))
+        #expect(
+            decide(.comment, preferences, sent: 3, at: now).push
+                == .init(runAt: now + 15 * 60, batchKey: "batch-group-1"))
+        #expect(decide(.reply, preferences, sent: 3, at: now).push?.runAt == now + 15 * 60)
+        // And the always-immediate types still go at once, alone
+        for type in [NotificationType.mention, .followRequest, .securityNewDevice] {
+            #expect(decide(type, preferences, sent: 3, at: now).push == .init(runAt: now, batchKey: nil), "\(type)")
+        }
+        // And the settings page offers what differs: for a comment, "immediate" is "enabled" by another name
+        #expect(!NotificationType.comment.distinctSettings.contains(.immediate))
+        #expect(NotificationType.comment.distinct(.immediate) == .enabled)
+        #expect(NotificationType.mention.distinct(.enabled) == .immediate)
+    }
+
     @Test("quiet hours across midnight hold push until their end in the person's zone; the inbox records at once")
     func quietHoursAcrossMidnight() {
         let zone = "America/New_York"

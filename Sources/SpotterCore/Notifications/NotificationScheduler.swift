@@ -4,7 +4,8 @@ import SpotterModels
 /// Decides when, and merged with what, a notification is pushed and emailed: the FameFit seed's rules, as
 /// a pure function of the person's preferences, what they were sent this hour, and the time.
 ///
-/// - Always-immediate types (mentions, follow requests, security) and `immediate` ones go at once, alone.
+/// - Always-immediate types (mentions, follow requests, security) go at once, alone; `enabled` and `immediate`
+///   ones at once too, below the hourly cap.
 /// - `batched` types wait for the batching window and go as one merged message per group ("Ana and 2 others
 ///   gave kudos to your Morning Run").
 /// - Past the hourly cap, everything but always-immediate types is batched.
@@ -60,8 +61,11 @@ public struct NotificationScheduler: Sendable {
             plan = ChannelPlan(runAt: morning, batchKey: "digest-\(setting.rawValue)-\(local.day(of: morning))")
         case .batched where !type.isAlwaysImmediate:
             plan = batched(groupKey, preferences, now)
-        case .enabled where !type.isAlwaysImmediate && pushesThisHour >= preferences.maxPerHour:
-            plan = batched(groupKey, preferences, now)
+        case .enabled, .immediate:
+            // The cap holds for every type but the always-immediate ones, whichever of the two is chosen (the
+            // seed's `shouldBatch`: priority first, then the cap, then the type's setting).
+            let capped = !type.isAlwaysImmediate && pushesThisHour >= preferences.maxPerHour
+            plan = capped ? batched(groupKey, preferences, now) : ChannelPlan(runAt: now, batchKey: nil)
         default:
             plan = ChannelPlan(runAt: now, batchKey: nil)
         }
