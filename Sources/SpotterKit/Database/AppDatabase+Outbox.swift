@@ -161,16 +161,20 @@ extension AppDatabase {
     /// Kudos still waiting to be sent on a post, re-applied to its cached copy after the server's copy (or
     /// the server's count) replaced it, so what the user did stays shown until it lands.
     static func reapplyPendingKudos(on post: PostID, _ db: Database) throws {
+        guard let given = try pendingKudos(on: post, db) else { return }
+        try updatePost(post, db) { apply(kudos: given, to: &$0) }
+    }
+
+    /// The kudos the last action still waiting on a post gives (true) or takes back (false); nil when none waits.
+    static func pendingKudos(on post: PostID, _ db: Database) throws -> Bool? {
         let waiting = try String.fetchAll(
             db, sql: "SELECT action FROM actions WHERE entity = ? AND failure IS NULL ORDER BY id",
             arguments: [Action.setKudos(post, given: true).entity])
-        let last = waiting.compactMap { json -> Bool? in
+        return waiting.compactMap { json -> Bool? in
             guard case .setKudos(_, let given) = try? SpotterClient.decoder.decode(Action.self, from: Data(json.utf8))
             else { return nil }
             return given
         }.last
-        guard let given = last else { return }
-        try updatePost(post, db) { apply(kudos: given, to: &$0) }
     }
 
     /// Shows kudos given or taken back on a post, once.

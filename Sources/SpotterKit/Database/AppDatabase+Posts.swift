@@ -59,6 +59,33 @@ extension AppDatabase {
         }
     }
 
+    /// Applies a count pushed live (`post_likes_updated`, `post_comments_updated`) to the kept post, so every
+    /// screen showing it follows; returns the post it is about, nil for any other push. The server counts
+    /// without a kudos still in the outbox, so that one is counted again on top.
+    @discardableResult
+    func applyCounts(_ push: RealtimePush) async throws -> PostID? {
+        switch push {
+        case .likesUpdated(let likes):
+            try await writer.write { db in
+                try Self.updatePost(likes.id, db) { post in
+                    post.kudosCount = likes.likesCount
+                    post.kudosPreview = post.kudosPreview.filter { likes.likedByUserIDs.contains($0.id) }
+                }
+                guard let given = try Self.pendingKudos(on: likes.id, db) else { return }
+                try Self.updatePost(likes.id, db) { post in
+                    post.kudosedByMe = !given
+                    Self.apply(kudos: given, to: &post)
+                }
+            }
+            return likes.id
+        case .commentsUpdated(let comments):
+            try await updatePost(comments.id) { $0.commentsCount = comments.commentsCount }
+            return comments.id
+        default:
+            return nil
+        }
+    }
+
     /// Changes a cached post, if it is kept (counts pushed live, say).
     func updatePost(_ id: PostID, _ change: @escaping @Sendable (inout Post) -> Void) async throws {
         try await writer.write { db in try Self.updatePost(id, db, change) }

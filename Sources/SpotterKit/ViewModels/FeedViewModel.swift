@@ -44,6 +44,8 @@ public final class FeedViewModel {
     private var nextCursor: String?
     private var fetched = false
     private var waiting: [Post] = []
+    /// The connection was lost since the feed was loaded: what it missed comes with a refresh when it is back.
+    private var disconnected = false
     private var shown = PostsShown<[Post]>()
     @ObservationIgnored nonisolated(unsafe) private var observation: Task<Void, Never>?
 
@@ -91,6 +93,41 @@ public final class FeedViewModel {
             }
         } else if !waiting.contains(where: { $0.id == post.id }) {
             waiting.append(post)
+        }
+    }
+
+    /// An event from the realtime connection, for the posts this feed shows: their counts (`post_likes_updated`,
+    /// `post_comments_updated`) and edits show at once (kept in the database, so every screen of the post
+    /// follows), a deletion takes the post away, and after the connection was lost and is back the feed
+    /// refreshes, since what happened meanwhile was not pushed to it. New posts are the caller's to route
+    /// (`receiveLive`): which topic brings a feed's posts is the app's to choose. Every screen may be handed
+    /// every event.
+    public func receive(_ event: RealtimeEvent) async {
+        switch event {
+        case .push(.likesUpdated(let likes), _) where posts.contains(where: { $0.id == likes.id }):
+            await applyCounts(.likesUpdated(likes))
+        case .push(.commentsUpdated(let comments), _) where posts.contains(where: { $0.id == comments.id }):
+            await applyCounts(.commentsUpdated(comments))
+        case .push(.postUpdated(let post), _) where posts.contains(where: { $0.id == post.id }):
+            await receiveLive(post)
+        case .push(.postDeleted(let id), _) where posts.contains(where: { $0.id == id }):
+            await receiveDeletion(id)
+        case .connection(false):
+            disconnected = true
+        case .connection(true) where disconnected:
+            disconnected = false
+            await refresh()
+        default:
+            return
+        }
+    }
+
+    private func applyCounts(_ push: RealtimePush) async {
+        do {
+            try await database.applyCounts(push)
+            await showStored()
+        } catch {
+            errorMessage = Self.message(error)
         }
     }
 

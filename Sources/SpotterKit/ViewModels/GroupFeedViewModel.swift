@@ -108,6 +108,8 @@ public final class GroupFeedViewModel {
             await feed.receiveLive(post)
         case .push(.postDeleted(let id), let from) where from == topic || posts.contains(where: { $0.id == id }):
             await feed.receiveDeletion(id)
+        case .push(.likesUpdated, _), .push(.commentsUpdated, _), .connection:
+            await feed.receive(event)
         case .reset(let from) where from == topic:
             await refresh()
         default:

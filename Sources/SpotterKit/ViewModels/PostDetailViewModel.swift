@@ -80,15 +80,13 @@ public final class PostDetailViewModel {
             }
             return
         }
-        let change: @Sendable (inout Post) -> Void
         switch push {
-        case .likesUpdated(let likes) where likes.id == postID: change = { $0.kudosCount = likes.likesCount }
-        case .commentsUpdated(let comments) where comments.id == postID:
-            change = { $0.commentsCount = comments.commentsCount }
+        case .likesUpdated(let likes) where likes.id == postID: break
+        case .commentsUpdated(let comments) where comments.id == postID: break
         default: return
         }
         do {
-            try await database.updatePost(postID, change)
+            try await database.applyCounts(push)
             await showStored()
         } catch {
             errorMessage = FeedViewModel.message(error)
