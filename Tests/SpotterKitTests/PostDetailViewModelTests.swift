@@ -45,6 +45,44 @@ struct PostDetailViewModelTests {
             #expect(await model.comments.draft == "Hello?")
             #expect(await model.comments.errorMessage != nil)
             #expect(await model.comments.comments.count == 3)
+            #expect(await model.comments.sending.isEmpty, "the refused one is taken away, not left as sending")
+        }
+    }
+
+    @Test("a comment written offline shows at once as waiting, and is replaced by the server's copy when it lands")
+    func commentShownBeforeConfirmation() async throws {
+        try await LiveServer.run { url, _ in
+            // Given Bea on Ana's post, on a phone that loses its network
+            let ana = SpotterClient(baseURL: url)
+            try await ana.signUp(email: "ana@example.com", username: "ana", password: "correct horse battery")
+            let network = SwitchableNetwork()
+            let bea = SpotterClient(baseURL: url, transport: network)
+            try await bea.signUp(email: "bea@example.com", username: "bea", password: "correct horse battery")
+            let post = try await ana.createPost(CreatePostRequest(kind: .note, text: "Long run"))
+            let outbox = try ActionQueue(path: nil, client: bea)
+            let model = await PostDetailViewModel(postID: post.id, client: bea, outbox: outbox)
+            await model.load()
+
+            // When she comments offline
+            network.state = .down
+            await MainActor.run { model.comments.draft = "Great pacing" }
+            await model.comments.send()
+
+            // Then it shows at once, marked as waiting for the network, and the draft is cleared
+            #expect(await model.comments.sending.map(\.text) == ["Great pacing"])
+            #expect(await model.comments.sending.first?.waitingForNetwork == true)
+            #expect(await model.comments.comments.isEmpty)
+            #expect(await model.comments.draft.isEmpty)
+
+            // When the network is back and the outbox drains
+            network.state = .up
+            #expect(await outbox.drain(ignoringBackoff: true).count == 1)
+            await model.comments.load()
+
+            // Then the server's copy replaces it, once
+            #expect(await model.comments.sending.isEmpty)
+            #expect(await model.comments.comments.map(\.text) == ["Great pacing"])
+            #expect(try await ana.comments(on: post.id).items.count == 1)
         }
     }
 

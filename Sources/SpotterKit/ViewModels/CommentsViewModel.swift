@@ -3,10 +3,13 @@ import Observation
 import SpotterModels
 
 /// A post's comments and replies: load, load more, and write a comment or a reply (through the outbox when
-/// given, so one written offline waits there).
+/// given, so one written offline waits there). A comment sent is shown at once in `sending`, marked as on its
+/// way, until the server's copy replaces it in `comments`; a refusal takes it away and puts the draft back
+/// with the server's words (POWR's "local update before confirmation").
 ///
 /// ```swift
 /// ForEach(model.comments, id: \.id) { CommentRow(comment: $0) }
+/// ForEach(model.sending) { SendingRow(text: $0.text, offline: $0.waitingForNetwork) }
 /// TextField("Add a comment", text: $model.draft).onSubmit { Task { await model.send() } }
 /// ```
 @MainActor
@@ -21,6 +24,8 @@ public final class CommentsViewModel {
     public var replyingTo: CommentID?
     /// A comment that could not be sent yet: it waits in the outbox and goes out when back online.
     public private(set) var waitingToSend = 0
+    /// Comments written here that the server has not confirmed yet, oldest first, shown after `comments`.
+    public private(set) var sending: [SendingComment] = []
     public private(set) var errorMessage: String?
 
     private let client: SpotterClient
@@ -37,6 +42,7 @@ public final class CommentsViewModel {
     var onChange: (@MainActor () async -> Void)?
 
     public func load() async {
+        await showWaiting()
         do {
             let page = try await client.comments(on: postID)
             comments = page.items
@@ -72,23 +78,40 @@ public final class CommentsViewModel {
         do {
             if let outbox {
                 let queued = try await outbox.enqueue(.comment(postID, request))
+                sending.append(SendingComment(id: queued.id, text: text, parentID: request.parentID))
                 for outcome in await outbox.drain() {
                     guard case .refused(let refused, let problem) = outcome, refused.id == queued.id else { continue }
                     try? await outbox.discard(refused.id)
+                    sending.removeAll { $0.id == queued.id }
                     restore(request, because: problem.detail ?? problem.title)
                     return
                 }
-                waitingToSend = try await outbox.pending.filter {
-                    if case .comment(postID, _) = $0.action { true } else { false }
-                }.count
+                await showWaiting()
                 if waitingToSend == 0 { await reloadComments() }
             } else {
+                let local = SendingComment(id: -Int64(sending.count + 1), text: text, parentID: request.parentID)
+                sending.append(local)
+                defer { sending.removeAll { $0.id == local.id } }
                 _ = try await client.addComment(request, on: postID)
                 await reloadComments()
             }
         } catch {
             restore(request, because: FeedViewModel.message(error))
         }
+    }
+
+    /// What of this post's comments still waits in the outbox: shown as sending, marked as waiting for the
+    /// network once a try has failed for want of one.
+    private func showWaiting() async {
+        guard let outbox, let pending = try? await outbox.pending else { return }
+        let mine = pending.compactMap { queued -> SendingComment? in
+            guard case .comment(postID, let request) = queued.action else { return nil }
+            return SendingComment(
+                id: queued.id, text: request.text, parentID: request.parentID,
+                waitingForNetwork: queued.retry != nil)
+        }
+        waitingToSend = mine.count
+        sending = mine
     }
 
     private func restore(_ request: CreateCommentRequest, because message: String) {
@@ -114,4 +137,14 @@ public final class CommentsViewModel {
             errorMessage = FeedViewModel.message(error)
         }
     }
+}
+
+/// A comment written on this device that the server has not confirmed yet.
+public struct SendingComment: Sendable, Equatable, Identifiable {
+    /// The outbox action carrying it.
+    public var id: Int64
+    public var text: String
+    public var parentID: CommentID?
+    /// A try has failed for want of a network or a working server: it goes when they are back.
+    public var waitingForNetwork = false
 }
