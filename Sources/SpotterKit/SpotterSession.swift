@@ -38,7 +38,7 @@ public actor SpotterSession {
     ///   - retry: how the API client tries requests again.
     public init(
         baseURL: URL, folder: URL?, tokens: any TokenStore, transport: any HTTPTransport = URLSessionTransport(),
-        retry: RetryPolicy = RetryPolicy()
+        retry: RetryPolicy = RetryPolicy(), analyticsContext: AnalyticsContext = AnalyticsContext()
     ) throws {
         if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let client = SpotterClient(baseURL: baseURL, tokens: tokens, transport: transport, retry: retry)
@@ -46,15 +46,17 @@ public actor SpotterSession {
         database = try AppDatabase(path: folder?.appendingPathComponent("spotter.sqlite").path)
         if let folder { database.takeOverEarlierFiles(in: folder) }  // what an earlier version queued still goes
         outbox = ActionQueue(database: database, client: client)
-        uploads = UploadQueue(database: database, client: client)
+        let analytics = AnalyticsTracker(database: database, client: client, context: analyticsContext)
+        self.analytics = analytics
+        uploads = UploadQueue(database: database, client: client, analytics: analytics)
         nostr = NostrPublisher(database: database, server: baseURL)
         cache = SpotterCache(database: database, client: client)
-        analytics = AnalyticsTracker(database: database, client: client)
         realtime = RealtimeClient(baseURL: baseURL) { try await client.currentAccessToken() }
     }
 
     /// The app is in front: connect, send what waits, and keep doing so.
     public func foreground() async {
+        if periodic.isEmpty { await analytics.track("app_foreground") }
         await startWatchingConnection()
         await realtime.start()
         guard periodic.isEmpty else { return }
@@ -71,6 +73,7 @@ public actor SpotterSession {
     public func background() async {
         stopPeriodic()
         await realtime.background()
+        await analytics.track("app_background")
         await analytics.flush()
     }
 

@@ -74,9 +74,14 @@ struct UploadQueueTests {
             let ana = SpotterClient(baseURL: url, tokens: tokens)
             try await ana.signUp(email: "ana@example.com", username: "ana", password: Self.password)
             let network = InterruptingNetwork(cut: .beforePut)
+            let database = try AppDatabase(path: nil)
+            let recorder = AnalyticsRecorder()
+            let tracker = AnalyticsTracker(
+                database: database, client: SpotterClient(baseURL: url, tokens: tokens, transport: recorder))
             let queue = UploadQueue(
-                database: try AppDatabase(path: nil),
-                client: SpotterClient(baseURL: url, tokens: tokens, transport: network, retry: .none))
+                database: database,
+                client: SpotterClient(baseURL: url, tokens: tokens, transport: network, retry: .none),
+                analytics: tracker)
             let job = try await queue.enqueue(
                 CreatePostRequest(kind: .note, text: "Hill sprints"),
                 photos: [PhotoToUpload(data: try Self.jpeg(), contentType: "image/jpeg")])
@@ -110,6 +115,13 @@ struct UploadQueueTests {
                 ])
             #expect(seen.map(\.fraction) == [0.2, 0, 0.2, 0.4, 0.6, 0.8, 0.8, 1])
             #expect(seen.last?.fraction == 1)
+
+            // And the upload was counted once, with how long it took from queued to posted
+            await tracker.flush()
+            let counted = recorder.events.filter { $0.name == "upload_success" }
+            #expect(counted.count == 1)
+            #expect(counted.first?.properties["photos"] == "1")
+            #expect(counted.first?.properties["duration_ms"].flatMap(Int.init).map { $0 >= 0 } == true)
         }
     }
 

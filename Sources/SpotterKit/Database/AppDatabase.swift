@@ -139,6 +139,7 @@ public final class AppDatabase: Sendable {
         registerNostrMigrations(&migrator)
         registerGroupMigrations(&migrator)
         registerNotificationMigrations(&migrator)
+        registerSettingsMigrations(&migrator)
         return migrator
     }
 }

@@ -27,6 +27,8 @@ public actor UploadQueue {
     public let client: SpotterClient
     public let retry: RetryPolicy
     public nonisolated let database: AppDatabase
+    /// Where `upload_success` goes, with how long the post took from queued to posted (the session's tracker).
+    public nonisolated let analytics: AnalyticsTracker?
     /// How long one drain waits for a photo to be processed before leaving it for the next drain.
     public let processingLimit: Duration
     let now: @Sendable () -> Date
@@ -42,9 +44,10 @@ public actor UploadQueue {
     public init(
         database: AppDatabase, client: SpotterClient, retry: RetryPolicy = .outbox,
         processingLimit: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, analytics: AnalyticsTracker? = nil
     ) {
         self.database = database
+        self.analytics = analytics
         self.client = client
         self.retry = retry
         self.processingLimit = processingLimit
@@ -165,6 +168,10 @@ public actor UploadQueue {
             guard let post else { throw CancellationError() }
             try await database.deleteUploadJob(job.id)
             report(job, .posted(post), fraction: 1)
+            let milliseconds = Int((now().timeIntervalSince(job.createdAt) * 1000).rounded())
+            await analytics?.track(
+                "upload_success",
+                properties: ["duration_ms": String(max(0, milliseconds)), "photos": String(job.photos.count)])
             return .posted(job, post)
         } catch let refused as Refused {
             try await database.markUploadFailed(job.id, refused.reason)

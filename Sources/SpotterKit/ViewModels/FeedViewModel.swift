@@ -40,6 +40,7 @@ public final class FeedViewModel {
 
     private let client: SpotterClient
     private let outbox: ActionQueue
+    private let analytics: AnalyticsTracker?
     private var database: AppDatabase { outbox.database }
     private var nextCursor: String?
     private var fetched = false
@@ -49,16 +50,24 @@ public final class FeedViewModel {
     private var shown = PostsShown<[Post]>()
     @ObservationIgnored nonisolated(unsafe) private var observation: Task<Void, Never>?
 
-    /// - Parameter outbox: where kudos go; the feed is read from its database.
-    public init(kind: FeedKind, client: SpotterClient, outbox: ActionQueue) {
+    /// - Parameters:
+    ///   - outbox: where kudos go; the feed is read from its database.
+    ///   - analytics: where `post_tap` goes.
+    public init(kind: FeedKind, client: SpotterClient, outbox: ActionQueue, analytics: AnalyticsTracker? = nil) {
         self.kind = kind
         self.client = client
         self.outbox = outbox
+        self.analytics = analytics
     }
 
-    /// The session's feed: its client, outbox and database.
+    /// The session's feed: its client, outbox, database and analytics.
     public convenience init(kind: FeedKind, session: SpotterSession) {
-        self.init(kind: kind, client: session.client, outbox: session.outbox)
+        self.init(kind: kind, client: session.client, outbox: session.outbox, analytics: session.analytics)
+    }
+
+    /// A post was tapped to open it: counted (`post_tap`, with the feed it was in).
+    public func opened(_ id: PostID) async {
+        await analytics?.track("post_tap", properties: ["feed": kind.analyticsName])
     }
 
     deinit { observation?.cancel() }
@@ -212,6 +221,20 @@ public final class FeedViewModel {
         case SpotterClientError.transport: "You're offline. Showing what was loaded."
         case SpotterClientError.signedOut: "Please sign in again."
         default: "Something went wrong."
+        }
+    }
+}
+
+extension FeedKind {
+    /// The feed's name in analytics: its kind, never a hashtag, a person or a group.
+    var analyticsName: String {
+        switch self {
+        case .following: "following"
+        case .featured: "featured"
+        case .global: "global"
+        case .tag: "tag"
+        case .user: "profile"
+        case .group: "group"
         }
     }
 }

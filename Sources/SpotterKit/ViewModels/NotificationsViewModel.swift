@@ -41,20 +41,24 @@ public final class NotificationsViewModel {
 
     private let client: SpotterClient
     private let outbox: ActionQueue
+    private let analytics: AnalyticsTracker?
     private var database: AppDatabase { outbox.database }
     private var nextCursor: String?
     private var shown = PostsShown<KeptInbox>()
     @ObservationIgnored nonisolated(unsafe) private var observation: Task<Void, Never>?
 
-    /// - Parameter outbox: where marks and archives go; the inbox is read from its database.
-    public init(client: SpotterClient, outbox: ActionQueue) {
+    /// - Parameters:
+    ///   - outbox: where marks and archives go; the inbox is read from its database.
+    ///   - analytics: where `notification_open` goes.
+    public init(client: SpotterClient, outbox: ActionQueue, analytics: AnalyticsTracker? = nil) {
         self.client = client
         self.outbox = outbox
+        self.analytics = analytics
     }
 
-    /// The session's inbox: its client, outbox and database.
+    /// The session's inbox: its client, outbox, database and analytics.
     public convenience init(session: SpotterSession) {
-        self.init(client: session.client, outbox: session.outbox)
+        self.init(client: session.client, outbox: session.outbox, analytics: session.analytics)
     }
 
     deinit { observation?.cancel() }
@@ -93,6 +97,7 @@ public final class NotificationsViewModel {
     /// is returned.
     @discardableResult
     public func open(_ group: NotificationGroup) async -> NotificationRoute {
+        await analytics?.track("notification_open", properties: ["type": group.type.rawValue])
         if group.unread { await change(.markNotificationGroupRead(group.groupKey)) }
         return NotificationRoute(group)
     }

@@ -22,12 +22,25 @@ public final class SearchViewModel {
 
     private let client: SpotterClient
     private let debounce: Duration
+    private let analytics: AnalyticsTracker?
     private var pending: Task<Void, Never>?
 
-    public init(client: SpotterClient, kind: SearchKind = .users, debounce: Duration = .milliseconds(300)) {
+    /// - Parameter analytics: where `search_result_click` goes.
+    public init(
+        client: SpotterClient, kind: SearchKind = .users, debounce: Duration = .milliseconds(300),
+        analytics: AnalyticsTracker? = nil
+    ) {
         self.client = client
         self.kind = kind
         self.debounce = debounce
+        self.analytics = analytics
+    }
+
+    /// A result was tapped: counted (`search_result_click`, with the kind searched and the result's place in
+    /// the list, never the query).
+    public func selected(at position: Int) async {
+        await analytics?.track(
+            "search_result_click", properties: ["kind": kind.rawValue, "position": String(position)])
     }
 
     /// Call on every change of `query` (or `kind`).
