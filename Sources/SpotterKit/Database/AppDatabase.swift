@@ -140,6 +140,7 @@ public final class AppDatabase: Sendable {
         registerGroupMigrations(&migrator)
         registerNotificationMigrations(&migrator)
         registerSettingsMigrations(&migrator)
+        registerSeenChainMigrations(&migrator)
         return migrator
     }
 }

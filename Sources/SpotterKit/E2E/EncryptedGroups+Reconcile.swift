@@ -44,7 +44,7 @@ extension EncryptedGroups {
         let keys = try KeyRecipients(group: verified, deviceChains: [myChain]).wrapToAll(epochKey, epoch: 0)
         try await client.changeE2EGroup(
             group.id, E2EGroupChangeRequest(statements: [create.wire], epoch: E2ENewEpoch(number: 0, keys: keys)))
-        try seen.accept(verified)
+        try await acceptSeen(verified)
         remember(epochKey, epoch: 0, in: group.id)
         return group
     }
@@ -126,7 +126,7 @@ extension EncryptedGroups {
         }
         try await client.changeE2EGroup(
             groupID, E2EGroupChangeRequest(statements: statements.map(\.wire), epoch: newEpoch))
-        try seen.accept(after)
+        try await acceptSeen(after)
         if let newEpoch {
             remember(epochKey, epoch: newEpoch.number, in: groupID)
             report.newEpoch = newEpoch.number

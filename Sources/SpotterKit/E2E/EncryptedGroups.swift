@@ -25,6 +25,9 @@ public actor EncryptedGroups {
     /// The clock statements are dated by (the server refuses one more than five minutes off its own).
     let now: @Sendable () -> Date
     var seen = SeenChains()
+    /// Where the chains seen are kept across launches; nil keeps them for this actor's life only.
+    let database: AppDatabase?
+    private var seenLoaded = false
     var epochKeyCache: [GroupID: [Int: EpochKey]] = [:]
     var openedPosts: [PostID: SealedPostBody] = [:]
     /// Opened comments, with the post each is on (so a deleted post's go with it). Photos are not kept: they
@@ -35,12 +38,41 @@ public actor EncryptedGroups {
     private var userID: UserID?
     private var cachedIdentity: DeviceIdentity?
 
+    /// - Parameter database: the client database, to keep the chains this device verified across launches
+    ///   (an app passes its session's); without one a relaunch takes the server's chains afresh.
     public init(
-        client: SpotterClient, store: any DeviceKeyStore, now: @escaping @Sendable () -> Date = { Date() }
+        client: SpotterClient, store: any DeviceKeyStore, database: AppDatabase? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.client = client
         self.store = store
+        self.database = database
         self.now = now
+    }
+
+    /// The chains seen on earlier launches, read once, before the first chain is checked.
+    func loadSeenChains() async throws {
+        guard !seenLoaded else { return }
+        seenLoaded = true
+        if let database { seen = SeenChains(heads: try await database.seenChainHeads()) }
+    }
+
+    /// Takes a verified chain as seen (refusing one that does not extend what was seen) and keeps it.
+    func acceptSeen(_ chain: VerifiedDeviceChain) async throws {
+        try await loadSeenChains()
+        try seen.accept(chain)
+        try await keepSeen(.device(user: chain.userID))
+    }
+
+    func acceptSeen(_ group: VerifiedGroup) async throws {
+        try await loadSeenChains()
+        try seen.accept(group)
+        try await keepSeen(.group(group.groupID))
+    }
+
+    private func keepSeen(_ chain: ChainID) async throws {
+        guard let database, let head = seen.head(of: chain) else { return }
+        try await database.saveSeenChainHead(chain.description, length: head.length, head: head.head)
     }
 
     /// The person signed in.
@@ -77,6 +109,7 @@ public actor EncryptedGroups {
             try SignedStatement.read(wire)
         }
         let name = ChainID.device(user: user.rawValue).description
+        try await loadSeenChains()
         guard let last = statements.last else {
             guard seen.length(of: .device(user: user.rawValue)) == 0 else {
                 throw EncryptedGroupsError.chainRewritten(chain: name)
@@ -89,7 +122,7 @@ public actor EncryptedGroups {
         } catch {
             throw EncryptedGroupsError.chainRefused(chain: name, error)
         }
-        try seen.accept(chain)
+        try await acceptSeen(chain)
         return (chain, last)
     }
 
@@ -123,7 +156,7 @@ public actor EncryptedGroups {
             if let read = try await readDeviceChain(of: UserID(rawValue: user)) { chains[user] = read.chain }
         }
         let group = try Self.verify(statements, groupID: id, chains: chains)
-        try seen.accept(group)
+        try await acceptSeen(group)
         return GroupRead(group: group, statements: statements, chains: chains)
     }
 

@@ -4,9 +4,15 @@ import SpotterE2E
 /// The length and head of every chain this device has verified, so a chain the server shows later must
 /// continue it (docs/encryption.md, "Devices": the server can only hide statements, and a client notices).
 ///
-/// Kept in memory for the life of an `EncryptedGroups`; a chain first seen is taken as it is.
+/// Held by an `EncryptedGroups`, and kept in the client database when it is given one, so the next launch
+/// checks against it too; a chain first seen is taken as it is.
 struct SeenChains: Sendable {
-    private var heads: [String: (length: Int, head: String)] = [:]
+    private var heads: [String: (length: Int, head: String)]
+
+    init(heads: [String: (length: Int, head: String)] = [:]) { self.heads = heads }
+
+    /// The length and head last seen of `chain`.
+    func head(of chain: ChainID) -> (length: Int, head: String)? { heads[chain.description] }
 
     /// Takes a verified chain as the newest seen, or refuses one that does not extend the last seen.
     mutating func accept(

@@ -23,7 +23,8 @@ extension ClientOptions {
     func encryptedGroups(_ home: ClientHome = ClientHome()) throws -> EncryptedGroups {
         EncryptedGroups(
             client: try client(home),
-            store: FileDeviceKeyStore(directory: home.folder.appendingPathComponent("e2e").path))
+            store: FileDeviceKeyStore(directory: home.folder.appendingPathComponent("e2e").path),
+            database: try AppDatabase(path: home.outboxPath))
     }
 }
 
