@@ -15,9 +15,7 @@ struct FeedLiveUpdatesTests {
     )
         async throws -> SpotterClient
     {
-        let client = SpotterClient(baseURL: url, transport: transport)
-        try await client.signUp(email: "\(name)@example.com", username: name, password: password)
-        return client
+        try await LiveServer.person(name, url, password: password, transport: transport)
     }
 
     /// The next push on the socket, skipping connection news.

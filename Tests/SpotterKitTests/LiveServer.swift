@@ -43,6 +43,15 @@ enum LiveServer {
         }
     }
 
+    /// Someone signed up on the server at `url`, signed in on a client of their own.
+    static func person(
+        _ name: String, _ url: URL, password: String, transport: any HTTPTransport = URLSessionTransport()
+    ) async throws -> SpotterClient {
+        let client = SpotterClient(baseURL: url, transport: transport)
+        try await client.signUp(email: "\(name)@example.com", username: name, password: password)
+        return client
+    }
+
     // A server that can stop and start again on one port, over one database, for offline and reconnect tests.
 
     /// Starts the app on `port` and waits until it answers.

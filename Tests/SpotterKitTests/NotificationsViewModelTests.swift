@@ -17,9 +17,7 @@ struct NotificationsViewModelTests {
     )
         async throws -> SpotterClient
     {
-        let client = SpotterClient(baseURL: url, transport: transport)
-        try await client.signUp(email: "\(name)@example.com", username: name, password: password)
-        return client
+        try await LiveServer.person(name, url, password: password, transport: transport)
     }
 
     static func folder() -> URL {

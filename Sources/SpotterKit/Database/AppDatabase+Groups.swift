@@ -42,15 +42,7 @@ extension AppDatabase {
                     CREATE TABLE group_invitations_waiting (
                         id TEXT PRIMARY KEY, group_id TEXT NOT NULL, json TEXT NOT NULL, position INTEGER NOT NULL);
                     """)
-            for table in ["cached_groups", "group_list_items", "group_invitations_waiting"] {
-                for event in ["INSERT", "UPDATE", "DELETE"] {
-                    try db.execute(
-                        sql: """
-                            CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table)
-                            BEGIN UPDATE revision SET value = value + 1; END
-                            """)
-                }
-            }
+            try countRevisions(of: ["cached_groups", "group_list_items", "group_invitations_waiting"], db)
         }
     }
 
@@ -175,9 +167,5 @@ extension AppDatabase {
             invitations: try String.fetchAll(
                 db, sql: "SELECT json FROM group_invitations_waiting ORDER BY position"
             ).compactMap { try? decode(GroupInvitation.self, $0) })
-    }
-
-    private static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try SpotterClient.encoder.encode(value), as: UTF8.self)
     }
 }

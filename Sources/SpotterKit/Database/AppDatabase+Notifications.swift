@@ -28,22 +28,14 @@ extension AppDatabase {
                     CREATE TABLE inbox_counts (
                         id INTEGER PRIMARY KEY CHECK (id = 1), unread INTEGER NOT NULL, unseen INTEGER NOT NULL);
                     """)
-            for table in ["inbox_groups", "inbox_counts"] {
-                for event in ["INSERT", "UPDATE", "DELETE"] {
-                    try db.execute(
-                        sql: """
-                            CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table)
-                            BEGIN UPDATE revision SET value = value + 1; END
-                            """)
-                }
-            }
+            try countRevisions(of: ["inbox_groups", "inbox_counts"], db)
         }
     }
 
     /// Keeps a page of the inbox from the network. The first page replaces what was kept: a group archived or
     /// gone elsewhere (another device, the web app) leaves with it, and older pages come back with "more".
     func saveInbox(_ groups: [NotificationGroup], firstPage: Bool) async throws {
-        let rows = try groups.map { ($0, try Self.inboxJSON($0)) }
+        let rows = try groups.map { ($0, try Self.json($0)) }
         try await writer.write { db in
             if firstPage { try db.execute(sql: "DELETE FROM inbox_groups") }
             for (group, json) in rows { try Self.upsert(group, json: json, db) }
@@ -54,7 +46,7 @@ extension AppDatabase {
 
     /// Keeps a group that arrived live (`notification` on `user:<id>`): new, or its row moved to the top.
     func saveLive(_ group: NotificationGroup) async throws {
-        let json = try Self.inboxJSON(group)
+        let json = try Self.json(group)
         try await writer.write { db in
             try Self.upsert(group, json: json, db)
             try Self.trimInbox(db)
@@ -93,7 +85,7 @@ extension AppDatabase {
             guard group.unread else { return }
             var group = group
             group.unread = false
-            try upsert(group, json: try inboxJSON(group), db)
+            try upsert(group, json: try json(group), db)
             unread = max(0, unread - group.notificationsCount)
         }
         switch action {
@@ -163,9 +155,6 @@ extension AppDatabase {
             arguments: [keptInboxGroups])
     }
 
-    private static func inboxJSON(_ group: NotificationGroup) throws -> String {
-        String(decoding: try SpotterClient.encoder.encode(group), as: UTF8.self)
-    }
 }
 
 extension NotificationGroup {

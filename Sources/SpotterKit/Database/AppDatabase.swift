@@ -85,15 +85,7 @@ public final class AppDatabase: Sendable {
         // one (see `Revisioned`).
         migrator.registerMigration("posts revision") { db in
             try db.execute(sql: "CREATE TABLE revision (value INTEGER NOT NULL); INSERT INTO revision VALUES (0);")
-            for table in ["posts", "feed_items"] {
-                for event in ["INSERT", "UPDATE", "DELETE"] {
-                    try db.execute(
-                        sql: """
-                            CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table)
-                            BEGIN UPDATE revision SET value = value + 1; END
-                            """)
-                }
-            }
+            try countRevisions(of: ["posts", "feed_items"], db)
         }
         // Why an action's last try did not land (`PendingRetry.Reason`, or "refused" beside `failure`), what was
         // said, and when the next try is due (issue 24).
@@ -142,6 +134,28 @@ public final class AppDatabase: Sendable {
         registerSettingsMigrations(&migrator)
         registerSeenChainMigrations(&migrator)
         return migrator
+    }
+}
+
+extension AppDatabase {
+    /// Triggers that count the revision up on every change to `tables`, so a screen reading them can tell a
+    /// fresher read from an older one (`Revisioned`). Migrations call it; the triggers' names stay as the
+    /// first migrations made them.
+    static func countRevisions(of tables: [String], _ db: Database) throws {
+        for table in tables {
+            for event in ["INSERT", "UPDATE", "DELETE"] {
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER \(table)_\(event.lowercased())_revision AFTER \(event) ON \(table)
+                        BEGIN UPDATE revision SET value = value + 1; END
+                        """)
+            }
+        }
+    }
+
+    /// A value as the wire writes it, for a column of JSON.
+    static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try SpotterClient.encoder.encode(value), as: UTF8.self)
     }
 }
 
