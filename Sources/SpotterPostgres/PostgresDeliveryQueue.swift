@@ -11,9 +11,10 @@ struct PostgresDeliveryQueue: DeliveryQueue {
     let database: PostgresDatabase
     let logger: Logger
 
-    /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's transaction.
+    /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's transaction;
+    /// with no notification, only makes sure the batch is pending (a silent refresh).
     static func schedule(
-        _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
+        _ notification: NotificationID?, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
         on connection: PostgresSession, logger: Logger
     ) async throws {
         var jobID: UUID?
@@ -45,6 +46,7 @@ struct PostgresDeliveryQueue: DeliveryQueue {
             }
         }
         guard let jobID else { throw StorageError.duplicate(field: "batch_key") }
+        guard let notification else { return }
         try await connection.query(
             PostgresQuery(
                 DeliverySQL.addItem.postgres,
@@ -52,6 +54,14 @@ struct PostgresDeliveryQueue: DeliveryQueue {
                     "job": PostgresBind(jobID), "notification": PostgresBind(notification.rawValue),
                     "channel": PostgresBind(channel.rawValue),
                 ]), logger: logger)
+    }
+
+    func scheduleRefresh(of recipient: UserID, at runAt: Date) async throws {
+        try await database.withTransaction(logger: logger) { session in
+            try await Self.schedule(
+                nil, recipient: recipient, channel: .push, batchKey: DeliveryJob.refreshBatchKey, runAt: runAt,
+                on: session, logger: logger)
+        }
     }
 
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {

@@ -18,7 +18,8 @@ public enum NotificationSQL {
 
     /// What the notifier needs of a recipient before it writes to them (`DeliveryRules`), in one statement: the
     /// time zone (no row when the recipient is gone or suspended), the preferences' JSON, the push jobs sent
-    /// since `since` on `channel`, whether `actor` may reach them (true when `actor` is NULL) and whether
+    /// since `since` on `channel` (silent refreshes, `DeliveryJob.refreshBatchKey`, are not what the hourly
+    /// cap counts), whether `actor` may reach them (true when `actor` is NULL) and whether
     /// they have anywhere to push to. Every kudos, comment and follow asks it, on SQLite with the writer held:
     /// as five statements it cost five set-ups and five steps through the binding layer.
     ///
@@ -29,7 +30,8 @@ public enum NotificationSQL {
         SELECT u.time_zone,
                (SELECT preferences FROM notification_preferences WHERE user_id = u.id),
                (SELECT COUNT(*)\(sqlite: "", postgres: "::BIGINT") FROM delivery_jobs WHERE recipient_id = u.id
-                AND channel = \(bind: "channel") AND state = 'sent' AND finished_at >= \(bind: "since")),
+                AND channel = \(bind: "channel") AND state = 'sent' AND finished_at >= \(bind: "since")
+                AND COALESCE(batch_key, '') <> 'refresh'),
                \(actor) IS NULL OR (\(GraphSQL.reaches(recipient: "u.id", actor: actor))),
                EXISTS (SELECT 1 FROM push_devices WHERE user_id = u.id)
                OR EXISTS (SELECT 1 FROM web_push_subscriptions WHERE user_id = u.id)

@@ -9,9 +9,10 @@ import SpotterSQL
 struct SQLiteDeliveryQueue: DeliveryQueue {
     let database: SQLiteDatabase
 
-    /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's write.
+    /// Puts a notification into a job for `channel` (see `ScheduledDelivery`), inside the caller's write; with
+    /// no notification, only makes sure the batch is pending (a silent refresh).
     static func schedule(
-        _ notification: NotificationID, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
+        _ notification: NotificationID?, recipient: UserID, channel: DeliveryChannel, batchKey: String?, runAt: Date,
         _ db: Database
     ) throws {
         var jobID: String?
@@ -33,9 +34,17 @@ struct SQLiteDeliveryQueue: DeliveryQueue {
                 ])
             jobID = id
         }
+        guard let notification else { return }
         try db.execute(
             cached: DeliverySQL.addItem.sqlite,
             arguments: ["job": jobID, "notification": notification.description, "channel": channel.rawValue])
+    }
+
+    func scheduleRefresh(of recipient: UserID, at runAt: Date) async throws {
+        try await database.write { db in
+            try Self.schedule(
+                nil, recipient: recipient, channel: .push, batchKey: DeliveryJob.refreshBatchKey, runAt: runAt, db)
+        }
     }
 
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob] {

@@ -144,6 +144,13 @@ struct OutboxCompatibilityTests {
         (#"{"markNotificationsRead":{}}"#, .markNotificationsRead(upTo: nil)),
         (#"{"markNotificationGroupRead":{"_0":"kudos-0190f3a2"}}"#, .markNotificationGroupRead("kudos-0190f3a2")),
         (#"{"archiveNotificationGroup":{"_0":"follow-2026-12-04"}}"#, .archiveNotificationGroup("follow-2026-12-04")),
+        (#"{"answerFollowRequest":{"_0":"bea","approve":true}}"#, .answerFollowRequest("bea", approve: true)),
+        (
+            #"{"answerJoinRequest":{"_0":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e44","_1":"0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e55","approve":false}}"#,
+            .answerJoinRequest(
+                GroupID("0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e44")!, UserID("0190f3a2-7c4e-7d5a-9b1e-3f2a6c8d0e55")!,
+                approve: false)
+        ),
     ]
 
     @Test("this version writes each action in the same form, keys sorted, and reads it back")

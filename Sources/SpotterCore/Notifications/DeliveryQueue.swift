@@ -8,6 +8,9 @@ public protocol DeliveryQueue: Sendable {
     /// Takes up to `limit` jobs due at `now` (pending, or running with a lease that ran out: a node died),
     /// leasing each until `leaseUntil`. No two callers, on any node, get the same job.
     func claimDue(now: Date, leaseUntil: Date, limit: Int) async throws -> [DeliveryJob]
+    /// Asks for a silent refresh push to `recipient`'s phones at `runAt` (`DeliveryJob.refreshBatchKey`),
+    /// joining the one already pending, inside the caller's unit of work.
+    func scheduleRefresh(of recipient: UserID, at runAt: Date) async throws
     /// The targets a job already reached in an earlier attempt, so a retry never sends to them twice.
     func deliveredTargets(of job: UUID) async throws -> Set<String>
     func recordAttempt(_ attempt: DeliveryAttempt) async throws

@@ -14,10 +14,15 @@ public struct OutgoingMessage: Sendable, Equatable {
     public var subject: String
     public var text: String
     public var html: String
+    /// What the app reads beside the text: the route's ids and the actions' category, or that this is a
+    /// silent refresh (`NotificationPush.Kind.refresh`, pushed to phones only: browsers must show every push).
+    public var push: NotificationPush
 
     public init(
-        title: String, body: String, badge: Int?, collapseID: String?, subject: String, text: String, html: String
+        title: String, body: String, badge: Int?, collapseID: String?, subject: String, text: String, html: String,
+        push: NotificationPush = NotificationPush()
     ) {
+        self.push = push
         self.title = title
         self.body = body
         self.badge = badge
@@ -138,7 +143,11 @@ public struct DeliveryRunner: Sendable {
         switch job.channel {
         case .push:
             targets = try await addresses.devices(of: recipient.id).map { .apns(token: $0) }
-            targets += try await addresses.webPushSubscriptions(of: recipient.id).map { .webPush($0) }
+            // A browser shows every push it is given (an invisible one costs the site its permission), so a
+            // silent refresh goes to phones only.
+            if !job.isRefresh {
+                targets += try await addresses.webPushSubscriptions(of: recipient.id).map { .webPush($0) }
+            }
         case .email:
             targets = recipient.email.map { [.email(address: $0)] } ?? []
         }
@@ -147,6 +156,12 @@ public struct DeliveryRunner: Sendable {
 
     /// The message for a job, from the notifications in it the recipient may still hear of; `nil` when none.
     func compose(_ job: DeliveryJob, recipient: AccountRecord) async throws -> OutgoingMessage? {
+        if job.isRefresh {
+            let unread = try await storage.notifications.counts(of: recipient.id).unread
+            return OutgoingMessage(
+                title: "", body: "", badge: nil, collapseID: nil, subject: "", text: "", html: "",
+                push: NotificationPush(kind: .refresh, unread: unread))
+        }
         var items: [NotificationRecord] = []
         for id in job.notificationIDs {
             if let record = try await storage.notifications.notification(id),
@@ -167,6 +182,8 @@ public struct DeliveryRunner: Sendable {
         }
         let content: NotificationText.Content
         let subject: String
+        // A digest spans rows, so it opens the inbox; anything else opens its row's subject.
+        var push = NotificationPush(kind: .alert, unread: badge)
         if job.batchKey?.hasPrefix("digest-") == true {
             let summary = NotificationText.digestSummary(Dictionary(grouping: items, by: \.type).mapValues(\.count))
             // A digest of the person's own reminders (a weekly summary) says them; others are counted.
@@ -175,7 +192,7 @@ public struct DeliveryRunner: Sendable {
                 title: "Your Spotter digest", body: ownOnly ? lines.joined(separator: "\n") : summary)
             subject = "Your Spotter digest: \(summary)"
         } else {
-            let actorName = try await latest.actorID.asyncMap { try await storage.accounts.find(id: $0)?.displayName }
+            let actor = try await latest.actorID.asyncMap { try await storage.accounts.find(id: $0) } ?? nil
             var mutual = false
             if let actor = latest.actorID {
                 let relationship = try await storage.graph.relationship(of: recipient.id, with: actor)
@@ -183,8 +200,13 @@ public struct DeliveryRunner: Sendable {
             }
             content = NotificationText.sanitized(
                 lines.joined(separator: "\n"), type: latest.type, recipientPrivacy: recipient.profile.privacy,
-                actorName: actorName ?? nil, mutual: mutual)
+                actorName: actor?.displayName, mutual: mutual)
             subject = content.body.components(separatedBy: "\n").first ?? content.body
+            push = NotificationPush(
+                kind: .alert, type: latest.type, groupKey: latest.groupKey, notificationID: latest.id,
+                postID: latest.postID, commentID: latest.commentID,
+                groupID: NotificationGroupKey.group(in: latest.groupKey), actorUsername: actor?.username,
+                actorID: latest.actorID, unread: badge)
         }
         // Email carries digests and security alerts, whose lines are the recipient's own business; a digest
         // to a non-public account still names nobody.
@@ -192,7 +214,7 @@ public struct DeliveryRunner: Sendable {
         return OutgoingMessage(
             title: content.title, body: content.body, badge: badge, collapseID: String(latest.groupKey.prefix(64)),
             subject: subject, text: emailLines.joined(separator: "\n") + "\n\n— Spotter\n",
-            html: "<p>" + emailLines.map(Self.escapeHTML).joined(separator: "</p>\n<p>") + "</p>")
+            html: "<p>" + emailLines.map(Self.escapeHTML).joined(separator: "</p>\n<p>") + "</p>", push: push)
     }
 
     static func escapeHTML(_ text: String) -> String {

@@ -130,13 +130,13 @@ public struct NotificationService: Sendable {
 
     public func markRead(_ viewer: AccountRecord, upTo: NotificationID?) async throws -> NotificationCounts {
         try await storage.notifications.markRead(of: viewer.id, upTo: upTo, groupKey: nil, at: clock.now)
-        return try await countsChanged(viewer.id)
+        return try await countsChanged(viewer.id, badge: true)
     }
 
     public func markGroupRead(_ viewer: AccountRecord, groupKey: String) async throws -> NotificationCounts {
         try Self.checkGroupKey(groupKey)
         try await storage.notifications.markRead(of: viewer.id, upTo: nil, groupKey: groupKey, at: clock.now)
-        return try await countsChanged(viewer.id)
+        return try await countsChanged(viewer.id, badge: true)
     }
 
     /// Opens a group as its recipient follows it from the inbox: marks it read and returns its newest
@@ -159,7 +159,7 @@ public struct NotificationService: Sendable {
         guard try await storage.notifications.archive(of: viewer.id, groupKey: groupKey, at: clock.now) else {
             throw SpotterError.notFound("No such notification group.")
         }
-        return try await countsChanged(viewer.id)
+        return try await countsChanged(viewer.id, badge: true)
     }
 
     /// Group keys are made of ids and type names; anything else (a NUL byte, which PostgreSQL refuses in text,
@@ -170,11 +170,20 @@ public struct NotificationService: Sendable {
         }
     }
 
-    /// Counts after a change, also sent to the person's other live sessions (the badge on every device).
-    private func countsChanged(_ user: UserID) async throws -> NotificationCounts {
+    /// Counts after a change, also sent to the person's other live sessions (the badge on every device). When
+    /// the unread count may have changed (`badge`), their phones get a silent push a few seconds later too, so
+    /// a phone not connected right now clears its badge and refreshes its inbox: marks in a burst (reading
+    /// one row after another) share one push, and iOS's budget for silent pushes is not spent on each.
+    private func countsChanged(_ user: UserID, badge: Bool = false) async throws -> NotificationCounts {
         await events?.publish(.notificationCountsChanged(user))
+        if badge, try await !storage.pushAddresses.devices(of: user).isEmpty {
+            try await storage.deliveries.scheduleRefresh(of: user, at: clock.now.addingTimeInterval(Self.refreshDelay))
+        }
         return try await storage.notifications.counts(of: user)
     }
+
+    /// How long a silent refresh waits for more marks to join it.
+    public static let refreshDelay: TimeInterval = 5
 
     // MARK: Preferences
 

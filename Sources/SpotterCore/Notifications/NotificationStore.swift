@@ -176,6 +176,13 @@ public struct DeliveryJob: Sendable, Equatable {
         self.runAt = runAt
         self.attempts = attempts
     }
+
+    /// The batch of a silent refresh: no notifications, phones only, one pending per person however many
+    /// marks asked for it. `NotificationSQL.deliveryRules` names it too, to leave it out of the hourly cap.
+    public static let refreshBatchKey = "refresh"
+
+    /// A silent push telling the person's phones to refresh (their inbox changed elsewhere).
+    public var isRefresh: Bool { batchKey == Self.refreshBatchKey && notificationIDs.isEmpty }
 }
 
 /// One try at one target, kept for the record.

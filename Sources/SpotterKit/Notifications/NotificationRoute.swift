@@ -34,20 +34,37 @@ public enum NotificationRoute: Sendable, Hashable {
 
     /// The screen a tap on `group` opens.
     public init(_ group: NotificationGroup) {
-        let actor = group.sampleActors.first?.username
-        switch group.type {
+        self.init(
+            type: group.type, postID: group.postID, commentID: group.commentID, groupID: group.groupID,
+            actor: group.sampleActors.first?.username)
+    }
+
+    /// The screen a tap on a push opens: its row's, as the inbox would route it; a digest (no row) opens the
+    /// inbox.
+    public init(_ push: NotificationPush) {
+        guard let type = push.type else {
+            self = .inbox
+            return
+        }
+        self.init(
+            type: type, postID: push.postID, commentID: push.commentID, groupID: push.groupID,
+            actor: push.actorUsername)
+    }
+
+    private init(type: NotificationType, postID: PostID?, commentID: CommentID?, groupID: GroupID?, actor: String?) {
+        switch type {
         case .kudos, .personalRecord, .groupPost:
-            self = group.postID.map { .post($0, comment: nil) } ?? .inbox
+            self = postID.map { .post($0, comment: nil) } ?? .inbox
         case .comment, .reply, .mention:
-            self = group.postID.map { .post($0, comment: group.commentID) } ?? .inbox
+            self = postID.map { .post($0, comment: commentID) } ?? .inbox
         case .follow, .followRequestApproved:
             self = actor.map { .person(username: $0) } ?? .inbox
         case .followRequest:
             self = .followRequests
         case .groupInvitation, .groupRequestAccepted, .groupRemoved, .groupBanned, .groupAwaitingKeys:
-            self = group.groupID.map(NotificationRoute.group) ?? .inbox
+            self = groupID.map(NotificationRoute.group) ?? .inbox
         case .groupJoinRequest:
-            self = group.groupID.map(NotificationRoute.groupJoinRequests) ?? .inbox
+            self = groupID.map(NotificationRoute.groupJoinRequests) ?? .inbox
         case .guardianInvitation:
             self = .guardianInvitations
         case .streakAtRisk, .weeklySummary:

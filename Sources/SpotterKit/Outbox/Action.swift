@@ -19,6 +19,10 @@ public enum Action: Sendable, Equatable {
     case markNotificationGroupRead(String)
     /// One inbox row leaves the inbox.
     case archiveNotificationGroup(String)
+    /// A follow request from this person is approved (`approve`) or denied, from the request's push too.
+    case answerFollowRequest(String, approve: Bool)
+    /// Someone's request to join a group is approved or turned away (by one of its admins).
+    case answerJoinRequest(GroupID, UserID, approve: Bool)
 
     /// The entity of every mark and archive: they change the one inbox, so they land in the order made.
     static let inboxEntity = "inbox"
@@ -28,10 +32,12 @@ public enum Action: Sendable, Equatable {
         switch self {
         case .setKudos(let post, _), .comment(let post, _), .updatePost(let post, _): "post:\(post)"
         case .createPost: "new-post"
-        case .follow(let username), .unfollow(let username): "user:\(username.lowercased())"
+        case .follow(let username), .unfollow(let username), .answerFollowRequest(let username, _):
+            "user:\(username.lowercased())"
         case .updateProfile: "me"
         case .markNotificationsSeen, .markNotificationsRead, .markNotificationGroupRead, .archiveNotificationGroup:
             Self.inboxEntity
+        case .answerJoinRequest(let group, let user, _): "group:\(group):request:\(user)"
         }
     }
 }
@@ -54,6 +60,7 @@ extension Action: Codable {
     private enum Case: String, CodingKey {
         case setKudos, comment, createPost, follow, unfollow, updateProfile, updatePost
         case markNotificationsSeen, markNotificationsRead, markNotificationGroupRead, archiveNotificationGroup
+        case answerFollowRequest, answerJoinRequest
     }
 
     private enum Value: String, CodingKey {
@@ -61,6 +68,7 @@ extension Action: Codable {
         case second = "_1"
         case given
         case upTo
+        case approve
     }
 
     public init(from decoder: any Decoder) throws {
@@ -99,6 +107,13 @@ extension Action: Codable {
             self = .markNotificationGroupRead(try values.decode(String.self, forKey: .first))
         case .archiveNotificationGroup:
             self = .archiveNotificationGroup(try values.decode(String.self, forKey: .first))
+        case .answerFollowRequest:
+            self = .answerFollowRequest(
+                try values.decode(String.self, forKey: .first), approve: try values.decode(Bool.self, forKey: .approve))
+        case .answerJoinRequest:
+            self = .answerJoinRequest(
+                try values.decode(GroupID.self, forKey: .first), try values.decode(UserID.self, forKey: .second),
+                approve: try values.decode(Bool.self, forKey: .approve))
         }
     }
 
@@ -141,6 +156,15 @@ extension Action: Codable {
         case .archiveNotificationGroup(let key):
             var values = cases.nestedContainer(keyedBy: Value.self, forKey: .archiveNotificationGroup)
             try values.encode(key, forKey: .first)
+        case .answerFollowRequest(let username, let approve):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .answerFollowRequest)
+            try values.encode(username, forKey: .first)
+            try values.encode(approve, forKey: .approve)
+        case .answerJoinRequest(let group, let user, let approve):
+            var values = cases.nestedContainer(keyedBy: Value.self, forKey: .answerJoinRequest)
+            try values.encode(group, forKey: .first)
+            try values.encode(user, forKey: .second)
+            try values.encode(approve, forKey: .approve)
         }
     }
 }

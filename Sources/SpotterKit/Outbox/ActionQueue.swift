@@ -192,6 +192,10 @@ public actor ActionQueue {
             try await database.saveInboxCounts(try await client.markNotificationGroupRead(group, idempotencyKey: key))
         case .archiveNotificationGroup(let group):
             try await database.saveInboxCounts(try await client.archiveNotificationGroup(group, idempotencyKey: key))
+        case .answerFollowRequest(let username, let approve):
+            try await client.answerFollowRequest(from: username, approve: approve, idempotencyKey: key)
+        case .answerJoinRequest(let group, let user, let approve):
+            try await client.answerJoinRequest(in: group, from: user, approve: approve, idempotencyKey: key)
         }
         return nil
     }

@@ -14,15 +14,30 @@ struct APNsChannel: DeliveryChannelClient {
 
     func deliver(_ message: OutgoingMessage, to target: DeliveryTarget) async -> DeliveryOutcome {
         guard case .apns(let token) = target else { return .failed(reason: "not an APNs device") }
-        return await client.send(
-            APNsNotification(
+        return await client.send(Self.notification(message, to: token))
+    }
+
+    /// A refresh wakes the app with nothing to show (and no badge: Apple refuses a background push that sets
+    /// one, so the count travels as `unread` for the SDK to set); an alert groups by its inbox row
+    /// (`thread-id`), offers its category's actions and carries the route's ids.
+    static func notification(_ message: OutgoingMessage, to token: String) -> APNsNotification {
+        let push = message.push
+        switch push.kind {
+        case .refresh:
+            return APNsNotification(
+                deviceToken: token, title: "", body: "", pushType: .background, customData: push.customData)
+        case .alert:
+            return APNsNotification(
                 deviceToken: token, title: message.title, body: message.body, badge: message.badge,
-                collapseID: message.collapseID))
+                collapseID: message.collapseID, threadID: push.groupKey, category: push.category?.rawValue,
+                mutableContent: true, customData: push.customData)
+        }
     }
 }
 
 /// Browsers, through their push services (Web Push). The payload is what the web app's service worker
-/// shows: `{"title", "body", "badge", "tag"}`.
+/// shows: `{"title", "body", "badge", "tag", "url"}`, `url` the page a click opens: the inbox row's own page,
+/// which marks it read and goes where the web app's inbox goes.
 struct WebPushChannel: DeliveryChannelClient {
     let client: WebPushClient
 
@@ -38,10 +53,16 @@ struct WebPushChannel: DeliveryChannelClient {
         var payload: [String: String] = ["title": message.title, "body": message.body]
         payload["badge"] = message.badge.map(String.init)
         payload["tag"] = message.collapseID
+        payload["url"] = Self.url(of: message.push)
         let data = (try? JSONEncoder().encode(payload)) ?? Data()
         let subscription = WebPushSubscription(
             endpoint: endpoint, p256dh: registration.keys.p256dh, auth: registration.keys.auth)
         return await client.send(data, to: subscription)
+    }
+
+    /// The inbox row's page (the web inbox's own link), or the inbox for a digest.
+    static func url(of push: NotificationPush) -> String {
+        push.groupKey.map(WebNotificationsController.openHref) ?? "/notifications"
     }
 }
 

@@ -143,6 +143,10 @@ enum OutboxReport {
         case .markNotificationsRead: "notifications marked read"
         case .markNotificationGroupRead: "a notification marked read"
         case .archiveNotificationGroup: "a notification archived"
+        case .answerFollowRequest(let username, let approve):
+            approve ? "follow request of @\(username) approved" : "follow request of @\(username) denied"
+        case .answerJoinRequest(let group, _, let approve):
+            approve ? "request to join group \(group) approved" : "request to join group \(group) turned away"
         }
     }
 }

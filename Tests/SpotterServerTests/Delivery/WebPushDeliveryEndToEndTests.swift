@@ -40,6 +40,8 @@ struct WebPushDeliveryEndToEndTests {
                 let shown = try JSONDecoder().decode([String: String].self, from: try #require(pushes.first).plaintext)
                 #expect(shown["body"] == "bea started following you")
                 #expect(shown["badge"] == "1")
+                // A click opens the row's page, which reads it and goes where the web inbox goes.
+                #expect(shown["url"] == "/notifications/groups/\(try #require(shown["tag"]))")
             }
         }
     }

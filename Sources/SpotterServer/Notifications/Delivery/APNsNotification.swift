@@ -23,6 +23,10 @@ public struct APNsNotification: Sendable, Equatable {
     public var collapseID: String?
     /// Groups notifications on the device (one thread per post, say).
     public var threadID: String?
+    /// The category the app registered, whose actions iOS offers on the notification (Kudos, Approve).
+    public var category: String?
+    /// Lets the app's notification service extension change the alert before it shows (`mutable-content`).
+    public var mutableContent: Bool
     public var pushType: APNsPushType
     public var priority: APNsPriority
     /// Until when APNs keeps trying an offline device; `nil` leaves APNs's default (store and retry for a while).
@@ -34,9 +38,12 @@ public struct APNsNotification: Sendable, Equatable {
     ///   for a background push (APNs refuses a background push sent with priority 10).
     public init(
         deviceToken: String, title: String, body: String, badge: Int? = nil, collapseID: String? = nil,
-        threadID: String? = nil, pushType: APNsPushType = .alert, priority: APNsPriority? = nil,
-        expiration: Date? = nil, customData: [String: String] = [:]
+        threadID: String? = nil, category: String? = nil, mutableContent: Bool = false,
+        pushType: APNsPushType = .alert, priority: APNsPriority? = nil, expiration: Date? = nil,
+        customData: [String: String] = [:]
     ) {
+        self.category = category
+        self.mutableContent = mutableContent
         self.deviceToken = deviceToken
         self.title = title
         self.body = body

@@ -2,7 +2,8 @@ import Foundation
 
 /// The JSON body of a push: Apple's `aps` dictionary, and the app's own keys beside it.
 ///
-/// An alert carries `alert` (title, body), `sound`, `badge` and `thread-id`; a background push carries only
+/// An alert carries `alert` (title, body), `sound`, `badge`, `thread-id`, `category` and `mutable-content`; a
+/// background push carries only
 /// `content-available`, because iOS throttles or drops a background push that also asks to show something.
 /// See https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification
 struct APNsPayload: Encodable {
@@ -26,6 +27,8 @@ struct APNsPayload: Encodable {
             try aps.encode("default", forKey: "sound")
             try aps.encodeIfPresent(notification.badge, forKey: "badge")
             try aps.encodeIfPresent(notification.threadID, forKey: "thread-id")
+            try aps.encodeIfPresent(notification.category, forKey: "category")
+            if notification.mutableContent { try aps.encode(1, forKey: "mutable-content") }
         case .background:
             try aps.encode(1, forKey: "content-available")
         }
