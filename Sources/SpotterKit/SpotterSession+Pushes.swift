@@ -55,8 +55,7 @@ extension SpotterSession {
             try await database.saveInboxCounts(try await client.notificationCounts())
             try await database.saveInbox(try await client.notifications(cursor: nil).items, firstPage: true)
             for kind in feeds {
-                try await database.save(
-                    try await client.feed(kind, cursor: nil).items, feed: kind, placement: .firstPage)
+                try await database.save(try await client.feed(kind, cursor: nil), feed: kind, placement: .firstPage)
             }
             let after = try await database.readInbox()
             return feeds.isEmpty && before.value == after.value ? .noData : .newData

@@ -5,7 +5,8 @@ import SpotterModels
 /// and one client database (`AppDatabase`, `spotter.sqlite` under `folder`) holding the outbox, the caches
 /// and analytics, which the screens observe, and the posts with photos on their way. Call `foreground()`,
 /// `background()` and `signOut()` from the app's lifecycle; the session drains the outbox on foreground, on
-/// every reconnect and every 60 s, and flushes analytics on background.
+/// every reconnect and every 60 s, flushes analytics on background, and keeps the cache within its rules
+/// (`CachePolicy`, `maintain()`).
 ///
 /// ```swift
 /// let session = try SpotterSession(baseURL: server, folder: cachesFolder, tokens: KeychainTokenStore())
@@ -23,7 +24,6 @@ public actor SpotterSession {
     /// Signed Nostr events on their way to Spotter's relay and the person's others (`NostrPublisher`),
     /// drained with the outbox.
     public nonisolated let nostr: NostrPublisher
-    public nonisolated let cache: SpotterCache
     public nonisolated let realtime: RealtimeClient
     public nonisolated let analytics: AnalyticsTracker
     private var periodic: [Task<Void, Never>] = []
@@ -36,25 +36,28 @@ public actor SpotterSession {
     ///   - folder: where the database file goes (`spotter.sqlite`); nil keeps it in memory. A session opened
     ///     later on the same folder shows what this one kept, with or without a network.
     ///   - retry: how the API client tries requests again.
+    ///   - cachePolicy: the cache rules the client database and the screens apply (the POWR seed's).
+    ///   - now: the clock those rules age things by.
     public init(
         baseURL: URL, folder: URL?, tokens: any TokenStore, transport: any HTTPTransport = URLSessionTransport(),
-        retry: RetryPolicy = RetryPolicy(), analyticsContext: AnalyticsContext = AnalyticsContext()
+        retry: RetryPolicy = RetryPolicy(), analyticsContext: AnalyticsContext = AnalyticsContext(),
+        cachePolicy: CachePolicy = CachePolicy(), now: @escaping @Sendable () -> Date = Date.init
     ) throws {
         if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let client = SpotterClient(baseURL: baseURL, tokens: tokens, transport: transport, retry: retry)
         self.client = client
-        database = try AppDatabase(path: folder?.appendingPathComponent("spotter.sqlite").path)
+        database = try AppDatabase(
+            path: folder?.appendingPathComponent("spotter.sqlite").path, policy: cachePolicy, now: now)
         if let folder { database.takeOverEarlierFiles(in: folder) }  // what an earlier version queued still goes
         outbox = ActionQueue(database: database, client: client)
         let analytics = AnalyticsTracker(database: database, client: client, context: analyticsContext)
         self.analytics = analytics
         uploads = UploadQueue(database: database, client: client, analytics: analytics)
         nostr = NostrPublisher(database: database, server: baseURL)
-        cache = SpotterCache(database: database, client: client)
         realtime = RealtimeClient(baseURL: baseURL) { try await client.currentAccessToken() }
     }
 
-    /// The app is in front: connect, send what waits, and keep doing so.
+    /// The app is in front: connect, send what waits, and keep doing so; clean the cache once a day.
     public func foreground() async {
         if periodic.isEmpty { await analytics.track("app_foreground") }
         await startWatchingConnection()
@@ -62,6 +65,12 @@ public actor SpotterSession {
         guard periodic.isEmpty else { return }
         let (outbox, uploads, analytics, nostr) = (self.outbox, self.uploads, self.analytics, self.nostr)
         periodic = [
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    _ = await self?.maintain()
+                    try? await Task.sleep(for: .seconds(3600))
+                }
+            },
             Task { await outbox.runPeriodically(every: .seconds(60)) },
             Task { await uploads.runPeriodically(every: .seconds(60)) },
             Task { await nostr.runPeriodically(every: .seconds(60)) },
@@ -83,11 +92,26 @@ public actor SpotterSession {
         pushToken = token
     }
 
-    /// Ends the session here and on the server, and stops everything.
+    /// The cache's upkeep (`CachePolicy`): learns who is signed in when it does not know yet (their posts are
+    /// never cleaned up; until it knows, nothing is), then cleans up if a day has passed since the last time.
+    /// Runs on foreground and hourly while in front; returns what it removed, nil when nothing was due.
+    @discardableResult
+    public func maintain() async -> CacheCleanUp? {
+        if (try? await database.me()) == nil, let account = try? await client.me() {
+            try? await database.saveMe(account)
+        }
+        return try? await database.cleanUpIfDue()
+    }
+
+    /// Ends the session here and on the server, and stops everything. What the client database kept for this
+    /// person goes (feeds, posts, profiles, the inbox, and changes still queued, which would otherwise go out
+    /// with the next person's token).
     public func signOut() async {
         if let pushToken { try? await client.removePushDevice(token: pushToken) }
         pushToken = nil
         stopPeriodic()
+        _ = await outbox.drain(ignoringBackoff: true)  // what can still land does, with this person's token
+        try? await database.forgetPerson()
         await realtime.signOut()
         await analytics.flush()
         try? await nostr.setLinkedKey(nil)  // the next person signed in here has their own key, or none

@@ -25,9 +25,11 @@ struct OfflineFirstTests {
             await before.loadInitial()
             #expect(await before.posts.map(\.text) == ["Intervals #run", "Rows #back", "Squats #legday"])
 
-            // When the app starts again on that folder, and no request gets through
+            // When the app starts again on that folder a minute later (the kept feed is stale), and no request
+            // gets through
             let offline = try SpotterSession(
-                baseURL: url, folder: folder, tokens: tokens, transport: Unreachable(), retry: .none)
+                baseURL: url, folder: folder, tokens: tokens, transport: Unreachable(), retry: .none,
+                now: { Date() + 60 })
             let feed = await FeedViewModel(kind: .following, session: offline)
             await feed.loadInitial()
 

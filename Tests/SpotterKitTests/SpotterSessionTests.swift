@@ -69,7 +69,7 @@ struct SpotterSessionDatabaseTests {
         let earlierAnalytics = try AnalyticsTracker(
             path: folder.appendingPathComponent("analytics.sqlite").path, client: client)
         await earlierAnalytics.track("app.open")
-        _ = try SpotterCache(path: folder.appendingPathComponent("cache.sqlite").path, client: client)
+        _ = try AppDatabase(path: folder.appendingPathComponent("cache.sqlite").path)
 
         // When this version opens a session on the folder
         let session = try SpotterSession(

@@ -17,10 +17,11 @@ extension AppDatabase {
     /// Keeps posts from the network (and, with `feed`, places them in it). Kudos still waiting in the outbox
     /// stay shown on them.
     func save(
-        _ posts: [Post], feed: FeedKind? = nil, placement: FeedPlacement = .firstPage, at now: Date = Date()
+        _ posts: [Post], feed: FeedKind? = nil, placement: FeedPlacement = .firstPage, at date: Date? = nil
     )
         async throws
     {
+        let (now, policy) = (date ?? self.now(), self.policy)
         let rows = try posts.map { ($0, String(decoding: try SpotterClient.encoder.encode($0), as: UTF8.self)) }
         try await writer.write { db in
             for (post, json) in rows {
@@ -56,6 +57,7 @@ extension AppDatabase {
                     sql: "INSERT OR IGNORE INTO feed_items (feed, post_id, position) VALUES (?, ?, ?)",
                     arguments: [key, id, start + offset])
             }
+            try Self.applyFeedRules(key, placement: placement, at: now, policy: policy, db)
         }
     }
 
@@ -94,16 +96,6 @@ extension AppDatabase {
     /// A feed as kept, in its order, up to `limit` posts.
     func feed(_ kind: FeedKind, limit: Int = .max) async throws -> [Post] {
         try await writer.read { db in try Self.feed(kind, limit: limit, db) }
-    }
-
-    /// Removes cached posts kept since before `cutoff`, except those by `author`. Returns how many.
-    func deletePosts(cachedBefore cutoff: Date, except author: UserID?) async throws -> Int {
-        try await writer.write { db in
-            try db.execute(
-                sql: "DELETE FROM posts WHERE cached_at < ? AND author_id IS NOT ?",
-                arguments: [cutoff.timeIntervalSince1970, author?.description])
-            return db.changesCount
-        }
     }
 
     // MARK: Observed reads

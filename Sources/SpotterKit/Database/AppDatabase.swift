@@ -21,6 +21,9 @@ public final class AppDatabase: Sendable {
     /// The connection: a WAL pool on a file (an app extension or a second process may share it), a queue in
     /// memory.
     let writer: any DatabaseWriter
+    /// The cache rules the database and its screens apply.
+    public let policy: CachePolicy
+    let now: @Sendable () -> Date
 
     /// For reads and observations of your own: `ValueObservation.tracking { … }.values(in: database.reader)`.
     public var reader: any DatabaseReader { writer }
@@ -28,7 +31,14 @@ public final class AppDatabase: Sendable {
     /// Opens the database at `path`, creating and migrating it as needed; nil keeps it in memory (tests,
     /// previews). A file written by an earlier SpotterKit (an outbox, cache or analytics file of its own)
     /// opens too: the migrations it lacks are applied.
-    public init(path: String?) throws {
+    /// - Parameters:
+    ///   - policy: the cache rules (`CachePolicy`, the POWR seed's by default).
+    ///   - now: the clock the rules age things by.
+    public init(
+        path: String?, policy: CachePolicy = CachePolicy(), now: @escaping @Sendable () -> Date = Date.init
+    ) throws {
+        self.policy = policy
+        self.now = now
         var configuration = Configuration()
         // A second process on the same file (the `spotter` client, an extension) waits its turn.
         configuration.busyMode = .timeout(5)
@@ -133,6 +143,7 @@ public final class AppDatabase: Sendable {
         registerNotificationMigrations(&migrator)
         registerSettingsMigrations(&migrator)
         registerSeenChainMigrations(&migrator)
+        registerCacheRuleMigrations(&migrator)
         return migrator
     }
 }

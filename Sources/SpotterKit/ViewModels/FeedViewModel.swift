@@ -76,6 +76,13 @@ public final class FeedViewModel {
     public func loadInitial() async {
         await observe()
         guard !fetched else { return }
+        // Fetched moments ago (another screen of the same feed, a relaunch): shown as kept (`CachePolicy`).
+        if let kept = try? await database.feedFetch(kind),
+            database.now().timeIntervalSince(kept.fetchedAt) < database.policy.feedFreshness
+        {
+            (fetched, nextCursor, hasMore) = (true, kept.nextCursor, kept.nextCursor != nil)
+            return
+        }
         await load(cursor: nil, placement: .firstPage)
     }
 
@@ -176,7 +183,7 @@ public final class FeedViewModel {
         defer { isLoading = false }
         do {
             let page = try await client.feed(kind, cursor: cursor)
-            try await database.save(page.items, feed: kind, placement: placement)
+            try await database.save(page, feed: kind, placement: placement)
             fetched = true
             nextCursor = page.nextCursor
             hasMore = page.nextCursor != nil
