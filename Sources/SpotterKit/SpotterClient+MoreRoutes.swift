@@ -10,14 +10,14 @@ extension SpotterClient {
     /// SHA-256 was in the request; creates the account the first time (`username` picks its name).
     @discardableResult
     public func signInWithApple(identityToken: String, nonce: String, username: String? = nil) async throws -> Account {
-        let response: TokenResponse = try await call(
-            Call(
-                method: "POST", path: "/api/v1/auth/apple",
-                body: try Self.encoder.encode(
-                    AppleSigninRequest(identityToken: identityToken, nonce: nonce, username: username)),
-                authenticated: false))
-        try await store(response)
-        return response.user
+        return try await signingIn {
+            try await self.call(
+                Call(
+                    method: "POST", path: "/api/v1/auth/apple",
+                    body: try Self.encoder.encode(
+                        AppleSigninRequest(identityToken: identityToken, nonce: nonce, username: username)),
+                    authenticated: false))
+        }
     }
 
     // MARK: Password reset and email change
@@ -45,6 +45,16 @@ extension SpotterClient {
                 method: "POST", path: "/api/v1/auth/password-reset/confirm",
                 body: try Self.encoder.encode(PasswordResetConfirmation(token: token, password: newPassword)),
                 authenticated: false))
+    }
+
+    /// Changes the password, proven by the current one. Every other login of the account is signed out; this
+    /// one stays. A wrong current password is refused naming `current_password`.
+    public func changePassword(current: String, new: String, idempotencyKey: String? = nil) async throws {
+        _ = try await send(
+            .change(
+                "POST", "/api/v1/auth/password",
+                body: try Self.encoder.encode(ChangePasswordRequest(currentPassword: current, newPassword: new)),
+                key: idempotencyKey))
     }
 
     /// Asks to change the account's email: the new address gets a confirmation link, and the email changes

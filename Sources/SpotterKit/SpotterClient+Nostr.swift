@@ -51,9 +51,9 @@ extension SpotterClient {
         let path = "/api/v1/auth/nostr"
         let url = baseURL.absoluteString.trimmingSuffix("/") + path
         let header = try await NIP98.authorizationHeader(url: url, method: "POST", key: signer)
-        let response: TokenResponse = try await call(
-            Call(method: "POST", path: path, authenticated: false, headers: ["Authorization": header]))
-        try await store(response)
-        return response.user
+        return try await signingIn {
+            try await self.call(
+                Call(method: "POST", path: path, authenticated: false, headers: ["Authorization": header]))
+        }
     }
 }

@@ -42,25 +42,25 @@ extension SpotterClient {
     /// Creates an account and signs in with it.
     @discardableResult
     public func signUp(email: String, username: String, password: String) async throws -> Account {
-        let response: TokenResponse = try await call(
-            Call(
-                method: "POST", path: "/api/v1/auth/signup",
-                body: try Self.encoder.encode(SignupRequest(email: email, username: username, password: password)),
-                authenticated: false))
-        try await store(response)
-        return response.user
+        return try await signingIn {
+            try await self.call(
+                Call(
+                    method: "POST", path: "/api/v1/auth/signup",
+                    body: try Self.encoder.encode(SignupRequest(email: email, username: username, password: password)),
+                    authenticated: false))
+        }
     }
 
     /// Signs in with a username or email and a password, and keeps the session in the token store.
     @discardableResult
     public func signIn(login: String, password: String) async throws -> Account {
-        let response: TokenResponse = try await call(
-            Call(
-                method: "POST", path: "/api/v1/auth/signin",
-                body: try Self.encoder.encode(SigninRequest(login: login, password: password)),
-                authenticated: false))
-        try await store(response)
-        return response.user
+        return try await signingIn {
+            try await self.call(
+                Call(
+                    method: "POST", path: "/api/v1/auth/signin",
+                    body: try Self.encoder.encode(SigninRequest(login: login, password: password)),
+                    authenticated: false))
+        }
     }
 
     /// Ends this login on the server and forgets it here — here even when the server can't be reached, since
@@ -68,6 +68,7 @@ extension SpotterClient {
     public func signOut() async throws {
         _ = try? await send(Call(method: "POST", path: "/api/v1/auth/signout", idempotencyKey: Self.newKey()))
         try await tokens.clear()
+        events?.clientDid(.signedOut)
     }
 
     /// The signed-in account, with its email address.

@@ -18,6 +18,8 @@ public actor SpotterClient {
     let retry: RetryPolicy
     let sleep: @Sendable (Duration) async throws -> Void
     let random: @Sendable () -> Double
+    /// Told what requests met and how signing in went (`SpotterSession`'s connectivity and auth state).
+    let events: (any ClientEventSink)?
     /// The refresh in flight: concurrent 401s wait for this one instead of each spending the refresh token
     /// (the server treats a second use as theft and signs the whole login out).
     private var refreshing: Task<SessionTokens, any Error>?
@@ -25,12 +27,15 @@ public actor SpotterClient {
     /// - Parameters:
     ///   - sleep: how the client waits between tries; tests pass one that moves a manual clock.
     ///   - random: the jitter source, in 0...1.
+    ///   - events: where to report what requests met and how signing in went.
     public init(
         baseURL: URL, tokens: any TokenStore = MemoryTokenStore(),
         transport: any HTTPTransport = URLSessionTransport(), retry: RetryPolicy = RetryPolicy(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        events: (any ClientEventSink)? = nil
     ) {
+        self.events = events
         self.baseURL = baseURL
         self.tokens = tokens
         self.transport = transport
@@ -99,7 +104,10 @@ public actor SpotterClient {
             let response: HTTPResponseData
             do {
                 response = try await transport.send(request)
+                // A presigned upload answered by another host says nothing of this server.
+                if call.absoluteURL == nil { events?.clientDid(.reached) }
             } catch {
+                if call.absoluteURL == nil { events?.clientDid(.unreachable) }
                 try await wait(after: .unreachable(request.url, error), attempt: attempt)
                 continue
             }
@@ -169,7 +177,17 @@ public actor SpotterClient {
         let task = Task { try await self.performRefresh() }
         refreshing = task
         defer { refreshing = nil }
-        _ = try await task.value
+        events?.clientDid(.refreshing)
+        do {
+            _ = try await task.value
+            events?.clientDid(.refreshed)
+        } catch SpotterClientError.signedOut {
+            events?.clientDid(.sessionEnded)
+            throw SpotterClientError.signedOut
+        } catch {
+            events?.clientDid(.refreshFailed)
+            throw error
+        }
     }
 
     private func performRefresh() async throws -> SessionTokens {
@@ -191,6 +209,20 @@ public actor SpotterClient {
 
     func store(_ response: TokenResponse) async throws {
         try await tokens.save(SessionTokens(accessToken: response.accessToken, refreshToken: response.refreshToken))
+    }
+
+    /// Every way of signing in: reported as it starts and ends, the session kept on success.
+    func signingIn(_ request: () async throws -> TokenResponse) async throws -> Account {
+        events?.clientDid(.signingIn)
+        do {
+            let response = try await request()
+            try await store(response)
+            events?.clientDid(.signedIn(response.user))
+            return response.user
+        } catch {
+            events?.clientDid(.signInFailed)
+            throw error
+        }
     }
 }
 

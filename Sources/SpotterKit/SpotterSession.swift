@@ -26,7 +26,16 @@ public actor SpotterSession {
     public nonisolated let nostr: NostrPublisher
     public nonisolated let realtime: RealtimeClient
     public nonisolated let analytics: AnalyticsTracker
+    /// Connectivity and the sign-in state (`SessionStatus`), fed by the client, the socket and, on Apple
+    /// platforms, the device's network path.
+    let tracker: StatusTracker
+    #if canImport(Network)
+    private let pathMonitor: PathMonitor
+    #endif
     private var periodic: [Task<Void, Never>] = []
+    /// The last comeback caught up, and the catching up under way.
+    private var caughtUp = 0
+    private var catchingUp: Task<Void, Never>?
     private var watching = false
     /// The APNs token this phone registered in this session, forgotten on the server at sign-out so the next
     /// person signed in here gets none of this one's pushes.
@@ -44,7 +53,10 @@ public actor SpotterSession {
         cachePolicy: CachePolicy = CachePolicy(), now: @escaping @Sendable () -> Date = Date.init
     ) throws {
         if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        let client = SpotterClient(baseURL: baseURL, tokens: tokens, transport: transport, retry: retry)
+        let tracker = StatusTracker()
+        self.tracker = tracker
+        let client = SpotterClient(
+            baseURL: baseURL, tokens: tokens, transport: transport, retry: retry, events: tracker)
         self.client = client
         database = try AppDatabase(
             path: folder?.appendingPathComponent("spotter.sqlite").path, policy: cachePolicy, now: now)
@@ -55,11 +67,46 @@ public actor SpotterSession {
         uploads = UploadQueue(database: database, client: client, analytics: analytics)
         nostr = NostrPublisher(database: database, server: baseURL)
         realtime = RealtimeClient(baseURL: baseURL) { try await client.currentAccessToken() }
+        #if canImport(Network)
+        pathMonitor = PathMonitor { tracker.connectivityDid(.path(satisfied: $0)) }
+        #endif
+        tracker.onCameBack = { [weak self] number in Task { await self?.networkCameBack(number) } }
+    }
+
+    /// Connectivity, the sign-in state and who is signed in, now.
+    public nonisolated var status: SessionStatus { tracker.status }
+
+    /// The status now and at every change, for a screen (`SessionStatusViewModel`).
+    public nonisolated func statusUpdates() -> AsyncStream<SessionStatus> { tracker.updates() }
+
+    /// The network is back (a request got through, the socket opened, the path is satisfied): what waits goes
+    /// at once, and the inbox and the Following feed refresh, since what happened meanwhile was not pushed.
+    /// Each comeback is caught up once, whoever noticed it first.
+    private func networkCameBack(_ number: Int) {
+        guard number > caughtUp else { return }
+        caughtUp = number
+        let previous = catchingUp
+        catchingUp = Task {
+            await previous?.value
+            _ = await outbox.drain(ignoringBackoff: true)
+            _ = await uploads.drain(ignoringBackoff: true)
+            _ = await nostr.drain(ignoringBackoff: true)
+            _ = await refreshInBackground(feeds: [.following])
+        }
+    }
+
+    /// "Retry" on the offline banner: tries the server now; if it answers, the network is back, and this
+    /// returns once what waited was sent and the feed refreshed. If not, the banner stays.
+    public func retryNow() async {
+        _ = try? await client.notificationCounts()
+        networkCameBack(tracker.comebackCount)
+        await catchingUp?.value
     }
 
     /// The app is in front: connect, send what waits, and keep doing so; clean the cache once a day.
     public func foreground() async {
         if periodic.isEmpty { await analytics.track("app_foreground") }
+        tracker.restored(hasSession: await client.isSignedIn, account: nil)
         await startWatchingConnection()
         await realtime.start()
         guard periodic.isEmpty else { return }
@@ -124,7 +171,9 @@ public actor SpotterSession {
         guard !watching else { return }
         watching = true
         let (outbox, uploads, nostr) = (self.outbox, self.uploads, self.nostr)
+        let tracker = self.tracker
         await realtime.onConnected {
+            tracker.connectivityDid(.socketOpened)
             _ = await outbox.drain(ignoringBackoff: true)
             _ = await uploads.drain(ignoringBackoff: true)
             _ = await nostr.drain(ignoringBackoff: true)
