@@ -47,10 +47,12 @@ public actor SpotterSession {
     ///   - retry: how the API client tries requests again.
     ///   - cachePolicy: the cache rules the client database and the screens apply (the POWR seed's).
     ///   - now: the clock those rules age things by.
+    ///   - photos: how photos are made ready before they are queued (ImageIO's on Apple platforms).
     public init(
         baseURL: URL, folder: URL?, tokens: any TokenStore, transport: any HTTPTransport = URLSessionTransport(),
         retry: RetryPolicy = RetryPolicy(), analyticsContext: AnalyticsContext = AnalyticsContext(),
-        cachePolicy: CachePolicy = CachePolicy(), now: @escaping @Sendable () -> Date = Date.init
+        cachePolicy: CachePolicy = CachePolicy(), now: @escaping @Sendable () -> Date = Date.init,
+        photos: (any PhotoPreparing)? = PhotoPreparation.platformDefault
     ) throws {
         if let folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let tracker = StatusTracker()
@@ -64,7 +66,7 @@ public actor SpotterSession {
         outbox = ActionQueue(database: database, client: client)
         let analytics = AnalyticsTracker(database: database, client: client, context: analyticsContext)
         self.analytics = analytics
-        uploads = UploadQueue(database: database, client: client, analytics: analytics)
+        uploads = UploadQueue(database: database, client: client, analytics: analytics, photos: photos)
         nostr = NostrPublisher(database: database, server: baseURL)
         realtime = RealtimeClient(baseURL: baseURL) { try await client.currentAccessToken() }
         #if canImport(Network)

@@ -33,6 +33,7 @@ public actor UploadQueue {
     public let processingLimit: Duration
     let now: @Sendable () -> Date
     private let random: @Sendable () -> Double
+    private let preparer: (any PhotoPreparing)?
     private var draining = false
     private var listeners: [UUID: AsyncStream<UploadProgress>.Continuation] = [:]
 
@@ -41,11 +42,15 @@ public actor UploadQueue {
     ///   - processingLimit: how long one drain waits for the server to process a photo.
     ///   - now: the clock retry times and link expiries are judged by; tests pass one they move.
     ///   - random: the jitter source, in 0...1.
+    ///   - photos: how photos are made ready before they are queued (`PhotoPreparing`; ImageIO's on Apple
+    ///     platforms); nil sends them as given.
     public init(
         database: AppDatabase, client: SpotterClient, retry: RetryPolicy = .outbox,
         processingLimit: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, analytics: AnalyticsTracker? = nil
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, analytics: AnalyticsTracker? = nil,
+        photos: (any PhotoPreparing)? = PhotoPreparation.platformDefault
     ) {
+        self.preparer = photos
         self.database = database
         self.analytics = analytics
         self.client = client
@@ -58,17 +63,21 @@ public actor UploadQueue {
     /// A queue in a database of its own at `path` (nil: in memory).
     public init(
         path: String?, client: SpotterClient, retry: RetryPolicy = .outbox,
-        processingLimit: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() }
+        processingLimit: Duration = .seconds(60), now: @escaping @Sendable () -> Date = { Date() },
+        photos: (any PhotoPreparing)? = PhotoPreparation.platformDefault
     ) throws {
         self.init(
             database: try AppDatabase(path: path), client: client, retry: retry, processingLimit: processingLimit,
-            now: now)
+            now: now, photos: photos)
     }
 
-    /// Stores the post and its photos (committed before this returns); `drain()` sends them.
+    /// Makes the photos ready (`PhotoPreparing`), then stores the post and them (committed before this
+    /// returns); `drain()` sends them.
     @discardableResult
     public func enqueue(_ post: CreatePostRequest, photos: [PhotoToUpload]) async throws -> UploadJob {
-        try await database.insertUploadJob(post, photos: photos, at: now())
+        var ready: [PhotoToUpload] = []
+        for photo in photos { ready.append(try await preparer?.prepare(photo) ?? photo) }
+        return try await database.insertUploadJob(post, photos: ready, at: now())
     }
 
     /// Jobs still to run, oldest first, each with its photos' steps and why its last try did not get through.

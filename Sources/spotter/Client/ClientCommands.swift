@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SpotterImaging
 import SpotterKit
 import SpotterModels
 
@@ -64,7 +65,23 @@ struct ClientOptions: ParsableArguments {
     func uploads(_ home: ClientHome = ClientHome(), requiringSession: Bool = true) throws -> UploadQueue {
         if requiringSession, !home.hasSession { throw NotSignedIn() }
         try FileManager.default.createDirectory(at: home.folder, withIntermediateDirectories: true)
-        return try UploadQueue(path: home.outboxPath, client: try client(home))
+        return try UploadQueue(path: home.outboxPath, client: try client(home), photos: VipsPhotoPreparer())
+    }
+}
+
+/// Photos made ready on this machine before they are queued (`PhotoPreparing`), by libvips: what the Nova
+/// seed's app does with ImageIO.
+struct VipsPhotoPreparer: PhotoPreparing {
+    func prepare(_ photo: PhotoToUpload) async throws -> PhotoToUpload {
+        // What libvips cannot read goes as it is: the server refuses it with its reason, named by photo.
+        guard
+            let fitted = try? ClientPhoto.fitted(
+                photo.data, maxSide: PhotoPreparation.maxSide, quality: PhotoPreparation.quality)
+        else { return photo }
+        var prepared = photo
+        prepared.data = fitted
+        prepared.contentType = "image/jpeg"
+        return prepared
     }
 }
 
