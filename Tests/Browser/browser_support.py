@@ -22,7 +22,8 @@ ARTIFACTS = os.environ.get("SPOTTER_ARTIFACTS", ".test-artifacts")
 WAIT = 10
 
 
-def browser(width=1200, height=900):
+def browser(width=1200, height=900, env=None):
+    """Headless Chromium at this size; `env` adds to the environment Chromium starts with (a story's own D-Bus)."""
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -32,7 +33,8 @@ def browser(width=1200, height=900):
         options.add_argument("--hide-scrollbars")  # a phone's scrollbars take no width
     # Collect the console so a script error fails the story with its message.
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"),
+                      env={**os.environ, **env} if env else None)
     driver = webdriver.Chrome(options=options, service=service)
     if width < 500:
         # Headless Chromium makes no window narrower than 500 px, whatever --window-size says: a "412 px" window
@@ -45,6 +47,9 @@ def browser(width=1200, height=900):
 
 class BrowserStory(unittest.TestCase):
     """A story with two people: `ana` at desktop size and `bo` in a phone-sized window."""
+
+    # The server the helpers below sign up and post on; a story with a server of its own sets its own.
+    base = BASE
 
     def setUp(self):
         self.suffix = uuid.uuid4().hex[:6]
@@ -73,7 +78,7 @@ class BrowserStory(unittest.TestCase):
         driver.save_screenshot(os.path.join(ARTIFACTS, f"{name}.png"))
 
     def sign_up(self, driver, username, screenshot=None):
-        driver.get(f"{BASE}/signup")
+        driver.get(f"{self.base}/signup")
         driver.find_element(By.ID, "username").send_keys(username)
         driver.find_element(By.ID, "email").send_keys(f"{username}@example.com")
         driver.find_element(By.ID, "password").send_keys("correct horse battery")
@@ -88,7 +93,7 @@ class BrowserStory(unittest.TestCase):
                   "the realtime socket did not connect")
 
     def log_workout(self, driver, title, exercise, sets):
-        driver.get(f"{BASE}/compose")
+        driver.get(f"{self.base}/compose")
         driver.find_element(By.ID, "title").send_keys(title)
         driver.find_element(By.ID, "exercise-0").send_keys(exercise)
         for index, (weight, reps) in enumerate(sets):

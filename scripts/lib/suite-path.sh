@@ -15,6 +15,7 @@ suite_programs=(
   "nginx nginx-light"                # two nodes behind nginx (scripts/nodes-test)
   "chromium chromium"                # the browser stories
   "chromedriver chromium-driver"
+  "dbus-daemon dbus-daemon"          # the Web Push story's desktop notification server (Tests/Browser)
   "exiftool libimage-exiftool-perl"  # the photo tests write and read metadata
   "pkg-config pkg-config"            # `swift test` reads the package, whose C libraries pkg-config finds
 )

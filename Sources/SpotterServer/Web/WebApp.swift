@@ -60,6 +60,7 @@ struct WebApp {
                 media: services.media, nostr: services.nostrAccounts, pages: pages,
                 channels: WebChannels(configuration.delivery)
             ).endpoints)
+        WebPushSubscriptionController(notifications: services.notifications).addRoutes(to: web)
         web.addRoutes(
             WebAccountLinksController(
                 links: services.accountLinks, pages: pages, trustForwardedFor: configuration.trustForwardedFor

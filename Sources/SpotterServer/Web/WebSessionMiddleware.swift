@@ -20,9 +20,11 @@ struct WebSessionMiddleware: RouterMiddleware {
     /// No script but our own files, no framing, no plugins; `connect-src 'self'` covers the WebSocket, which
     /// browsers treat as same-origin for `ws:`/`wss:` on the page's host. `img-src blob:` is for an encrypted
     /// group's photos, which the page's own script decrypts into object URLs (only a page's script makes those).
+    /// `worker-src 'self'` is the Web Push service worker, `/sw.js` (`WebAssets`): said outright rather than left
+    /// to fall back on `script-src`.
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
-        + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+        + "worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response

@@ -4,8 +4,9 @@ import SpotterCore
 import SpotterModels
 
 /// `/settings`: the profile (name, bio, privacy, units, time zone), notification preferences with quiet
-/// hours, the password, the email and the linked Nostr keys (changed through `WebNostrController`). Each form hands its values to the services, which check every field
-/// before changing anything.
+/// hours and this browser's Web Push subscription (made through `WebPushSubscriptionController`), the password,
+/// the email and the linked Nostr keys (changed through `WebNostrController`). Each form hands its values to the
+/// services, which check every field before changing anything.
 struct WebSettingsController {
     let accounts: AccountService
     let links: AccountLinkService
@@ -51,6 +52,10 @@ struct WebSettingsController {
         let hasNostrKeys: Bool
         /// Admins get a way to the admin page (`WebAdminController`).
         let isAdmin: Bool
+        /// The VAPID public key "This browser" subscribes with (`web-push.js`); without one the control is left out.
+        let webPushKey: String?
+        /// Whether the person's pushes are on at all, so the control can say when a subscription would get nothing.
+        let pushOn: Bool
     }
 
     /// The settings forms' inputs that can be refused, each with its problem when it was. The page is long and
@@ -267,7 +272,8 @@ struct WebSettingsController {
             quietEnd: quiet.end,
             quietTimeZone: quiet.timeZone ?? viewer.profile.timeZone, errors: problems?.messages ?? [],
             hasErrors: problems?.hasMessages ?? false, fieldErrors: FieldErrors(problems), saved: saved,
-            nostrKeys: nostrKeys, hasNostrKeys: !nostrKeys.isEmpty, isAdmin: AdminAuthority.account(viewer).isAllowed)
+            nostrKeys: nostrKeys, hasNostrKeys: !nostrKeys.isEmpty, isAdmin: AdminAuthority.account(viewer).isAllowed,
+            webPushKey: channels.webPushKey, pushOn: preferences.push && channels.push)
         return try await pages.page("settings", title: "Settings", content: view, context: context, nav: .profile)
     }
 }
@@ -331,9 +337,12 @@ extension WebSettingsController {
 struct WebChannels: Sendable {
     let push: Bool
     let email: Bool
+    /// The VAPID public key browsers subscribe with; `nil` when Web Push is not set up.
+    let webPushKey: String?
 
     init(_ delivery: DeliveryConfiguration) {
         push = delivery.offersPush
         email = delivery.offersEmail
+        webPushKey = delivery.webPush?.publicKeyBase64URL
     }
 }
