@@ -33,6 +33,35 @@ struct PostgresPushAddressStore: PushAddressStore {
             ))
     }
 
+    func markInApp(_ users: [UserID], until: Date) async throws {
+        try await database.withTransaction(logger: logger) { session in
+            for user in users {
+                try await session.query(
+                    PostgresQuery(
+                        PushAddressSQL.markInApp.postgres,
+                        ["user": PostgresBind(user.rawValue), "until": PostgresBind(until)]),
+                    logger: logger)
+            }
+        }
+    }
+
+    func leftApp(_ user: UserID) async throws {
+        try await database.query(
+            PostgresQuery(PushAddressSQL.leftApp.postgres, ["user": PostgresBind(user.rawValue)]), logger: logger)
+    }
+
+    func isInApp(_ user: UserID, at date: Date) async throws -> Bool {
+        var found = false
+        for try await _ in try await database.query(
+            PostgresQuery(
+                PushAddressSQL.isInApp.postgres, ["user": PostgresBind(user.rawValue), "at": PostgresBind(date)]),
+            logger: logger
+        ).decode(Int.self) {
+            found = true
+        }
+        return found
+    }
+
     func devices(of user: UserID) async throws -> [String] {
         var tokens: [String] = []
         for try await token in try await database.query(

@@ -22,6 +22,17 @@ public enum PushAddressSQL {
             sqlite: "", postgres: " RETURNING 1")
         """)
 
+    public static let markInApp = SQLStatement(
+        """
+        INSERT INTO in_app (user_id, until) VALUES (\(bind: "user"), \(bind: "until"))
+        ON CONFLICT (user_id) DO UPDATE SET until = excluded.until
+        """)
+
+    public static let leftApp = SQLStatement("DELETE FROM in_app WHERE user_id = \(bind: "user")")
+
+    public static let isInApp = SQLStatement(
+        "SELECT 1 FROM in_app WHERE user_id = \(bind: "user") AND until >= \(bind: "at")")
+
     public static let devices = SQLStatement(
         "SELECT token FROM push_devices WHERE user_id = \(bind: "user") ORDER BY created_at")
 

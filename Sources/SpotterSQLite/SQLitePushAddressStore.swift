@@ -33,6 +33,30 @@ struct SQLitePushAddressStore: PushAddressStore {
         }
     }
 
+    func markInApp(_ users: [UserID], until: Date) async throws {
+        try await database.write { db in
+            for user in users {
+                try db.execute(
+                    cached: PushAddressSQL.markInApp.sqlite,
+                    arguments: ["user": user.description, "until": until.sqliteValue])
+            }
+        }
+    }
+
+    func leftApp(_ user: UserID) async throws {
+        try await database.write { db in
+            try db.execute(cached: PushAddressSQL.leftApp.sqlite, arguments: ["user": user.description])
+        }
+    }
+
+    func isInApp(_ user: UserID, at date: Date) async throws -> Bool {
+        try await database.read { db in
+            try Int.fetchOne(
+                cached: db, sql: PushAddressSQL.isInApp.sqlite,
+                arguments: ["user": user.description, "at": date.sqliteValue]) != nil
+        }
+    }
+
     func devices(of user: UserID) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(

@@ -104,6 +104,12 @@ public struct DeliveryRunner: Sendable {
         // left to send it to (a phone removed since the job was planned).
         let pending = try await targets(job, recipient).filter { !done.contains($0.key) }
         guard !pending.isEmpty else { return try await queue.finish(job.id, sent: !done.isEmpty, at: clock.now) }
+        // In the app (a live socket on some node), the person sees the notification arrive there: a push would
+        // only repeat it. The inbox keeps it; silent refreshes and email still go.
+        if job.channel == .push, !job.isRefresh, try await storage.pushAddresses.isInApp(recipient.id, at: clock.now) {
+            logger.debug("push skipped: in the app", metadata: ["job": "\(job.id)"])
+            return try await queue.finish(job.id, sent: false, at: clock.now)
+        }
         guard let message = try await compose(job, recipient: recipient) else {
             return try await queue.finish(job.id, sent: false, at: clock.now)
         }

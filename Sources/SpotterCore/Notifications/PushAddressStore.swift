@@ -16,4 +16,14 @@ public protocol PushAddressStore: Sendable {
     func webPushSubscriptions(of user: UserID) async throws -> [WebPushRegistration]
     /// Forgets an address the provider said is gone (any user's).
     func prune(_ target: DeliveryTarget) async throws
+
+    // In the app: a live socket on some node (`InAppPresence`), when pushes would only repeat what it shows.
+
+    /// These people have a live socket on the calling node until at least `until` (a node refreshes it while
+    /// the socket stays).
+    func markInApp(_ users: [UserID], until: Date) async throws
+    /// The person's last socket on the calling node closed; another node's, if any, marks them again.
+    func leftApp(_ user: UserID) async throws
+    /// Whether the person had a live socket somewhere at `date`, as far as the nodes last said.
+    func isInApp(_ user: UserID, at date: Date) async throws -> Bool
 }

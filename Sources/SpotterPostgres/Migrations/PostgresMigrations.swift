@@ -35,6 +35,7 @@ enum PostgresMigrations {
         avatarSubjects,
         e2e,
         e2eDeviceRequests,
+        inApp,
     ]
 
     /// Applies what is missing, in one transaction under an advisory lock, so nodes starting together

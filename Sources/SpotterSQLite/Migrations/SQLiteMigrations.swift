@@ -35,6 +35,7 @@ enum SQLiteMigrations {
         avatarSubjects,
         e2e,
         e2eDeviceRequests,
+        inApp,
     ]
 
     static var migrator: DatabaseMigrator {

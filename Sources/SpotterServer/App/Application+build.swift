@@ -26,7 +26,7 @@ public func buildApplication(
     let hub = RealtimeHub(
         storage: storage, notifications: services.notifications, logger: logger,
         presenceInterval: configuration.realtime.presenceInterval,
-        badgeInterval: configuration.realtime.badgeInterval, links: services.media.links)
+        badgeInterval: configuration.realtime.badgeInterval, links: services.media.links, clock: clock)
     let socket = PhoenixSocket(
         accounts: services.accounts, hub: hub, access: TopicAccess(storage: storage, links: services.media.links),
         configuration: configuration.realtime,

@@ -44,11 +44,16 @@ actor RealtimeHub {
     private var badgesDue: Set<UserID> = []
     /// Renders inbox groups for `notification` events.
     let notifications: NotificationService
+    /// Who is in the app, for the delivery runners (`InAppPresence`).
+    nonisolated let inApp: InAppPresence
 
     init(
         storage: any SpotterStorage, notifications: NotificationService, logger: Logger,
-        presenceInterval: Duration = .milliseconds(500), badgeInterval: Duration = .seconds(1), links: MediaLinks? = nil
+        presenceInterval: Duration = .milliseconds(500), badgeInterval: Duration = .seconds(1),
+        links: MediaLinks? = nil,
+        clock: any WallClock = SystemClock()
     ) {
+        self.inApp = InAppPresence(storage: storage, clock: clock, logger: logger)
         self.storage = storage
         self.audience = LiveAudience(storage: storage, links: links)
         self.access = TopicAccess(storage: storage, links: links)
@@ -74,8 +79,12 @@ actor RealtimeHub {
             return
         }
         connections[connection.id] = connection
+        if byUser[connection.user.id] == nil { inApp.arrived(connection.user.id) }
         byUser[connection.user.id, default: []].insert(connection.id)
     }
+
+    /// Everyone with a socket on this node, for `InAppPresence.refresh`.
+    var connectedPeople: [UserID] { Array(byUser.keys) }
 
     /// How long a revocation is kept for sockets still on their way in: far longer than an upgrade takes.
     private static let revocationMemory = Duration.seconds(60)
@@ -122,6 +131,7 @@ actor RealtimeHub {
         connections[connection.id] = nil
         if byUser[connection.user.id]?.remove(connection.id) != nil, byUser[connection.user.id]?.isEmpty == true {
             byUser[connection.user.id] = nil
+            inApp.left(connection.user.id)
         }
         for topic in connection.topics { unsubscribe(connection, from: topic) }
     }
@@ -399,7 +409,23 @@ struct RealtimeHubService: Service {
                     }
                 }
             }
+            group.addTask {
+                // Who arrived and left, written a moment later; everyone still here, vouched for again.
+                try? await cancelWhenGracefulShutdown {
+                    var sinceRefresh = Duration.zero
+                    while true {
+                        try await Task.sleep(for: .milliseconds(100))
+                        await hub.inApp.flush()
+                        sinceRefresh += .milliseconds(100)
+                        if sinceRefresh >= InAppPresence.refreshInterval {
+                            sinceRefresh = .zero
+                            await hub.inApp.refresh(await hub.connectedPeople)
+                        }
+                    }
+                }
+            }
         }
         await hub.shutDown()
+        await hub.inApp.flush()
     }
 }
