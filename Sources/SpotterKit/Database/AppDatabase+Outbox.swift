@@ -34,36 +34,45 @@ extension AppDatabase {
 
     /// Actions still to send (`failed: false`) or given up on (`failed: true`), oldest first.
     func actions(failed: Bool) async throws -> [QueuedAction] {
-        try await writer.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, action, idempotency_key, attempts, failure, created_at,
-                        last_error_kind, last_error, next_attempt_at
-                    FROM actions WHERE (failure IS NOT NULL) = ? ORDER BY id
-                    """, arguments: [failed]
-            )
-            .compactMap { row -> QueuedAction? in
-                guard let action = try? SpotterClient.decoder.decode(Action.self, from: Data((row[1] as String).utf8))
-                else { return nil }
-                var retry: PendingRetry?
-                if let kind = PendingRetry.Reason(rawValue: row[6] ?? ""), let detail: String = row[7],
-                    let next: Double = row[8]
-                {
-                    retry = PendingRetry(reason: kind, detail: detail, nextAttempt: Date(timeIntervalSince1970: next))
-                }
-                return QueuedAction(
-                    id: row[0], action: action, idempotencyKey: row[2], attempts: row[3], failure: row[4],
-                    retry: retry, createdAt: Date(timeIntervalSince1970: row[5]))
+        try await writer.read { db in try Self.actions(db, where: "(failure IS NOT NULL) = ?", [failed]) }
+    }
+
+    /// The queued actions matching `condition`, oldest first; one that no longer decodes is left out.
+    static func actions(
+        _ db: Database, where condition: String, _ arguments: StatementArguments
+    ) throws -> [QueuedAction] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, action, idempotency_key, attempts, failure, created_at,
+                    last_error_kind, last_error, next_attempt_at
+                FROM actions WHERE \(condition) ORDER BY id
+                """, arguments: arguments
+        )
+        .compactMap { row -> QueuedAction? in
+            guard let action = try? SpotterClient.decoder.decode(Action.self, from: Data((row[1] as String).utf8))
+            else { return nil }
+            var retry: PendingRetry?
+            if let kind = PendingRetry.Reason(rawValue: row[6] ?? ""), let detail: String = row[7],
+                let next: Double = row[8]
+            {
+                retry = PendingRetry(reason: kind, detail: detail, nextAttempt: Date(timeIntervalSince1970: next))
             }
+            return QueuedAction(
+                id: row[0], action: action, idempotencyKey: row[2], attempts: row[3], failure: row[4],
+                retry: retry, createdAt: Date(timeIntervalSince1970: row[5]))
         }
     }
 
     /// The action reached the server: it leaves the queue, and the post shows the server's count of kudos
-    /// (unless later kudos on it still wait, which would be shown again).
-    func landed(_ queued: QueuedAction, kudos: KudosState?) async throws {
+    /// (unless later kudos on it still wait, which would be shown again); a post it made goes on top of the
+    /// feeds it belongs to in the same transaction, so no screen shows it twice or not at all in between.
+    func landed(_ queued: QueuedAction, kudos: KudosState?, post: Post? = nil) async throws {
+        let posted = try post.map { ($0, try Self.json($0)) }
+        let (now, policy) = (self.now(), self.policy)
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM actions WHERE id = ?", arguments: [queued.id])
+            if let posted { try Self.placePosted(posted.0, json: posted.1, at: now, policy: policy, db) }
             if let kudos {
                 try Self.updatePost(kudos.postID, db) { post in
                     post.kudosCount = kudos.kudosCount

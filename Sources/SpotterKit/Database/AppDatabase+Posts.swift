@@ -22,43 +22,52 @@ extension AppDatabase {
         async throws
     {
         let (now, policy) = (date ?? self.now(), self.policy)
-        let rows = try posts.map { ($0, String(decoding: try SpotterClient.encoder.encode($0), as: UTF8.self)) }
+        let rows = try posts.map { ($0, try Self.json($0)) }
         try await writer.write { db in
-            for (post, json) in rows {
-                // An upsert, not INSERT OR REPLACE: a replaced row would take its feed places with it (cascade).
-                try db.execute(
-                    sql: """
-                        INSERT INTO posts (id, author_id, json, cached_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (id) DO UPDATE SET
-                            author_id = excluded.author_id, json = excluded.json, cached_at = excluded.cached_at
-                        """,
-                    arguments: [post.id.description, post.author.id.description, json, now.timeIntervalSince1970])
-                try Self.reapplyPendingKudos(on: post.id, db)
-            }
+            for (post, json) in rows { try Self.keep(post, json: json, at: now, db) }
             guard let feed else { return }
-            let key = feed.cacheKey
-            let ids = posts.map(\.id.description)
-            let start: Int
-            switch placement {
-            case .firstPage:
-                try db.execute(sql: "DELETE FROM feed_items WHERE feed = ?", arguments: [key])
-                start = 0
-            case .nextPage:
-                start =
-                    (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM feed_items WHERE feed = ?", arguments: [key])
-                        ?? -1) + 1
-            case .onTop:
-                start =
-                    (try Int.fetchOne(db, sql: "SELECT MIN(position) FROM feed_items WHERE feed = ?", arguments: [key])
-                        ?? 0) - ids.count
-            }
-            for (offset, id) in ids.enumerated() {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO feed_items (feed, post_id, position) VALUES (?, ?, ?)",
-                    arguments: [key, id, start + offset])
-            }
-            try Self.applyFeedRules(key, placement: placement, at: now, policy: policy, db)
+            try Self.place(posts.map(\.id.description), in: feed.cacheKey, placement, at: now, policy: policy, db)
         }
+    }
+
+    /// Keeps one post from the network, with the kudos still waiting in the outbox shown on it.
+    static func keep(_ post: Post, json: String, at now: Date, _ db: Database) throws {
+        // An upsert, not INSERT OR REPLACE: a replaced row would take its feed places with it (cascade).
+        try db.execute(
+            sql: """
+                INSERT INTO posts (id, author_id, json, cached_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    author_id = excluded.author_id, json = excluded.json, cached_at = excluded.cached_at
+                """,
+            arguments: [post.id.description, post.author.id.description, json, now.timeIntervalSince1970])
+        try reapplyPendingKudos(on: post.id, db)
+    }
+
+    /// Places kept posts in a feed (`key`, `FeedKind.cacheKey`), then applies the feed's cache rules.
+    static func place(
+        _ ids: [String], in key: String, _ placement: FeedPlacement, at now: Date, policy: CachePolicy,
+        _ db: Database
+    ) throws {
+        let start: Int
+        switch placement {
+        case .firstPage:
+            try db.execute(sql: "DELETE FROM feed_items WHERE feed = ?", arguments: [key])
+            start = 0
+        case .nextPage:
+            start =
+                (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM feed_items WHERE feed = ?", arguments: [key])
+                    ?? -1) + 1
+        case .onTop:
+            start =
+                (try Int.fetchOne(db, sql: "SELECT MIN(position) FROM feed_items WHERE feed = ?", arguments: [key])
+                    ?? 0) - ids.count
+        }
+        for (offset, id) in ids.enumerated() {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO feed_items (feed, post_id, position) VALUES (?, ?, ?)",
+                arguments: [key, id, start + offset])
+        }
+        try applyFeedRules(key, placement: placement, at: now, policy: policy, db)
     }
 
     /// Applies a count pushed live (`post_likes_updated`, `post_comments_updated`) to the kept post, so every
@@ -99,12 +108,6 @@ extension AppDatabase {
     }
 
     // MARK: Observed reads
-
-    /// The feed as kept, for a screen; with the revision it was read at.
-    func observeFeed(_ kind: FeedKind) -> AsyncValueObservation<Revisioned<[Post]>> {
-        ValueObservation.tracking { db in try Revisioned.read(db) { try Self.feed(kind, limit: .max, $0) } }
-            .values(in: writer)
-    }
 
     func readFeed(_ kind: FeedKind) async throws -> Revisioned<[Post]> {
         try await writer.read { db in try Revisioned.read(db) { try Self.feed(kind, limit: .max, $0) } }

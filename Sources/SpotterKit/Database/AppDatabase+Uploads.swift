@@ -97,7 +97,7 @@ extension AppDatabase {
         try await writer.write { db in try db.execute(sql: "DELETE FROM upload_jobs WHERE id = ?", arguments: [id]) }
     }
 
-    private static func uploadJobs(
+    static func uploadJobs(
         _ db: Database, where condition: String, _ arguments: StatementArguments
     ) throws
         -> [UploadJob]

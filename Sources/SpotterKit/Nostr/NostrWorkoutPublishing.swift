@@ -26,11 +26,11 @@ public struct NostrWorkoutPublishing: Sendable {
         self.publisher = publisher
     }
 
-    /// Whether `request` goes out as a signed event: a public workout, no photos, and this device's key is the
-    /// account's linked key.
+    /// Whether `request` goes out as a signed event: a public workout outside any group, no photos, and this
+    /// device's key is the account's linked key.
     public func takes(_ request: CreatePostRequest, photos: Int = 0) async -> Bool {
         guard photos == 0, (request.mediaIDs ?? []).isEmpty, request.kind == .workout, request.workout != nil,
-            (request.visibility ?? .public) == .public
+            (request.visibility ?? .public) == .public, request.groupID == nil  // a group's post is its members'
         else { return false }
         guard let key = try? await signer.publicKey, let linked = try? await publisher.linkedKey else { return false }
         return key == linked

@@ -26,12 +26,14 @@ public enum Action: Sendable, Equatable {
 
     /// The entity of every mark and archive: they change the one inbox, so they land in the order made.
     static let inboxEntity = "inbox"
+    /// The entity of every new post: they are sent in the order made.
+    static let newPostEntity = "new-post"
 
     /// What the action changes: actions on one entity are sent in the order they were made.
     public var entity: String {
         switch self {
         case .setKudos(let post, _), .comment(let post, _), .updatePost(let post, _): "post:\(post)"
-        case .createPost: "new-post"
+        case .createPost: Self.newPostEntity
         case .follow(let username), .unfollow(let username), .answerFollowRequest(let username, _):
             "user:\(username.lowercased())"
         case .updateProfile: "me"

@@ -126,8 +126,8 @@ public actor ActionQueue {
                 continue
             }
             do {
-                let kudos = try await send(queued)
-                try? await database.landed(queued, kudos: kudos)
+                let answer = try await send(queued)
+                try? await database.landed(queued, kudos: answer.kudos, post: answer.post)
                 outcomes.append(.landed(queued))
             } catch SpotterClientError.signedOut {
                 break
@@ -172,13 +172,15 @@ public actor ActionQueue {
         return ignoringBackoff && retry.reason != .refusedForNow
     }
 
-    /// Sends one action; for kudos, returns the post's kudos as the server now counts them.
-    private func send(_ queued: QueuedAction) async throws -> KudosState? {
+    /// Sends one action; returns, for kudos, the post's kudos as the server now counts them, and for a new
+    /// post, the post as the server made it (it takes the sending one's place in the feeds).
+    private func send(_ queued: QueuedAction) async throws -> (kudos: KudosState?, post: Post?) {
         let key = queued.idempotencyKey
         switch queued.action {
-        case .setKudos(let post, let given): return try await client.setKudos(given, on: post, idempotencyKey: key)
+        case .setKudos(let post, let given):
+            return (try await client.setKudos(given, on: post, idempotencyKey: key), nil)
         case .comment(let post, let request): _ = try await client.addComment(request, on: post, idempotencyKey: key)
-        case .createPost(let request): _ = try await client.createPost(request, idempotencyKey: key)
+        case .createPost(let request): return (nil, try await client.createPost(request, idempotencyKey: key))
         case .follow(let username): _ = try await client.follow(username, idempotencyKey: key)
         case .unfollow(let username): _ = try await client.unfollow(username, idempotencyKey: key)
         case .updateProfile(let changes): _ = try await client.updateProfile(changes, idempotencyKey: key)
@@ -197,7 +199,7 @@ public actor ActionQueue {
         case .answerJoinRequest(let group, let user, let approve):
             try await client.answerJoinRequest(in: group, from: user, approve: approve, idempotencyKey: key)
         }
-        return nil
+        return (nil, nil)
     }
 }
 

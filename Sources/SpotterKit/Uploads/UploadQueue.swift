@@ -175,7 +175,7 @@ public actor UploadQueue {
                 }
             }
             guard let post else { throw CancellationError() }
-            try await database.deleteUploadJob(job.id)
+            try await database.posted(upload: job.id, post)
             report(job, .posted(post), fraction: 1)
             let milliseconds = Int((now().timeIntervalSince(job.createdAt) * 1000).rounded())
             await analytics?.track(

@@ -70,6 +70,9 @@ public final class ComposeWorkoutViewModel {
     public var type: WorkoutType = .strength
     public var text = ""
     public var visibility: Visibility = .public
+    /// The group it is posted to, if any (the person must be a member): its members are its audience, whatever
+    /// `visibility` says, and its feed shows it while it is sent.
+    public var groupID: GroupID?
     /// When it was done (its start, when `endTime` says how long it took).
     public var startTime: Date
     /// When it ended; `nil` when nobody said how long it took.
@@ -220,13 +223,13 @@ public final class ComposeWorkoutViewModel {
     /// The request this form makes.
     public var request: CreatePostRequest {
         CreatePostRequest(
-            kind: .workout, text: text, visibility: visibility,
+            kind: .workout, text: text, visibility: groupID == nil ? visibility : nil,
             workout: WorkoutRecord(
                 title: title, type: type, startTime: startTime, endTime: endTime,
                 exercises: exercises.map {
                     ExerciseEntry(
                         name: $0.name, sets: $0.cardio != nil && $0.sets.isEmpty ? nil : $0.sets, cardio: $0.cardio)
-                }, templateID: templateID))
+                }, templateID: templateID), groupID: groupID)
     }
 
     /// The edit this form makes of the post it edits: its text, audience and workout.

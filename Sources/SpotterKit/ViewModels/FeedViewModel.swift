@@ -6,16 +6,21 @@ import SpotterModels
 /// One feed, ready for a SwiftUI list, offline first: it shows the feed kept in the client database at once
 /// (a cold start without a network shows the last feed), keeps showing what the database holds through
 /// `ValueObservation`, and refreshes it from the network. First page, more, pull to refresh, kudos that show
-/// at once on every screen and change back if the server refuses, and live posts held behind an
-/// "N new posts" bar.
+/// at once on every screen and change back if the server refuses, live posts held behind an "N new posts"
+/// bar, and one's own posts shown while they are on their way (`sending`), replaced by the server's copy once
+/// it has them, or set aside with the server's reason if it refuses them (`notSent`).
 ///
 /// ```swift
 /// struct FeedScreen: View {
 ///     @State var model: FeedViewModel
 ///     var body: some View {
-///         List(model.posts, id: \.id) { post in
-///             PostRow(post: post) { Task { await model.toggleKudos(post.id) } }
-///                 .task { if post.id == model.posts.last?.id { await model.loadMore() } }
+///         List {
+///             ForEach(model.sending) { SendingRow(post: $0, offline: $0.waitingForNetwork) }
+///             ForEach(model.notSent) { NotSentRow(post: $0, reason: $0.refusal) }
+///             ForEach(model.posts, id: \.id) { post in
+///                 PostRow(post: post) { Task { await model.toggleKudos(post.id) } }
+///                     .task { if post.id == model.posts.last?.id { await model.loadMore() } }
+///             }
 ///         }
 ///         .overlay(alignment: .top) {
 ///             if model.newPostsCount > 0 { Button("\(model.newPostsCount) new posts") { model.showNewPosts() } }
@@ -31,6 +36,13 @@ public final class FeedViewModel {
     public let kind: FeedKind
     /// The feed as the client database holds it.
     public private(set) var posts: [Post] = []
+    /// Posts made on this device that belong in this feed (Following, one's own profile, a group's) and are on
+    /// their way, oldest first: shown above `posts` at once, marked as sending (waiting for the network once a
+    /// try failed for want of one), until the server's copy takes their place on top of `posts`.
+    public private(set) var sending: [SendingPost] = []
+    /// Posts of this feed the server refused for good, with its reason (`SendingPost.refusal`): no longer
+    /// shown as sending, and kept for the person to `retry` or `discard`.
+    public private(set) var notSent: [SendingPost] = []
     /// Live posts waiting behind the "N new posts" bar.
     public var newPostsCount: Int { waiting.count }
     public private(set) var isLoading = false
@@ -45,10 +57,16 @@ public final class FeedViewModel {
     private var nextCursor: String?
     private var fetched = false
     private var waiting: [Post] = []
+    /// The ids of `waiting` and of `posts`: a live post is looked up per arrival, and a busy feed brings
+    /// thousands a day.
+    private var waitingIDs: Set<PostID> = []
+    private var shownIDs: Set<PostID> = []
     /// The connection was lost since the feed was loaded: what it missed comes with a refresh when it is back.
     private var disconnected = false
     private var shown = PostsShown<[Post]>()
     @ObservationIgnored nonisolated(unsafe) private var observation: Task<Void, Never>?
+    /// Who is signed in, for `SendingPost.belongs(to:me:)` on a profile feed.
+    private var me: String?
 
     /// - Parameters:
     ///   - outbox: where kudos go; the feed is read from its database.
@@ -94,20 +112,21 @@ public final class FeedViewModel {
     /// Pull to refresh: the newest page replaces the feed, and waiting live posts with it.
     public func refresh() async {
         waiting = []
+        waitingIDs = []
         await observe()
         await load(cursor: nil, placement: .firstPage)
     }
 
     /// A post that arrived live: waits behind the bar unless it is shown already (then it is updated).
     public func receiveLive(_ post: Post) async {
-        if posts.contains(where: { $0.id == post.id }) {
+        if shownIDs.contains(post.id) {
             do {
                 try await database.save([post])
                 await showStored()
             } catch {
                 errorMessage = Self.message(error)
             }
-        } else if !waiting.contains(where: { $0.id == post.id }) {
+        } else if waitingIDs.insert(post.id).inserted {
             waiting.append(post)
         }
     }
@@ -120,13 +139,13 @@ public final class FeedViewModel {
     /// every event.
     public func receive(_ event: RealtimeEvent) async {
         switch event {
-        case .push(.likesUpdated(let likes), _) where posts.contains(where: { $0.id == likes.id }):
+        case .push(.likesUpdated(let likes), _) where shownIDs.contains(likes.id):
             await applyCounts(.likesUpdated(likes))
-        case .push(.commentsUpdated(let comments), _) where posts.contains(where: { $0.id == comments.id }):
+        case .push(.commentsUpdated(let comments), _) where shownIDs.contains(comments.id):
             await applyCounts(.commentsUpdated(comments))
-        case .push(.postUpdated(let post), _) where posts.contains(where: { $0.id == post.id }):
+        case .push(.postUpdated(let post), _) where shownIDs.contains(post.id):
             await receiveLive(post)
-        case .push(.postDeleted(let id), _) where posts.contains(where: { $0.id == id }):
+        case .push(.postDeleted(let id), _) where shownIDs.contains(id):
             await receiveDeletion(id)
         case .connection(false):
             disconnected = true
@@ -162,12 +181,35 @@ public final class FeedViewModel {
     public func showNewPosts() async {
         let newestFirst = waiting.sorted { $0.id.rawValue.uuidString > $1.id.rawValue.uuidString }
         waiting = []
+        waitingIDs = []
         do {
             try await database.save(newestFirst, feed: kind, placement: .onTop)
             await showStored()
         } catch {
             errorMessage = Self.message(error)
         }
+    }
+
+    /// Sends a post the server refused again, as it was (a post with photos the server could not take is
+    /// discarded instead: they would be refused again).
+    public func retry(_ post: SendingPost) async {
+        switch post.id {
+        case .outbox(let id):
+            try? await outbox.retry(id)
+            await showSending()
+            _ = await outbox.drain()
+        case .upload: await discard(post)
+        }
+        await showSending()
+    }
+
+    /// Gives up on a post that waits or was refused: it leaves the feed and its queue.
+    public func discard(_ post: SendingPost) async {
+        switch post.id {
+        case .outbox(let id): try? await outbox.discard(id)
+        case .upload(let id): try? await database.deleteUploadJob(id)
+        }
+        await showSending()
     }
 
     /// Gives or takes back kudos: shown at once here and on every screen of the post (the cached post and
@@ -197,11 +239,17 @@ public final class FeedViewModel {
     /// Starts following the database, after showing what it holds now.
     private func observe() async {
         guard observation == nil else { return }
+        if case .user = kind { me = try? await database.me()?.username }
         await showStored()
-        let values = database.observeFeed(kind)
+        await showSending()
+        // One observation for both, so a sending post and the server's copy of it are never shown together.
+        let values = database.observeFeedAndSending(kind)
         observation = Task { [weak self] in
             do {
-                for try await value in values { self?.show(value) }
+                for try await value in values {
+                    self?.show(value.posts)
+                    self?.show(sending: value.sending)
+                }
             } catch {
                 self?.errorMessage = Self.message(error)
             }
@@ -217,8 +265,26 @@ public final class FeedViewModel {
         }
     }
 
+    private func showSending() async {
+        do {
+            show(sending: try await database.sendingPosts())
+        } catch {
+            errorMessage = Self.message(error)
+        }
+    }
+
+    private func show(sending all: [SendingPost]) {
+        let mine = all.filter { $0.belongs(to: kind, me: me) }
+        let (refused, onTheWay) = (mine.filter { $0.refusal != nil }, mine.filter { $0.refusal == nil })
+        if sending != onTheWay { sending = onTheWay }
+        if notSent != refused { notSent = refused }
+    }
+
     private func show(_ read: Revisioned<[Post]>) {
-        if let posts = shown.newer(read) { self.posts = posts }
+        if let posts = shown.newer(read) {
+            self.posts = posts
+            shownIDs = Set(posts.map(\.id))
+        }
     }
 
     static func message(_ error: any Error) -> String {

@@ -30,6 +30,11 @@ public final class GroupFeedViewModel {
     public var hasMore: Bool { feed.hasMore }
     /// Notes to this group still waiting in the outbox (offline, or the server busy), oldest first.
     public private(set) var pendingPosts: [CreatePostRequest] = []
+    /// This group's posts made on this device and on their way, notes and posts with photos alike, shown above
+    /// `posts` until the server's copy takes their place (`FeedViewModel.sending`).
+    public var sending: [SendingPost] { feed.sending }
+    /// This group's posts the server refused for good, with its reason, to retry or discard.
+    public var notSent: [SendingPost] { feed.notSent }
     /// The last thing that went wrong, in words for the user; cleared by the next success.
     public var errorMessage: String? { problem ?? feed.errorMessage }
 
@@ -73,6 +78,16 @@ public final class GroupFeedViewModel {
     public func showNewPosts() async { await feed.showNewPosts() }
 
     public func toggleKudos(_ id: PostID) async { await feed.toggleKudos(id) }
+
+    public func retry(_ post: SendingPost) async {
+        await feed.retry(post)
+        await showPending()
+    }
+
+    public func discard(_ post: SendingPost) async {
+        await feed.discard(post)
+        await showPending()
+    }
 
     /// Marks the group seen up to the newest post shown, so its `newPosts` ("3 new") counts from here; call it
     /// when the member has looked (the screen appeared, or was scrolled to the top).
