@@ -228,11 +228,12 @@ extension SpotterClient {
 
     // MARK: Search
 
-    public func search(_ text: String, kind: SearchKind) async throws -> SearchResults {
+    /// One page of one kind; `cursor` is the page before's `nextCursor` (while its `hasMore`).
+    public func search(_ text: String, kind: SearchKind, cursor: String? = nil) async throws -> SearchResults {
         try await call(
             Call(
                 method: "GET", path: "/api/v1/search",
-                query: Self.query(["q": text, "type": kind.rawValue]),
+                query: Self.query(["q": text, "type": kind.rawValue, "cursor": cursor]),
                 authenticated: await isSignedIn))
     }
 

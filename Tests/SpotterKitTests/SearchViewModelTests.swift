@@ -51,4 +51,47 @@ struct SearchViewModelTests {
             #expect(await model.results.groups.first?.standing == .owner)
         }
     }
+
+    @Test("results come a page at a time, each once, and what was found shows offline next time")
+    func pagesAndKept() async throws {
+        try await LiveServer.run(configure: { $0.postRules.newAccountAge = 0 }) { url, _ in
+            // Given 25 posts about intervals, and Ana's session
+            let network = SwitchableNetwork()
+            let session = try SpotterSession(
+                baseURL: url, folder: nil, tokens: MemoryTokenStore(), transport: network, retry: .none)
+            try await session.client.signUp(
+                email: "ana@example.com", username: "ana", password: "correct horse battery")
+            for lap in 1...25 {
+                _ = try await session.client.createPost(CreatePostRequest(kind: .note, text: "Intervals, lap \(lap)"))
+            }
+            // When she searches posts for "intervals"
+            let model = await SearchViewModel(session: session, kind: .posts)
+            await MainActor.run {
+                model.query = "intervals"
+                model.queryChanged()
+            }
+            await model.settle()
+            // Then the first page shows, with more to come; scrolling to its end brings the rest, each once
+            #expect(await model.results.posts.count == 20)
+            #expect(await model.hasMore)
+            await model.loadMore()
+            let all = await model.results.posts.map(\.id)
+            #expect(all.count == 25 && Set(all).count == 25)
+            #expect(await !model.hasMore)
+            await model.loadMore()
+            #expect(await model.results.posts.count == 25, "nothing more is asked for")
+
+            // When the search screen opens again with no network, and she types the same words
+            network.state = .down
+            let offline = await SearchViewModel(session: session, kind: .posts)
+            await MainActor.run {
+                offline.query = "Intervals "
+                offline.queryChanged()
+            }
+            await offline.settle()
+            // Then what was found shows, both pages, and the screen says it is offline
+            #expect(await offline.results.posts.map(\.id) == all)
+            #expect(await offline.errorMessage == "You're offline. Showing what was loaded.")
+        }
+    }
 }

@@ -86,4 +86,46 @@ struct SearchAPITests {
             #expect(!member.groups.contains { $0.name == "Harbour Family" })
         }
     }
+
+    @Test(
+        "one kind pages on with next_cursor and has_more, every result once; a cursor needs its type",
+        arguments: StorageBackend.available)
+    func pages(backend: StorageBackend) async throws {
+        try await TestApp.run(backend) { api in
+            // Given five posts about intervals and one people search with nothing more to show
+            let ana = try await api.user("ana")
+            var made: Set<String> = []
+            for lap in 1...5 { made.insert(try await api.post(ana, "Intervals, lap \(lap)").id.description) }
+            // When the posts are searched two at a time, following next_cursor
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let path = "/api/v1/search?type=posts&q=intervals&limit=2" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await api.call(.get, path, token: ana).decode(SearchResults.self)
+                seen += page.posts.map(\.id.description)
+                pages += 1
+                #expect(page.hasMore == (page.nextCursor != nil))
+                cursor = page.nextCursor
+            } while cursor != nil && pages < 5
+            // Then three pages hold each post once, and the last says no more
+            #expect(pages == 3)
+            #expect(seen.count == 5 && Set(seen) == made)
+            let people = try await api.call(.get, "/api/v1/search?type=users&q=ana", token: ana)
+                .decode(SearchResults.self)
+            #expect(!people.hasMore && people.nextCursor == nil)
+            // And a cursor without its type, of another type, or made up is refused, naming the parameter
+            let first = try await api.call(.get, "/api/v1/search?type=posts&q=intervals&limit=2")
+                .decode(SearchResults.self)
+            let next = try #require(first.nextCursor)
+            for (query, field) in [
+                ("q=intervals&cursor=\(next)", "type"), ("type=users&q=intervals&cursor=\(next)", "cursor"),
+                ("type=posts&q=intervals&cursor=bm90LWEtY3Vyc29y", "cursor"),
+            ] {
+                let refused = try await api.call(.get, "/api/v1/search?\(query)")
+                #expect(refused.status == .badRequest, "\(query)")
+                #expect(try refused.decode(Problem.self).errors?.map(\.field) == [field], "\(query)")
+            }
+        }
+    }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import SpotterModels
 
-/// `GET /api/v1/search?q=…&type=users|tags|posts|groups`.
+/// `GET /api/v1/search?q=…&type=users|tags|posts|groups&cursor=…`.
 ///
 /// People are found by username or display name, by prefix, substring, or with a typo; the database gives
 /// candidates that share letter triples with the query, and `NameMatch` orders them: exact, then prefix,
 /// then by edit distance. People whose bio holds the words follow. Groups are the ones anyone may find
-/// (`GroupService.discover`, the same rule as `GET /groups?q=`).
+/// (`GroupService.discover`, the same rule as `GET /groups?q=`). One kind pages on (`SearchCursor`): a page
+/// of the ranking at a time, to `SearchCursor.maxOffset`.
 public struct SearchService: Sendable {
     public enum Kind: String, Sendable, CaseIterable { case users, tags, posts, groups }
 
@@ -25,8 +26,9 @@ public struct SearchService: Sendable {
         self.groups = groups
     }
 
+    /// - Parameter cursor: the `next_cursor` of the page before, for more of one kind (`type` is then required).
     public func search(
-        query: String?, type: String?, limit: String?, viewer: AccountRecord?
+        query: String?, type: String?, limit: String?, cursor: String? = nil, viewer: AccountRecord?
     ) async throws
         -> SearchResults
     {
@@ -45,32 +47,65 @@ public struct SearchService: Sendable {
             kinds = Kind.allCases
         }
         let count = try PageRequest(limit: limit, cursor: nil, since: nil).limit
+        let offset = try Self.offset(PageRequest.given(cursor), type: type)
+        // One more than the page, to tell whether more follow; none past `SearchCursor.maxOffset`.
+        let window = offset + count + 1
         var results = SearchResults()
+        var found = 0
         for kind in kinds {
             switch kind {
             case .users:
+                // The 50 nearest names whatever the page, so their ranking, and each page of it, stays put.
                 let candidates = try await storage.search.users(matching: q, viewer: viewer?.id, limit: 50)
                 // Names first (they say who someone is), then people whose bio has the words.
-                var found = NameMatch.rank(candidates, query: q)
-                if found.count < count {
-                    let named = Set(found.map(\.id))
-                    let byBio = try await storage.search.users(withBio: q, viewer: viewer?.id, limit: count)
-                    found += byBio.filter { !named.contains($0.id) }
+                var people = NameMatch.rank(candidates, query: q)
+                if people.count < window {
+                    let named = Set(people.map(\.id))
+                    let byBio = try await storage.search.users(withBio: q, viewer: viewer?.id, limit: window)
+                    people += byBio.filter { !named.contains($0.id) }
                 }
-                results.users = found.prefix(count).map(\.summary)
+                found = people.count
+                results.users = Self.page(people, offset, count).map(\.summary)
             case .tags:
                 let prefix = q.hasPrefix("#") ? String(q.dropFirst()).lowercased() : q.lowercased()
                 if !prefix.isEmpty {
-                    results.tags = try await storage.search.tags(prefix: prefix, viewer: viewer?.id, limit: count)
+                    let tags = try await storage.search.tags(prefix: prefix, viewer: viewer?.id, limit: window)
+                    found = tags.count
+                    results.tags = Self.page(tags, offset, count)
                 }
             case .posts:
-                let posts = try await storage.search.posts(matching: q, viewer: viewer?.id, limit: count)
-                results.posts = try await links?.linked(posts) ?? posts
+                let posts = try await storage.search.posts(matching: q, viewer: viewer?.id, limit: window)
+                found = posts.count
+                let page = Self.page(posts, offset, count)
+                results.posts = try await links?.linked(page) ?? page
             case .groups:
-                results.groups = try await groups?.discover(q, viewer: viewer, limit: count) ?? []
+                let groups = try await groups?.discover(q, viewer: viewer, limit: window) ?? []
+                found = groups.count
+                results.groups = Self.page(groups, offset, count)
             }
         }
+        if let type, found > offset + count, offset + count <= SearchCursor.maxOffset {
+            results.hasMore = true
+            results.nextCursor = SearchCursor.at(offset + count, of: type)
+        }
         return results
+    }
+
+    /// Where the page starts in the ranking: 0 without a cursor. A cursor pages one kind, so it needs `type`,
+    /// and the kind it was given for.
+    static func offset(_ cursor: String?, type: String?) throws -> Int {
+        guard let cursor else { return 0 }
+        guard let type else {
+            throw SpotterError.malformed(detail: "A cursor pages one kind: give type too.", field: "type")
+        }
+        guard let offset = SearchCursor.offset(in: cursor, of: type) else {
+            throw SpotterError.malformed(detail: "cursor is not a cursor this server gave out.", field: "cursor")
+        }
+        return offset
+    }
+
+    private static func page<Item>(_ ranked: [Item], _ offset: Int, _ count: Int) -> [Item] {
+        Array(ranked.dropFirst(offset).prefix(count))
     }
 }
 

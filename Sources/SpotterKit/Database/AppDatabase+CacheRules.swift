@@ -121,7 +121,7 @@ extension AppDatabase {
                 sql: """
                     DELETE FROM feed_items; DELETE FROM feed_fetches; DELETE FROM posts; DELETE FROM profiles;
                     DELETE FROM inbox_groups; DELETE FROM inbox_counts; DELETE FROM actions; DELETE FROM upload_photos;
-                    DELETE FROM upload_jobs;
+                    DELETE FROM upload_jobs; DELETE FROM search_results;
                     DELETE FROM client_settings WHERE key IN ('me_id', 'me_username', 'cleaned_up_at');
                     """)
         }

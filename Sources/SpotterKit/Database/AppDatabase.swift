@@ -144,6 +144,7 @@ public final class AppDatabase: Sendable {
         registerSettingsMigrations(&migrator)
         registerSeenChainMigrations(&migrator)
         registerCacheRuleMigrations(&migrator)
+        registerSearchMigrations(&migrator)
         return migrator
     }
 }

@@ -2,7 +2,7 @@ import Hummingbird
 import SpotterCore
 import SpotterModels
 
-/// `GET /api/v1/search?q=…&type=users|tags|posts&limit=…`.
+/// `GET /api/v1/search?q=…&type=users|tags|posts|groups&limit=…&cursor=…`.
 struct SearchController {
     let search: SearchService
 
@@ -12,7 +12,8 @@ struct SearchController {
             let query = request.uri.queryParameters
             return try await search.search(
                 query: query["q"].map(String.init), type: query["type"].map(String.init),
-                limit: query["limit"].map(String.init), viewer: context.viewer)
+                limit: query["limit"].map(String.init), cursor: query["cursor"].map(String.init),
+                viewer: context.viewer)
         }
         return routes
     }
