@@ -121,7 +121,9 @@ extension AppDatabase {
                 sql: """
                     DELETE FROM feed_items; DELETE FROM feed_fetches; DELETE FROM posts; DELETE FROM profiles;
                     DELETE FROM inbox_groups; DELETE FROM inbox_counts; DELETE FROM actions; DELETE FROM upload_photos;
-                    DELETE FROM upload_jobs; DELETE FROM search_results;
+                    DELETE FROM upload_jobs; DELETE FROM search_results; DELETE FROM comments;
+                    DELETE FROM comment_fetches; DELETE FROM kept_children; DELETE FROM group_list_items;
+                    DELETE FROM cached_groups; DELETE FROM group_invitations_waiting;
                     DELETE FROM client_settings WHERE key IN ('me_id', 'me_username', 'cleaned_up_at');
                     """)
         }
@@ -153,6 +155,7 @@ extension AppDatabase {
                     """,
                 arguments: [me.id.description, old, loose])
             removed.posts = db.changesCount
+            try Self.cleanUpComments(db)
             try db.execute(
                 sql: "DELETE FROM profiles WHERE fetched_at < ? AND username <> ?", arguments: [old, me.username])
             removed.profiles = db.changesCount

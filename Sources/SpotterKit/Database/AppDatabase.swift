@@ -145,6 +145,8 @@ public final class AppDatabase: Sendable {
         registerSeenChainMigrations(&migrator)
         registerCacheRuleMigrations(&migrator)
         registerSearchMigrations(&migrator)
+        registerCommentMigrations(&migrator)
+        registerChildMigrations(&migrator)
         return migrator
     }
 }

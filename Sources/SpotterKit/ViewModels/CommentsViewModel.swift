@@ -3,7 +3,8 @@ import Observation
 import SpotterModels
 
 /// A post's comments and replies: load, load more, and write a comment or a reply (through the outbox when
-/// given, so one written offline waits there). A comment sent is shown at once in `sending`, marked as on its
+/// given, so one written offline waits there). With an outbox, the comments are kept in its database: the
+/// screen shows those last seen at once, offline too, while they are fetched again. A comment sent is shown at once in `sending`, marked as on its
 /// way, until the server's copy replaces it in `comments`; a refusal takes it away and puts the draft back
 /// with the server's words (POWR's "local update before confirmation").
 ///
@@ -30,6 +31,7 @@ public final class CommentsViewModel {
 
     private let client: SpotterClient
     private let outbox: ActionQueue?
+    private var database: AppDatabase? { outbox?.database }
     private var nextCursor: String?
 
     public init(postID: PostID, client: SpotterClient, outbox: ActionQueue? = nil) {
@@ -43,12 +45,14 @@ public final class CommentsViewModel {
 
     public func load() async {
         await showWaiting()
+        if comments.isEmpty, let kept = try? await database?.comments(on: postID) {
+            show(kept.comments, nextCursor: kept.nextCursor)
+        }
         do {
             let page = try await client.comments(on: postID)
-            comments = page.items
-            nextCursor = page.nextCursor
-            hasMoreComments = page.nextCursor != nil
+            show(page.items, nextCursor: page.nextCursor)
             errorMessage = nil
+            try? await database?.save(page.items, nextCursor: page.nextCursor, on: postID, replacing: true)
         } catch {
             errorMessage = FeedViewModel.message(error)
         }
@@ -59,12 +63,18 @@ public final class CommentsViewModel {
         do {
             let page = try await client.comments(on: postID, cursor: nextCursor)
             let shown = Set(comments.map(\.id))
-            comments += page.items.filter { !shown.contains($0.id) }
-            self.nextCursor = page.nextCursor
-            hasMoreComments = page.nextCursor != nil
+            let more = page.items.filter { !shown.contains($0.id) }
+            show(comments + more, nextCursor: page.nextCursor)
+            try? await database?.save(more, nextCursor: page.nextCursor, on: postID, replacing: false)
         } catch {
             errorMessage = FeedViewModel.message(error)
         }
+    }
+
+    private func show(_ comments: [Comment], nextCursor: String?) {
+        self.comments = comments
+        self.nextCursor = nextCursor
+        hasMoreComments = nextCursor != nil
     }
 
     /// Sends the draft as a comment (or a reply to `replyingTo`). With an outbox, a comment written offline
@@ -128,10 +138,9 @@ public final class CommentsViewModel {
                 page = try await client.comments(on: postID, cursor: cursor)
                 all += page.items
             }
-            comments = all
-            nextCursor = page.nextCursor
-            hasMoreComments = page.nextCursor != nil
+            show(all, nextCursor: page.nextCursor)
             errorMessage = nil
+            try? await database?.save(all, nextCursor: page.nextCursor, on: postID, replacing: true)
             await onChange?()
         } catch {
             errorMessage = FeedViewModel.message(error)
