@@ -147,6 +147,7 @@ public final class AppDatabase: Sendable {
         registerSearchMigrations(&migrator)
         registerCommentMigrations(&migrator)
         registerChildMigrations(&migrator)
+        registerSealedMediaMigrations(&migrator)
         return migrator
     }
 }

@@ -35,12 +35,8 @@ extension EncryptedGroups {
         to groupID: GroupID
     ) async throws -> Post {
         let (epoch, epochKey) = try await currentEpoch(groupID)
-        let names =
-            childIDs.isEmpty
-            ? [:] : Dictionary(uniqueKeysWithValues: try await client.children().map { ($0.id, $0.name) })
-        let children = childIDs.map { ChildSummary(id: $0, name: names[$0] ?? "") }
+        let children = try await childSummaries(childIDs)
         var media: [SealedPostBody.Media] = []
-        var blobIDs: [UUID] = []
         for photo in photos {
             let (blob, key) = try await uploadBlob(photo.data, to: groupID)
             // No image library in SpotterKit on every platform: a photo given without a thumbnail is its own
@@ -50,19 +46,80 @@ extension EncryptedGroups {
                 SealedPostBody.Media(
                     blobID: blob, key: Base64URL.encode(key.rawValue), thumbnailBlobID: thumbnail,
                     thumbnailKey: Base64URL.encode(thumbnailKey.rawValue), width: photo.width, height: photo.height))
-            blobIDs += [blob, thumbnail]
         }
         let body = SealedPostBody(text: text, workout: workout, children: children, media: media)
-        let postID = PostID.generate()
-        let sealed = try Self.seal(
-            try Self.bodyEncoder.encode(body), groupID: groupID, itemID: postID.rawValue, epoch: epoch,
-            epochKey: epochKey, blobIDs: blobIDs)
-        let post = try await client.createPost(
-            CreatePostRequest(
-                kind: .note, groupID: groupID, childIDs: childIDs.isEmpty ? nil : childIDs, sealed: sealed, id: postID))
+        let request = try sealedRequest(body, childIDs: childIDs, to: groupID, epoch: epoch, epochKey: epochKey)
+        let post = try await client.createPost(request)
         openedPosts[post.id] = body
         postGroups[post.id] = groupID
         return post
+    }
+
+    /// Seals a post (text, a workout, children named; no photos, whose upload needs the network) and queues it
+    /// in the outbox like a plain one: only the sealed request is stored, never its words. It is sealed under
+    /// the group's current epoch, or, without a network, under the last one this device used in this launch;
+    /// if the group rotated meanwhile the server refuses it, and it shows as not sent with the reason. Feeds
+    /// show it while it is sent (`FeedViewModel.sending`); `open(_:)` reads a sending one.
+    @discardableResult
+    public func queuePost(
+        text: String, workout: WorkoutRecord? = nil, childIDs: [ChildProfileID] = [], to groupID: GroupID,
+        outbox: ActionQueue
+    ) async throws -> QueuedAction {
+        let epoch: (Int, EpochKey)
+        do {
+            epoch = try await currentEpoch(groupID)
+        } catch let error as SpotterClientError where error.isTransient {
+            guard let last = lastEpochs[groupID], let key = epochKeyCache[groupID]?[last] else { throw error }
+            epoch = (last, key)
+        }
+        let body = SealedPostBody(text: text, workout: workout, children: try await childSummaries(childIDs))
+        let request = try sealedRequest(body, childIDs: childIDs, to: groupID, epoch: epoch.0, epochKey: epoch.1)
+        let queued = try await outbox.enqueue(.createPost(request))
+        if let id = request.id {
+            openedPosts[id] = body
+            postGroups[id] = groupID
+        }
+        return queued
+    }
+
+    /// A post on its way to an encrypted group, opened from its sealed request.
+    public func open(_ sending: SendingPost) async throws -> SealedPostBody {
+        guard let sealed = sending.request.sealed, let id = sending.request.id, let groupID = sending.request.groupID
+        else { throw EncryptedGroupsError.cannotOpen("a post on its way: not sealed in a group") }
+        if let body = openedPosts[id] { return body }
+        let json = try await openSealed(sealed, groupID: groupID, itemID: id.rawValue, what: "post \(id)")
+        guard let body = try? Self.bodyDecoder.decode(SealedPostBody.self, from: json) else {
+            throw EncryptedGroupsError.cannotOpen("post \(id): its body is not a version 1 post body")
+        }
+        openedPosts[id] = body
+        return body
+    }
+
+    /// The body sealed as a post to the group, its id made here (so a retry is the same post).
+    private func sealedRequest(
+        _ body: SealedPostBody, childIDs: [ChildProfileID], to groupID: GroupID, epoch: Int, epochKey: EpochKey
+    ) throws -> CreatePostRequest {
+        let postID = PostID.generate()
+        let sealed = try Self.seal(
+            try Self.bodyEncoder.encode(body), groupID: groupID, itemID: postID.rawValue, epoch: epoch,
+            epochKey: epochKey, blobIDs: body.media.flatMap { [$0.blobID] + ($0.thumbnailBlobID.map { [$0] } ?? []) })
+        return CreatePostRequest(
+            kind: .note, groupID: groupID, childIDs: childIDs.isEmpty ? nil : childIDs, sealed: sealed, id: postID)
+    }
+
+    /// The children named, with their names (sealed inside the body): from the server, or offline from the
+    /// Parent Zone's kept list.
+    private func childSummaries(_ ids: [ChildProfileID]) async throws -> [ChildSummary] {
+        guard !ids.isEmpty else { return [] }
+        let children: [ChildProfile]
+        do {
+            children = try await client.children()
+        } catch let error as SpotterClientError where error.isTransient {
+            guard let kept = try? await database?.children(.mine), !kept.isEmpty else { throw error }
+            children = kept
+        }
+        let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.name) })
+        return ids.map { ChildSummary(id: $0, name: names[$0] ?? "") }
     }
 
     /// A sealed post's body, opened with the key of the epoch it was sealed in.
@@ -164,6 +221,9 @@ extension EncryptedGroups {
         let statement = try Tombstone(group: groupID.rawValue, item: post.id.rawValue, at: at).signed(
             by: identity.signer)
         try await client.tombstone(post.id, statement.wire)
+        if let media = openedPosts[post.id]?.media {
+            try? await database?.forgetMedia(media.flatMap { [$0.blobID] + ($0.thumbnailBlobID.map { [$0] } ?? []) })
+        }
         openedPosts[post.id] = nil
         openedComments = openedComments.filter { $0.value.post != post.id }
     }
@@ -191,7 +251,9 @@ extension EncryptedGroups {
             throw EncryptedGroupsError.notAMember(identity.userID)
         }
         guard let epoch = state.epoch else { throw EncryptedGroupsError.notEncrypted(groupID) }
-        return (epoch, try await epochKey(groupID, epoch: epoch))
+        let key = try await epochKey(groupID, epoch: epoch)
+        lastEpochs[groupID] = epoch
+        return (epoch, key)
     }
 
     private func uploadBlob(_ plaintext: Data, to groupID: GroupID) async throws -> (UUID, ContentKey) {

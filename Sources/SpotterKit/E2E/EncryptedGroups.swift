@@ -27,8 +27,11 @@ public actor EncryptedGroups {
     var seen = SeenChains()
     /// Where the chains seen are kept across launches; nil keeps them for this actor's life only.
     let database: AppDatabase?
+    let mediaCacheLimit: Int
     private var seenLoaded = false
     var epochKeyCache: [GroupID: [Int: EpochKey]] = [:]
+    /// Each group's current epoch when this device last sealed in it, for sealing offline (`queuePost`).
+    var lastEpochs: [GroupID: Int] = [:]
     var openedPosts: [PostID: SealedPostBody] = [:]
     /// Opened comments, with the post each is on (so a deleted post's go with it). Photos are not kept: they
     /// are large, and an app caches what it shows.
@@ -38,15 +41,19 @@ public actor EncryptedGroups {
     private var userID: UserID?
     private var cachedIdentity: DeviceIdentity?
 
-    /// - Parameter database: the client database, to keep the chains this device verified across launches
-    ///   (an app passes its session's); without one a relaunch takes the server's chains afresh.
+    /// - Parameters:
+    ///   - database: the client database, to keep the chains this device verified across launches (an app
+    ///     passes its session's), and opened photos (`cachedPhoto`); without one a relaunch takes the server's
+    ///     chains afresh, and photos are downloaded each time.
+    ///   - mediaCacheLimit: how many bytes of opened photos are kept.
     public init(
         client: SpotterClient, store: any DeviceKeyStore, database: AppDatabase? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        mediaCacheLimit: Int = 200 * 1024 * 1024, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.client = client
         self.store = store
         self.database = database
+        self.mediaCacheLimit = mediaCacheLimit
         self.now = now
     }
 
