@@ -292,6 +292,14 @@ struct UploadQueueTests {
         configure: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
         _ body: @Sendable @escaping (URL, ManualClock) async throws -> Void
     ) async throws {
+        try await withServerAndStorage(configure: configure) { url, clock, _ in try await body(url, clock) }
+    }
+
+    /// Like `withServer`, and `body` may also look into the server's database (for what no API shows).
+    static func withServerAndStorage(
+        configure: @escaping @Sendable (inout AppConfiguration) -> Void = { _ in },
+        _ body: @Sendable @escaping (URL, ManualClock, any SpotterStorage) async throws -> Void
+    ) async throws {
         let port = try await LiveServer.freePort()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-kit-media-\(UUID())")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -303,7 +311,7 @@ struct UploadQueueTests {
                 configure(&configuration)
             }
             do {
-                try await body(URL(string: "http://127.0.0.1:\(port)")!, clock)
+                try await body(URL(string: "http://127.0.0.1:\(port)")!, clock, storage)
             } catch {
                 server.cancel()
                 _ = await server.result
