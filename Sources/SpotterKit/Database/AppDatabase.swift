@@ -148,6 +148,7 @@ public final class AppDatabase: Sendable {
         registerCommentMigrations(&migrator)
         registerChildMigrations(&migrator)
         registerSealedMediaMigrations(&migrator)
+        registerEpochKeyMigrations(&migrator)
         return migrator
     }
 }

@@ -85,7 +85,14 @@ public actor EncryptedGroups {
     /// The person signed in.
     func me() async throws -> UserID {
         if let userID { return userID }
-        let id = try await client.me().id
+        let id: UserID
+        do {
+            id = try await client.me().id
+        } catch let error as SpotterClientError where error.isTransient {
+            // Offline at a cold start: who the session knows is signed in (`SpotterSession.maintain`).
+            guard let kept = try? await database?.me()?.id else { throw error }
+            id = kept
+        }
         userID = id
         return id
     }
@@ -206,12 +213,19 @@ public actor EncryptedGroups {
         let identity = try await identity()
         var keys = epochKeyCache[group] ?? [:]
         let delivered: [WrappedEpochKey]
+        let device = UUIDText.format(identity.deviceID)
         do {
             delivered = try await client.epochKeys(in: group, device: identity.deviceID)
+            try? await database?.saveWrappedEpochKeys(delivered, group: group, device: device)
         } catch let error as SpotterClientError where error.status == 404 {
             // The server knows no such device of mine: one registered here but not yet approved (or revoked)
             // is not in my chain, so nothing is wrapped to it. Say that, not the server's 404.
             throw EncryptedGroupsError.deviceNotLive(identity.deviceID)
+        } catch let error as SpotterClientError where error.isTransient {
+            // Offline: the keys delivered before, kept wrapped, open what the feeds kept.
+            guard let kept = try? await database?.wrappedEpochKeys(group: group, device: device), !kept.isEmpty
+            else { throw error }
+            delivered = kept
         }
         for wrapped in delivered where keys[wrapped.epoch] == nil {
             guard wrapped.epoch >= 0, let bytes = Base64URL.strict(wrapped.key),

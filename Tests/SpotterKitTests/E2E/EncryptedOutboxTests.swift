@@ -6,9 +6,10 @@ import Testing
 
 @testable import SpotterKit
 
-/// Encrypted posts queued like plain ones (issue 40, item 11): sealed before they are stored, so the outbox
-/// holds no plaintext; written offline, shown in the group's feed while they wait, and landing once.
-@Suite("Encrypted posts through the outbox")
+/// Encrypted groups that remember (issue 40, items 7 and 11): posts queued like plain ones, sealed before
+/// they are stored, so the outbox holds no plaintext; opened photos kept, bounded, with their download state;
+/// and a cold start without a network opening the sealed posts the feed kept.
+@Suite("Encrypted groups on the phone")
 struct EncryptedOutboxTests {
     static let password = "correct horse battery"
 
@@ -128,6 +129,42 @@ struct EncryptedOutboxTests {
             #expect(try await ben.cachedPhoto(body.media[0], in: family.id) == photos[0])
             try await database.forgetPerson()
             #expect(await ben.mediaDownload(body.media[2].blobID) == nil)
+        }
+    }
+
+    @Test("a cold start without a network opens the sealed posts the group's feed kept, with the keys kept wrapped")
+    func coldStartOffline() async throws {
+        try await EncryptedGroupsLiveTests.withServer(on: .sqlite) { url, clock in
+            // Given Ana's post in the family group, seen yesterday on Ben's phone
+            let ana = try await EncryptedGroupsLiveTests.Device.signUp("ana", url, clock: clock)
+            let family = try await ana.groups.createGroup(name: "Family", history: true)
+            let network = SwitchableNetwork()
+            let client = SpotterClient(baseURL: url, transport: network, retry: .none)
+            let account = try await client.signUp(email: "ben@example.com", username: "ben", password: Self.password)
+            let database = try AppDatabase(path: nil)
+            try await database.saveMe(account)
+            let store = MemoryDeviceKeyStore()
+            let yesterday = EncryptedGroups(client: client, store: store, database: database) { clock.now }
+            try await yesterday.registerDevice(name: "ben's phone")
+            _ = try await ana.client.createInvitation(to: family.id, CreateInvitationRequest(username: "ben"))
+            _ = try await client.joinGroup(family.id)
+            _ = try await ana.groups.reconcile(family.id)
+            _ = try await ana.groups.post(text: "Swim at six", to: family.id)
+            let outbox = ActionQueue(database: database, client: client)
+            let seen = await FeedViewModel(kind: .group(family.id), client: client, outbox: outbox)
+            await seen.loadInitial()
+            #expect(try await yesterday.open(try #require(await seen.posts.first)).text == "Swim at six")
+
+            // When the app starts again this morning with no network
+            network.state = .down
+            let morning = EncryptedGroups(client: client, store: store, database: database) { clock.now }
+            let feed = await FeedViewModel(kind: .group(family.id), client: client, outbox: outbox)
+            await feed.loadInitial()
+
+            // Then the kept post opens, with the epoch key kept wrapped to this device
+            let kept = try #require(await feed.posts.first)
+            #expect(kept.text.isEmpty && kept.sealed != nil)
+            #expect(try await morning.open(kept).text == "Swim at six")
         }
     }
 }
