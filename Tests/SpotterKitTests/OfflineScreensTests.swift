@@ -3,8 +3,9 @@ import SpotterKit
 import SpotterModels
 import Testing
 
-/// Every screen reads the database (issue 40, item 7): a post's comments and the Parent Zone show what they
-/// last saw at once, offline too, and refresh from the network; signing out forgets them.
+/// Every screen reads the database (issue 40, item 7): a post's comments, the Parent Zone and compose's
+/// templates show what they last saw at once, offline too, and refresh from the network; signing out forgets
+/// them.
 @Suite("Offline screens")
 struct OfflineScreensTests {
     static let password = "correct horse battery"
@@ -105,6 +106,38 @@ struct OfflineScreensTests {
             await next.load()
             #expect(await next.children.isEmpty)
             #expect(await next.familyGroups.isEmpty)
+        }
+    }
+
+    @Test("compose lists the templates last fetched and starts a workout from one with no network")
+    func templatesOffline() async throws {
+        try await LiveServer.run(configure: { $0.postRules.newAccountAge = 0 }) { url, _ in
+            // Given Bea's push-day template, listed once on Ana's phone
+            let network = SwitchableNetwork()
+            let ana = try await Self.session("ana", url, network)
+            let bea = try await LiveServer.person("bea", url, password: Self.password)
+            let template = try await bea.createWorkoutTemplate(
+                CreateWorkoutTemplateRequest(
+                    name: "Push day", type: .strength,
+                    exercises: [TemplateExercise(name: "Bench Press", targetSets: [TargetSet(weightKg: 80, reps: 5)])]))
+            let first = await ComposeWorkoutViewModel(client: ana.client, outbox: ana.outbox)
+            await first.loadTemplates()
+            #expect(await first.templates.map(\.id) == [template.id])
+
+            // When compose opens again with no network, and she starts from it
+            network.state = .down
+            let compose = await ComposeWorkoutViewModel(client: ana.client, outbox: ana.outbox)
+            await compose.loadTemplates()
+            await compose.start(from: template.id)
+
+            // Then the template is listed and fills the form, and she can log it, queued for the network
+            #expect(await compose.templates.map(\.name) == ["Push day"])
+            #expect(await compose.title == "Push day")
+            #expect(await compose.exercises.first?.sets == [WorkoutSet(weightKg: 80, reps: 5)])
+            #expect(await compose.publish())
+            network.state = .up
+            #expect(await ana.outbox.drain(ignoringBackoff: true).count == 1)
+            #expect(try await ana.client.feed(.user("ana")).items.first?.workout?.templateID == template.id)
         }
     }
 }

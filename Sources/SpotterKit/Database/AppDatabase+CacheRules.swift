@@ -124,7 +124,7 @@ extension AppDatabase {
                     DELETE FROM upload_jobs; DELETE FROM search_results; DELETE FROM comments;
                     DELETE FROM comment_fetches; DELETE FROM kept_children; DELETE FROM group_list_items;
                     DELETE FROM cached_groups; DELETE FROM group_invitations_waiting; DELETE FROM sealed_media;
-                    DELETE FROM wrapped_epoch_keys;
+                    DELETE FROM wrapped_epoch_keys; DELETE FROM kept_templates;
                     DELETE FROM client_settings WHERE key IN ('me_id', 'me_username', 'cleaned_up_at');
                     """)
         }

@@ -149,6 +149,7 @@ public final class AppDatabase: Sendable {
         registerChildMigrations(&migrator)
         registerSealedMediaMigrations(&migrator)
         registerEpochKeyMigrations(&migrator)
+        registerTemplateMigrations(&migrator)
         return migrator
     }
 }

@@ -91,6 +91,8 @@ public final class ComposeWorkoutViewModel {
     public private(set) var uploadProgress: UploadProgress?
     /// The signed workout and where it stands on each relay, when it went out as a Nostr event.
     public private(set) var nostrPublication: NostrQueuedEvent?
+    /// Templates to start from (`loadTemplates`), as last fetched: kept with an outbox, so they list offline.
+    public private(set) var templates: [WorkoutTemplate] = []
 
     private let client: SpotterClient
     /// The edited workout as logged: what the form has no field for (notes, whether completed, each
@@ -99,6 +101,7 @@ public final class ComposeWorkoutViewModel {
     private let nostr: NostrWorkoutPublishing?
     private let outbox: ActionQueue?
     private let uploads: UploadQueue?
+    private var database: AppDatabase? { outbox?.database }
 
     /// - Parameters:
     ///   - uploads: where a post with photos waits until it is posted (`UploadQueue`); without one, photos go
@@ -151,10 +154,30 @@ public final class ComposeWorkoutViewModel {
         (startTime, endTime) = (done.addingTimeInterval(-TimeInterval(minutes * 60)), done)
     }
 
-    /// Fills the form from a template: its name, type and exercises, each with its target sets.
+    /// The templates to start from (everyone's the person may use, or one author's): the kept ones at once,
+    /// then the server's.
+    public func loadTemplates(author: String? = nil) async {
+        if let kept = try? await database?.templates(author: author), !kept.isEmpty { templates = kept }
+        do {
+            let page = try await client.workoutTemplates(author: author)
+            templates = page.items
+            try? await database?.save(page.items, author: author)
+        } catch {
+            errors = [FieldError(field: "template", detail: FeedViewModel.message(error))]
+        }
+    }
+
+    /// Fills the form from a template: its name, type and exercises, each with its target sets. Offline, from
+    /// the template as last fetched.
     public func start(from id: WorkoutTemplateID) async {
         do {
-            let template = try await client.workoutTemplate(id)
+            let template: WorkoutTemplate
+            do {
+                template = try await client.workoutTemplate(id)
+            } catch let error as SpotterClientError where error.isTransient {
+                guard let kept = try? await database?.template(id) else { throw error }
+                template = kept
+            }
             templateID = template.id
             title = template.name
             type = template.type
