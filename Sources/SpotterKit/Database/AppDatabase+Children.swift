@@ -24,22 +24,10 @@ extension AppDatabase {
 
     /// Keeps a list as fetched, in the server's order (it replaces what the list held).
     func save(_ children: [ChildProfile], as list: ChildList) async throws {
-        let rows = try children.map { ($0.id.description, try Self.json($0)) }
-        try await writer.write { db in
-            try db.execute(sql: "DELETE FROM kept_children WHERE list = ?", arguments: [list.rawValue])
-            for (position, (id, json)) in rows.enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO kept_children (list, id, position, json) VALUES (?, ?, ?, ?)",
-                    arguments: [list.rawValue, id, position, json])
-            }
-        }
+        try await replaceList("kept_children", list.rawValue, with: children) { $0.id.description }
     }
 
     func children(_ list: ChildList) async throws -> [ChildProfile] {
-        try await writer.read { db in
-            try String.fetchAll(
-                db, sql: "SELECT json FROM kept_children WHERE list = ? ORDER BY position", arguments: [list.rawValue]
-            ).compactMap { try? Self.decode(ChildProfile.self, $0) }
-        }
+        try await keptList("kept_children", list.rawValue, as: ChildProfile.self)
     }
 }

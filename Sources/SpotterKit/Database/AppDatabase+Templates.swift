@@ -19,25 +19,11 @@ extension AppDatabase {
 
     /// Keeps a list of templates as fetched (it replaces what the list held); `author` nil is everyone's.
     func save(_ templates: [WorkoutTemplate], author: String?) async throws {
-        let list = Self.templateList(author)
-        let rows = try templates.map { ($0.id.description, try Self.json($0)) }
-        try await writer.write { db in
-            try db.execute(sql: "DELETE FROM kept_templates WHERE list = ?", arguments: [list])
-            for (position, (id, json)) in rows.enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO kept_templates (list, id, position, json) VALUES (?, ?, ?, ?)",
-                    arguments: [list, id, position, json])
-            }
-        }
+        try await replaceList("kept_templates", Self.templateList(author), with: templates) { $0.id.description }
     }
 
     func templates(author: String?) async throws -> [WorkoutTemplate] {
-        try await writer.read { db in
-            try String.fetchAll(
-                db, sql: "SELECT json FROM kept_templates WHERE list = ? ORDER BY position",
-                arguments: [Self.templateList(author)]
-            ).compactMap { try? Self.decode(WorkoutTemplate.self, $0) }
-        }
+        try await keptList("kept_templates", Self.templateList(author), as: WorkoutTemplate.self)
     }
 
     /// A kept template, from whichever list holds it.
