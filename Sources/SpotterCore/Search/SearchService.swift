@@ -95,10 +95,11 @@ public struct SearchService: Sendable {
     /// and the kind it was given for.
     static func offset(_ cursor: String?, type: String?) throws -> Int {
         guard let cursor else { return 0 }
-        guard let type else {
-            throw SpotterError.malformed(detail: "A cursor pages one kind: give type too.", field: "type")
-        }
-        guard let offset = SearchCursor.offset(in: cursor, of: type) else {
+        guard let offset = SearchCursor.offset(in: cursor, of: type ?? "") else {
+            // A cursor of some kind, given without its type, is the type's fault; anything else, the cursor's.
+            if type == nil, Kind.allCases.contains(where: { SearchCursor.offset(in: cursor, of: $0.rawValue) != nil }) {
+                throw SpotterError.malformed(detail: "A cursor pages one kind: give type too.", field: "type")
+            }
             throw SpotterError.malformed(detail: "cursor is not a cursor this server gave out.", field: "cursor")
         }
         return offset
