@@ -256,6 +256,13 @@ public final class FeedViewModel {
         }
     }
 
+    /// Reads the feed and the posts on their way now: after a write of another model's (a group page's post)
+    /// that the observation would bring a moment later.
+    func showKept() async {
+        await showStored()
+        await showSending()
+    }
+
     /// Reads the feed now: after a write of this screen's own, so the result is shown when the call returns.
     private func showStored() async {
         do {

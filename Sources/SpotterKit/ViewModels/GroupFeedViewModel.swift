@@ -29,7 +29,9 @@ public final class GroupFeedViewModel {
     public var isLoading: Bool { feed.isLoading }
     public var hasMore: Bool { feed.hasMore }
     /// Notes to this group still waiting in the outbox (offline, or the server busy), oldest first.
-    public private(set) var pendingPosts: [CreatePostRequest] = []
+    public var pendingPosts: [CreatePostRequest] {
+        sending.compactMap { post in if case .outbox = post.id { post.request } else { nil } }
+    }
     /// This group's posts made on this device and on their way, notes and posts with photos alike, shown above
     /// `posts` until the server's copy takes their place (`FeedViewModel.sending`).
     public var sending: [SendingPost] { feed.sending }
@@ -60,7 +62,7 @@ public final class GroupFeedViewModel {
     /// Shows the kept group and feed at once, then fetches both.
     public func loadInitial() async {
         if group == nil { group = try? await database.group(groupID) }
-        await showPending()
+        await feed.showKept()
         await fetchGroup()
         await feed.loadInitial()
     }
@@ -71,7 +73,6 @@ public final class GroupFeedViewModel {
     public func refresh() async {
         await fetchGroup()
         await feed.refresh()
-        await showPending()
     }
 
     /// The bar was tapped: the waiting posts go on top, newest first.
@@ -81,12 +82,10 @@ public final class GroupFeedViewModel {
 
     public func retry(_ post: SendingPost) async {
         await feed.retry(post)
-        await showPending()
     }
 
     public func discard(_ post: SendingPost) async {
         await feed.discard(post)
-        await showPending()
     }
 
     /// Marks the group seen up to the newest post shown, so its `newPosts` ("3 new") counts from here; call it
@@ -146,11 +145,11 @@ public final class GroupFeedViewModel {
             for case .refused(let refused, let problem) in outcomes where refused.id == queued.id {
                 try? await outbox.discard(refused.id)
                 self.problem = problem.explanation
-                await showPending()
+                await feed.showKept()
                 return false
             }
             problem = nil
-            await landed(outcomes)
+            await feed.showKept()  // a post that landed is on top of the feed already (the drain put it there)
             return true
         } catch {
             problem = FeedViewModel.message(error)
@@ -160,27 +159,8 @@ public final class GroupFeedViewModel {
 
     /// Sends what waits in the outbox now (the network is back), and shows the group's posts that landed.
     public func sendWaiting() async {
-        await landed(await outbox.drain(ignoringBackoff: true))
-    }
-
-    /// After a drain: what still waits, and, if a post to this group landed, the newest page with it.
-    private func landed(_ outcomes: [ActionOutcome]) async {
-        await showPending()
-        let posted = outcomes.contains { outcome in
-            guard case .landed(let queued) = outcome, case .createPost(let request) = queued.action else {
-                return false
-            }
-            return request.groupID == groupID
-        }
-        if posted { await feed.refresh() }
-    }
-
-    private func showPending() async {
-        guard let waiting = try? await outbox.pending else { return }
-        pendingPosts = waiting.compactMap { queued in
-            guard case .createPost(let request) = queued.action, request.groupID == groupID else { return nil }
-            return request
-        }
+        _ = await outbox.drain(ignoringBackoff: true)
+        await feed.showKept()
     }
 
     private func fetchGroup() async {
