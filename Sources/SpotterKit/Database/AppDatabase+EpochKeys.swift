@@ -21,8 +21,9 @@ extension AppDatabase {
         try await writer.write { db in
             for wrapped in keys {
                 try db.execute(
-                    sql:
-                        "INSERT OR REPLACE INTO wrapped_epoch_keys (group_id, device_id, epoch, key) VALUES (?, ?, ?, ?)",
+                    sql: """
+                        INSERT OR REPLACE INTO wrapped_epoch_keys (group_id, device_id, epoch, key) VALUES (?, ?, ?, ?)
+                        """,
                     arguments: [group.description, device, wrapped.epoch, wrapped.key])
             }
         }

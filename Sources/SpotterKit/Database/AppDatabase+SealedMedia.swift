@@ -113,8 +113,10 @@ extension AppDatabase {
             var kept = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(byte_size), 0) FROM sealed_media") ?? 0
             let oldest = try Row.fetchAll(
                 db,
-                sql:
-                    "SELECT blob_id, byte_size FROM sealed_media WHERE state = 'ready' AND blob_id <> ? ORDER BY last_used",
+                sql: """
+                    SELECT blob_id, byte_size FROM sealed_media WHERE state = 'ready' AND blob_id <> ?
+                    ORDER BY last_used
+                    """,
                 arguments: [id])
             for row in oldest where kept > limit {
                 try db.execute(sql: "DELETE FROM sealed_media WHERE blob_id = ?", arguments: [row[0] as String])

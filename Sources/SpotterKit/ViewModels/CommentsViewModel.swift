@@ -4,8 +4,8 @@ import SpotterModels
 
 /// A post's comments and replies: load, load more, and write a comment or a reply (through the outbox when
 /// given, so one written offline waits there). With an outbox, the comments are kept in its database: the
-/// screen shows those last seen at once, offline too, while they are fetched again. A comment sent is shown at once in `sending`, marked as on its
-/// way, until the server's copy replaces it in `comments`; a refusal takes it away and puts the draft back
+/// screen shows those last seen at once, offline too, while they are fetched again. A comment sent is shown at
+/// once in `sending`, marked as on its way, until the server's copy replaces it in `comments`; a refusal takes it away and puts the draft back
 /// with the server's words (POWR's "local update before confirmation").
 ///
 /// ```swift
